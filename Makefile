@@ -1,0 +1,20 @@
+# showcased — build, test and lint. `make test` is what CI runs (.ci/run).
+SWIFT ?= swift
+SWIFT_FORMAT ?= swift format
+
+.PHONY: all deps build test lint
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(SWIFT) build
+
+test: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests

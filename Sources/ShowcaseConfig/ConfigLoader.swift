@@ -173,8 +173,9 @@ public enum ConfigLoader {
 
         mutating func readAttribution(_ node: YAMLNode) -> Attribution {
             var attribution = Attribution()
-            guard let fields = diagnostics.fields(
-                of: node, in: "attribution", known: ["provider_token", "campaign_token"])
+            guard
+                let fields = diagnostics.fields(
+                    of: node, in: "attribution", known: ["provider_token", "campaign_token"])
             else { return attribution }
             for key in ["provider_token", "campaign_token"] {
                 guard let value = fields[key] else { continue }
@@ -271,7 +272,7 @@ public enum ConfigLoader {
             } catch {
                 overlayFiles[path] = .some(nil)
                 if error.code == .unreadable {
-                    diagnostics.report(.unreadable, at: node, "overlay file \(error.message)")
+                    diagnostics.report(.unreadable, at: node, "overlay file: \(error.message)")
                 } else {
                     diagnostics.report(error)
                 }

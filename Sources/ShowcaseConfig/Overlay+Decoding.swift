@@ -15,7 +15,8 @@ extension Overlay {
         self.init()
         guard let fields = diagnostics.fields(of: node, in: nil, known: Self.keys) else { return }
         var pinnedAt: [Int: YAMLNode] = [:]
-        if let value = fields["order"], let items = diagnostics.sequence(value, "order", expected: "a list of app ids") {
+        if let value = fields["order"], let items = diagnostics.sequence(value, "order", expected: "a list of app ids")
+        {
             for item in items {
                 guard let id = diagnostics.appID(item, "order") else { continue }
                 if let first = pinnedAt[id] {

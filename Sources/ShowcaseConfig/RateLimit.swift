@@ -14,7 +14,8 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     public var interval: Duration { period / requests }
 
     public var description: String {
-        let unit = period == .seconds(1) ? "s" : period == .seconds(60) ? "min" : period == .seconds(3600) ? "h" : "\(period)"
+        let unit =
+            period == .seconds(1) ? "s" : period == .seconds(60) ? "min" : period == .seconds(3600) ? "h" : "\(period)"
         return "\(requests)/\(unit)"
     }
 }

@@ -24,6 +24,13 @@ public struct YAMLReader: Sendable {
         }
 
         public static let standard = Limits()
+
+        /// The size limit as an operator would write it (`1MiB`).
+        var sizeDescription: String {
+            maxFileBytes % (1 << 20) == 0
+                ? "\(maxFileBytes >> 20)MiB"
+                : maxFileBytes % 1024 == 0 ? "\(maxFileBytes >> 10)KiB" : "\(maxFileBytes)B"
+        }
     }
 
     public var limits: Limits
@@ -62,7 +69,7 @@ public struct YAMLReader: Sendable {
         guard data.count <= limits.maxFileBytes else {
             throw ConfigError(
                 .limitExceeded, at: start,
-                "file is larger than the \(limits.maxFileBytes / 1024) KiB limit for configuration files; "
+                "file is larger than the \(limits.sizeDescription) limit for configuration files; "
                     + "a real configuration is a few KiB")
         }
         return [UInt8](data)
@@ -78,7 +85,7 @@ public struct YAMLReader: Sendable {
         guard bytes.count <= limits.maxFileBytes else {
             throw ConfigError(
                 .limitExceeded, at: .start(of: file),
-                "file is larger than the \(limits.maxFileBytes / 1024) KiB limit for configuration files")
+                "file is larger than the \(limits.sizeDescription) limit for configuration files")
         }
         var builder = TreeBuilder(file: file, limits: limits)
         let result: Result<YAMLNode?, ConfigError> = bytes.withUnsafeBufferPointer { buffer in
@@ -113,7 +120,8 @@ public struct YAMLReader: Sendable {
         var message = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
         if let context = parser.context {
             let contextMark = parser.context_mark
-            message += " \(String(cString: context)) (started at line \(contextMark.line + 1), "
+            message +=
+                " \(String(cString: context)) (started at line \(contextMark.line + 1), "
                 + "column \(contextMark.column + 1))"
         }
         let index = Int(mark.index)

@@ -34,6 +34,12 @@ struct ConfigDiagnostics {
             }
             let qualified = path.map { "\($0).\(name)" } ?? name
             guard known.contains(name) else {
+                if name == "<<", !key.isExplicitString {
+                    report(
+                        .unknownKey, at: key,
+                        "YAML merge keys ('<<') are not supported; write the keys out (anchors and aliases work)")
+                    continue
+                }
                 var message = "unknown key '\(qualified)'"
                 if let suggestion = Self.closest(to: name, among: known) {
                     message += "; did you mean '\(path.map { "\($0).\(suggestion)" } ?? suggestion)'?"

@@ -134,7 +134,7 @@ public enum ConfigLoader {
         }
 
         mutating func readStorefronts(_ node: YAMLNode) -> [Storefront]? {
-            if let text = node.scalar, !node.isExplicitString, text.lowercased() == "all" {
+            if let text = node.scalar, text.lowercased() == "all" {
                 return Storefront.all
             }
             guard case .sequence(let items) = node.content else {

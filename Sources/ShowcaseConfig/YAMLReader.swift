@@ -115,9 +115,22 @@ public struct YAMLReader: Sendable {
     private static func syntaxError(_ parser: yaml_parser_t, file: String, bytes: UnsafeBufferPointer<UInt8>)
         -> ConfigError
     {
+        var message = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        if parser.error == YAML_READER_ERROR {
+            // The reader (encoding) stage reports a byte offset, not a line and column.
+            let offset = min(Int(parser.problem_offset), bytes.count)
+            let before = bytes[..<offset]
+            let lineStart = (before.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+            let column = bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 } + 1
+            if parser.problem_value >= 0 {
+                message += String(format: " (byte 0x%02X)", Int(parser.problem_value) & 0xFF)
+            }
+            message += "; configuration files must be UTF-8 text"
+            return ConfigError(.syntax, at: SourceLocation(file: file, line: line, column: column), message)
+        }
         let mark = parser.problem_mark
         let location = SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
-        var message = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
         if let context = parser.context {
             let contextMark = parser.context_mark
             message +=

@@ -276,4 +276,13 @@ struct ConfigErrorTests {
         #expect(error?.code == .syntax)
         #expect(error?.line == 3)
     }
+
+    @Test("explains that YAML merge keys are not supported")
+    func mergeKey() throws {
+        let error = try onlyError(minimalHosts + "refresh:\n  <<: {interval: 1h}\n")
+        #expect(error?.code == .unknownKey)
+        #expect(error?.line == 4)
+        #expect(error?.column == 3)
+        #expect(error?.message.contains("merge keys") == true)
+    }
 }

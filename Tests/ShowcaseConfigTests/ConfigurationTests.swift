@@ -56,8 +56,8 @@ struct ConfigurationTests {
 
     @Test("takes the scalar all as every App Store storefront")
     func allStorefronts() throws {
-        let configuration = try load(minimalHosts + "storefronts: all\n")
-        #expect(configuration.storefronts == Storefront.all)
+        #expect(try load(minimalHosts + "storefronts: all\n").storefronts == Storefront.all)
+        #expect(try load(minimalHosts + "storefronts: \"ALL\"\n").storefronts == Storefront.all)
     }
 
     @Test("accepts alpha-3 codes in any case and keeps the order written")

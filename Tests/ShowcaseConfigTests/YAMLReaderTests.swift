@@ -145,4 +145,14 @@ struct YAMLReaderTests {
         #expect(error?.code == .syntax)
         #expect(error?.line == 1)
     }
+
+    @Test("locates invalid UTF-8 by line and column")
+    func invalidUTF8() throws {
+        let bytes = Array("hosts:\n  - bundle_id: com.a.".utf8) + [0xFF] + Array("\n".utf8)
+        let error = #expect(throws: ConfigError.self) { try reader.parse(bytes, file: "f") }
+        #expect(error?.code == .syntax)
+        #expect(error?.line == 2)
+        #expect(error?.column == 22)
+        #expect(error?.message.contains("UTF-8") == true)
+    }
 }

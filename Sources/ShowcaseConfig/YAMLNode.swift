@@ -1,3 +1,5 @@
+import Foundation
+
 /// One node of a parsed YAML document, with the position it was written at.
 ///
 /// The tree keeps what a typed reader needs and a generic YAML-to-dictionary conversion loses:
@@ -60,7 +62,11 @@ public struct YAMLNode: Sendable {
     /// A short name of the node's kind for "expected …, found …" messages.
     public var kindDescription: String {
         switch content {
-        case .scalar: return isNull ? "nothing (null)" : "'\(scalar ?? "")'"
+        case .scalar(let text, _):
+            if isNull { return "nothing (null)" }
+            // A long block of text is shortened: the position already says where it is.
+            let shown = text.count > 60 ? text.prefix(57) + "..." : Substring(text)
+            return "'\(shown.replacingOccurrences(of: "\n", with: "\\n"))'"
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         }

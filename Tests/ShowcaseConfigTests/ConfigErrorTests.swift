@@ -285,4 +285,12 @@ struct ConfigErrorTests {
         #expect(error?.column == 3)
         #expect(error?.message.contains("merge keys") == true)
     }
+
+    @Test("shortens a long value in a message to keep the line readable")
+    func longValueShortened() throws {
+        let long = String(repeating: "x", count: 200)
+        let error = try onlyError(minimalHosts + "default_platform: \(long)\n")
+        #expect(error?.message.contains(String(repeating: "x", count: 57) + "...'") == true)
+        #expect(error?.message.contains(String(repeating: "x", count: 58)) == false)
+    }
 }

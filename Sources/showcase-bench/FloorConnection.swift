@@ -1,0 +1,8 @@
+/// A floor client: how many replies it is owed and how far into the current one the last write got.
+final class FloorConnection {
+    let fd: Int32
+    var pendingReplies = 0
+    var offset = 0
+
+    init(fd: Int32) { self.fd = fd }
+}

@@ -14,6 +14,20 @@ enum BenchCommands {
               One call; writes the reply (without NUL) to FILE or stdout.
           fake-reply --apps N [--out FILE]
               A stand-in Roster.Get reply with N apps (for proving the harness without the daemon).
+          startup --socket PATH --call JSON [--touch-file FILE] [--log FILE] [--timeout 20] [--settle 0.5] -- CMD…
+              Exec to ready (first reply to JSON), then RSS after sending every call in FILE, then SIGTERM.
+          exec-time [--runs 21] [--warmups 2] [--log FILE] -- CMD…
+              End-to-end time of a command, median of the runs.
+          reload --socket PATH --call JSON [load flags] [--reload-at 1] [--check-call JSON --expect TEXT]
+              Admin.Reload while the load runs: reload latency and every failed call.
+          wait-fresh --socket PATH [--timeout 60]
+              Polls Admin.Status until every storefront is fresh.
+          gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
+              Lookup responses for the bench developer, named for lookup-replay.
+          upstream-count --replay URL
+              Counts the lookup requests lookup-replay recorded, by kind.
+          report --results FILE [--json OUT]
+              The SPEC §11 table from the collected results.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -28,6 +42,13 @@ enum BenchCommands {
             case "floor": try floor(rest)
             case "call": try call(rest)
             case "fake-reply": try fakeReply(rest)
+            case "startup": try startup(rest)
+            case "exec-time": try execTime(rest)
+            case "reload": try reload(rest)
+            case "wait-fresh": try waitFresh(rest)
+            case "gen-lookup": try generateLookup(rest)
+            case "upstream-count": try upstreamCount(rest)
+            case "report": try BenchReport.run(rest)
             case "help", "--help", "-h": print(usage)
             default: throw BenchError("unknown command '\(command)'; see showcase-bench --help")
             }
@@ -38,13 +59,11 @@ enum BenchCommands {
         }
     }
 
-    static func load(_ rest: ArraySlice<String>) throws(BenchError) {
-        let arguments = try Arguments(
-            rest,
-            known: [
-                "socket", "call", "call-file", "connections", "depth", "threads", "warmup", "duration", "calls",
-                "label",
-            ])
+    private static let loadFlags: Set<String> = [
+        "socket", "call", "call-file", "connections", "depth", "threads", "warmup", "duration", "calls", "label",
+    ]
+
+    private static func loadOptions(_ arguments: Arguments) throws(BenchError) -> LoadOptions {
         var options = LoadOptions(socketPath: try arguments.required("socket"), call: try callBytes(arguments))
         options.connections = try arguments.int("connections", default: options.connections)
         options.depth = try arguments.int("depth", default: options.depth)
@@ -52,15 +71,15 @@ enum BenchCommands {
         options.warmupSeconds = try arguments.double("warmup", default: options.warmupSeconds)
         options.durationSeconds = try arguments.double("duration", default: options.durationSeconds)
         if arguments.string("calls") != nil { options.totalCalls = try arguments.int("calls", default: 0) }
+        return options
+    }
+
+    static func load(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: loadFlags)
+        let options = try loadOptions(arguments)
         let result = try LoadGenerator.run(options)
         let label = arguments.string("label") ?? "load"
-        let summary = LatencySummary(samples: result.latencies)
-        let line = String(
-            format: "%@: %.0f calls/s, p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms, %d errors, %d lost\n",
-            label, result.callsPerSecond, Double(summary.p50) / 1e6, Double(summary.p90) / 1e6,
-            Double(summary.p99) / 1e6, Double(summary.max) / 1e6, result.totalErrors,
-            result.unanswered + result.failedConnections)
-        FileHandle.standardError.write(Data(line.utf8))
+        FileHandle.standardError.write(Data(summaryLine(label, result).utf8))
         print(
             result.json(
                 label: label,
@@ -68,6 +87,174 @@ enum BenchCommands {
                     ("connections", String(options.connections)), ("depth", String(options.depth)),
                     ("threads", String(options.threads)),
                 ]))
+    }
+
+    private static func summaryLine(_ label: String, _ result: LoadResult) -> String {
+        let summary = LatencySummary(samples: result.latencies)
+        return String(
+            format: "%@: %.0f calls/s, p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms, %d errors, %d lost\n",
+            label, result.callsPerSecond, Double(summary.p50) / 1e6, Double(summary.p90) / 1e6,
+            Double(summary.p99) / 1e6, Double(summary.max) / 1e6, result.totalErrors,
+            result.unanswered + result.failedConnections)
+    }
+
+    static func startup(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest, known: ["socket", "call", "touch-file", "log", "timeout", "settle", "label"])
+        var touches: [String] = []
+        if let file = arguments.string("touch-file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw BenchError("cannot read the touch file \(file)")
+            }
+            touches = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        }
+        let outcome = try StartupProbe.run(
+            command: arguments.trailing, socketPath: try arguments.required("socket"),
+            call: try arguments.required("call"), touchCalls: touches, logPath: arguments.string("log"),
+            timeoutSeconds: try arguments.double("timeout", default: 20),
+            settleSeconds: try arguments.double("settle", default: 0.5))
+        let label = arguments.string("label") ?? "startup"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: ready in %.1f ms (first reply: %@), RSS %.1f MB (peak %.1f MB), %d touch errors\n",
+                    label, outcome.readyMilliseconds, outcome.firstReplyState, Double(outcome.rssKiB) * 1024 / 1e6,
+                    Double(outcome.peakKiB) * 1024 / 1e6, outcome.touchErrors
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)),
+                ("readyMs", JSONText.number(outcome.readyMilliseconds, decimals: 2)),
+                ("firstReplyState", JSONText.string(outcome.firstReplyState)),
+                ("touched", String(touches.count)), ("touchErrors", String(outcome.touchErrors)),
+                ("rssKiB", String(outcome.rssKiB)), ("peakKiB", String(outcome.peakKiB)),
+                ("exitStatus", String(outcome.exitStatus)),
+            ]))
+    }
+
+    static func execTime(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["runs", "warmups", "log", "label"])
+        let outcome = try CommandTimer.run(
+            command: arguments.trailing, runs: try arguments.int("runs", default: 21),
+            warmups: try arguments.int("warmups", default: 2), logPath: arguments.string("log"))
+        let summary = LatencySummary(samples: outcome.runs)
+        let label = arguments.string("label") ?? "exec-time"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: median %.2f ms, p90 %.2f ms, max %.2f ms over %d runs, %d failed\n", label,
+                    Double(summary.p50) / 1e6, Double(summary.p90) / 1e6, Double(summary.max) / 1e6,
+                    outcome.runs.count, outcome.failures
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)), ("runs", String(outcome.runs.count)),
+                ("failures", String(outcome.failures)), ("lastStatus", String(outcome.lastStatus)),
+                ("medianMs", JSONText.milliseconds(summary.p50)), ("p90Ms", JSONText.milliseconds(summary.p90)),
+                ("maxMs", JSONText.milliseconds(summary.max)),
+                ("minMs", JSONText.milliseconds(outcome.runs.min() ?? 0)),
+            ]))
+    }
+
+    static func reload(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: loadFlags.union(["reload-at", "check-call", "expect"]))
+        var options = try loadOptions(arguments)
+        if arguments.string("warmup") == nil { options.warmupSeconds = 0 }
+        let outcome = try ReloadProbe.run(
+            load: options, reloadAtSeconds: try arguments.double("reload-at", default: 1),
+            checkCall: arguments.string("check-call"), expectAfter: arguments.string("expect"))
+        let label = arguments.string("label") ?? "reload"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: reload %.2f ms, generation %d → %d, applied: %@; load: %@", label,
+                    outcome.reloadMilliseconds, outcome.generationBefore, outcome.generationAfter,
+                    outcome.appliedAfterReload.map { $0 ? "yes" : "NO" } ?? "not checked",
+                    summaryLine("during reload", outcome.load)
+                ).utf8))
+        print(
+            outcome.load.json(
+                label: label,
+                extra: [
+                    ("reloadMs", JSONText.number(outcome.reloadMilliseconds, decimals: 2)),
+                    ("generationBefore", String(outcome.generationBefore)),
+                    ("generationAfter", String(outcome.generationAfter)),
+                    ("applied", outcome.appliedAfterReload.map { $0 ? "true" : "false" } ?? "null"),
+                    ("reloadError", outcome.reloadError.map(JSONText.string) ?? "null"),
+                ]))
+    }
+
+    static func waitFresh(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["socket", "timeout", "label"])
+        let outcome = try StatusWaiter.waitUntilFresh(
+            socketPath: try arguments.required("socket"), timeoutSeconds: try arguments.double("timeout", default: 60))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(arguments.string("label") ?? "wait-fresh")),
+                ("seconds", JSONText.number(outcome.seconds, decimals: 3)),
+                ("storefronts", String(outcome.storefronts)), ("fresh", String(outcome.fresh)),
+                ("timedOut", outcome.timedOut ? "true" : "false"),
+            ]))
+        if outcome.timedOut {
+            throw BenchError(
+                "only \(outcome.fresh) of \(outcome.storefronts) storefronts were fresh after \(outcome.seconds) s")
+        }
+    }
+
+    static func generateLookup(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["template", "dir", "storefronts", "apps", "hosts"])
+        let generator = try LookupFixtureGenerator(templatePath: try arguments.required("template"))
+        let directory = try arguments.required("dir")
+        let apps = try arguments.int("apps", default: 30)
+        let hosts = try arguments.int("hosts", default: 1)
+        let codes = try storefrontCodes(try arguments.required("storefronts"))
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func save(_ data: Data, _ name: String) throws(BenchError) {
+            guard FileManager.default.createFile(atPath: directory + "/" + name, contents: data) else {
+                throw BenchError("cannot write \(directory)/\(name)")
+            }
+        }
+        for code in codes {
+            try save(
+                generator.rosterBody(apps: apps, storefront: code),
+                "roster-\(LookupFixtureGenerator.artistId)-\(code).json")
+            for host in 0..<hosts {
+                try save(
+                    generator.identityBody(appIndex: host, storefront: code),
+                    "identity-\(LookupFixtureGenerator.bundleId(host))-\(code).json")
+            }
+        }
+        try save(Data("{\"resultCount\":0,\"results\":[]}".utf8), "empty.json")
+        print(
+            JSONText.object([
+                ("label", JSONText.string("gen-lookup")), ("storefronts", String(codes.count)),
+                ("apps", String(apps)), ("hosts", String(hosts)),
+            ]))
+    }
+
+    static func upstreamCount(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["replay", "label", "storefronts", "hosts"])
+        let base = try arguments.required("replay")
+        let requests = try ReplayLog.fetch(baseURL: base)
+        let identity = requests.filter { $0["bundleId"] != nil }.count
+        let roster = requests.filter { $0["id"] != nil && $0["entity"] == "software" }.count
+        print(
+            JSONText.object([
+                ("label", JSONText.string(arguments.string("label") ?? "upstream")),
+                ("requests", String(requests.count)), ("identity", String(identity)), ("roster", String(roster)),
+                ("other", String(requests.count - identity - roster)),
+                ("storefronts", String(try arguments.int("storefronts", default: -1))),
+                ("hosts", String(try arguments.int("hosts", default: -1))),
+            ]))
+    }
+
+    /// `us,de,jp` as given (lowercased).
+    private static func storefrontCodes(_ text: String) throws(BenchError) -> [String] {
+        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 2 }) else {
+            throw BenchError("--storefronts needs alpha-2 codes separated by commas, like us,de,jp")
+        }
+        return codes
     }
 
     static func floor(_ rest: ArraySlice<String>) throws(BenchError) {

@@ -7,14 +7,14 @@
 # All traffic stays on Unix sockets and 127.0.0.1. Bounded: a few minutes on 2 cores.
 #
 # Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION seconds per round (4), BENCH_CONNECTIONS (16),
-# BENCH_THREADS client threads (2), BENCH_KEEP=1 keeps the work directory.
+# BENCH_THREADS client threads (1), BENCH_KEEP=1 keeps the work directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROUNDS=${BENCH_ROUNDS:-3}
 DURATION=${BENCH_DURATION:-4}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
-THREADS=${BENCH_THREADS:-2}
+THREADS=${BENCH_THREADS:-1}
 STOREFRONTS_S=(us de jp gb fr it es ca au nl)   # the upstream-citizenship warm (S = 10)
 HOSTS_H=3                                       # hosts of the one bench developer (H = 3)
 ROSTER_APPS=31                                  # the host hides itself: 30 apps in the reply

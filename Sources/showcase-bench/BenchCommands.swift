@@ -5,7 +5,7 @@ import Foundation
 enum BenchCommands {
     static let usage = """
         usage: showcase-bench COMMAND [FLAGS]
-          load --socket PATH (--call JSON | --call-file FILE) [--connections 16] [--depth 1] [--threads 2]
+          load --socket PATH (--call JSON | --call-file FILE) [--connections 16] [--depth 1] [--threads 1]
                [--warmup 1] [--duration 5] [--calls N] [--label TEXT]
               Drives a Varlink socket and reports calls/s and latency p50/p90/p99/max (ms).
           floor --socket PATH --reply-file FILE
@@ -61,6 +61,7 @@ enum BenchCommands {
 
     private static let loadFlags: Set<String> = [
         "socket", "call", "call-file", "connections", "depth", "threads", "warmup", "duration", "calls", "label",
+        "server-pid",
     ]
 
     private static func loadOptions(_ arguments: Arguments) throws(BenchError) -> LoadOptions {
@@ -71,6 +72,7 @@ enum BenchCommands {
         options.warmupSeconds = try arguments.double("warmup", default: options.warmupSeconds)
         options.durationSeconds = try arguments.double("duration", default: options.durationSeconds)
         if arguments.string("calls") != nil { options.totalCalls = try arguments.int("calls", default: 0) }
+        if arguments.string("server-pid") != nil { options.serverPid = Int32(try arguments.int("server-pid", default: 0)) }
         return options
     }
 

@@ -50,8 +50,20 @@ enum LoadGenerator {
             }
             thread.start()
         }
+        var cpu: (client: Double, server: Double?)?
+        if !countMode {
+            while MonotonicClock.now() < measureStart { usleep(1000) }
+            let clientStart = CPUTime.own()
+            let serverStart = options.serverPid.flatMap(CPUTime.process)
+            while MonotonicClock.now() < measureEnd { usleep(1000) }
+            let serverEnd = options.serverPid.flatMap(CPUTime.process)
+            cpu = (CPUTime.own() - clientStart, serverStart.flatMap { start in serverEnd.map { $0 - start } })
+        }
         group.wait()
         var result = LoadResult()
+        result.configuredInFlight = options.connections * options.depth
+        result.clientCPUSeconds = cpu?.client
+        result.serverCPUSeconds = cpu?.server
         for worker in workers { result.merge(worker.result) }
         if countMode {
             result.seconds = Double(MonotonicClock.now() - start) / 1e9

@@ -8,8 +8,10 @@ struct LoadOptions: Sendable {
     var connections = 16
     /// Calls in flight per connection (`--depth`, default 1: a request/response client).
     var depth = 1
-    /// Client threads the connections are spread over (`--threads`, default 2); each polls its share.
-    var threads = 2
+    /// Client threads the connections are spread over (`--threads`, default 1), each polling its share.
+    /// On 2 cores one client thread leaves the other core to the server, so the tail latency measured is
+    /// the server's, not the client's threads preempting it.
+    var threads = 1
     /// Seconds of traffic before measuring starts (`--warmup`, default 1), so caches and the scheduler settle.
     var warmupSeconds = 1.0
     /// Seconds measured (`--duration`, default 5).
@@ -18,6 +20,8 @@ struct LoadOptions: Sendable {
     var totalCalls: Int?
     /// How long to wait for replies still in flight once sending has stopped before counting them as lost.
     var drainSeconds = 2.0
+    /// With `--server-pid`, the server's CPU time over the measured window is reported too.
+    var serverPid: Int32?
     /// Upper bound on a `--calls` run, so a stalled server cannot hang the bench.
     var timeoutSeconds = 60.0
 }

@@ -19,6 +19,12 @@ struct LoadResult {
     var seconds = 0.0
     /// Latency of each reply inside the window, nanoseconds from writing the call to reading the NUL.
     var latencies: [UInt64] = []
+    /// CPU seconds the load generator (all its threads) used over the measured window.
+    var clientCPUSeconds: Double?
+    /// CPU seconds the server used over the measured window (with `--server-pid`).
+    var serverCPUSeconds: Double?
+    /// Calls in flight per connection the run was configured for (connections × depth), for the check below.
+    var configuredInFlight = 0
 
     var callsPerSecond: Double { seconds > 0 ? Double(replies) / seconds : 0 }
     var meanReplyBytes: Int { replies > 0 ? replyBytes / replies : 0 }
@@ -54,6 +60,22 @@ struct LoadResult {
             ("p99Ms", JSONText.milliseconds(summary.p99)),
             ("maxMs", JSONText.milliseconds(summary.max)),
         ]
+        // Little's law: throughput × mean latency = calls in flight. Close to 1 when the client spends its
+        // time waiting on the server; well below 1 when the client itself is the bottleneck.
+        let inFlight = callsPerSecond * Double(summary.mean) / 1e9
+        fields.append(
+            (
+                "littleCheck",
+                configuredInFlight > 0 ? JSONText.number(inFlight / Double(configuredInFlight), decimals: 3) : "null"
+            ))
+        fields.append(("clientCpuSeconds", clientCPUSeconds.map { JSONText.number($0, decimals: 3) } ?? "null"))
+        fields.append(("serverCpuSeconds", serverCPUSeconds.map { JSONText.number($0, decimals: 3) } ?? "null"))
+        fields.append(
+            (
+                "serverCpuMicrosPerCall",
+                serverCPUSeconds.map { replies > 0 ? JSONText.number($0 / Double(replies) * 1e6, decimals: 2) : "null" }
+                    ?? "null"
+            ))
         fields.append(contentsOf: extra)
         return JSONText.object(fields)
     }

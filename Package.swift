@@ -38,5 +38,6 @@ let package = Package(
             dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
         ),
         .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay"]),
+        .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )

@@ -72,7 +72,9 @@ enum BenchCommands {
         options.warmupSeconds = try arguments.double("warmup", default: options.warmupSeconds)
         options.durationSeconds = try arguments.double("duration", default: options.durationSeconds)
         if arguments.string("calls") != nil { options.totalCalls = try arguments.int("calls", default: 0) }
-        if arguments.string("server-pid") != nil { options.serverPid = Int32(try arguments.int("server-pid", default: 0)) }
+        if arguments.string("server-pid") != nil {
+            options.serverPid = Int32(try arguments.int("server-pid", default: 0))
+        }
         return options
     }
 

@@ -86,7 +86,8 @@ enum BenchReport {
                     figure: "Roster.Get p99 at that load", ours: String(format: "%.3f ms", p99),
                     floor: String(format: "%.3f ms", median(numbers(floor, "p99Ms"))), ratio: "",
                     target: "≤ 1 ms", verdict: p99 <= 1 ? "PASS" : "MISS",
-                    note: String(format: "p50 %.3f ms, max %.3f ms", median(numbers(daemon, "p50Ms")),
+                    note: String(
+                        format: "p50 %.3f ms, max %.3f ms", median(numbers(daemon, "p50Ms")),
                         numbers(daemon, "maxMs").max() ?? 0)))
         }
 
@@ -130,7 +131,8 @@ enum BenchReport {
                     floor: "", ratio: "", target: "0 failed; ≤ 50 ms", verdict: ok ? "PASS" : "MISS",
                     note: "generation \(before) → \(after); overlay applied: "
                         + (applied.map { $0 ? "yes" : "NO" } ?? "not checked") + "; "
-                        + String(format: "%.0f calls/s during", (reload["callsPerSecond"] as? NSNumber)?.doubleValue ?? 0)))
+                        + String(
+                            format: "%.0f calls/s during", (reload["callsPerSecond"] as? NSNumber)?.doubleValue ?? 0)))
         } else {
             rows.append(missing("reload under load", "0 failed; ≤ 50 ms", "reload"))
         }
@@ -171,10 +173,13 @@ enum BenchReport {
             ([header[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
         }
         func line(_ values: [String]) -> String {
-            "| " + zip(values, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            "| "
+                + zip(values, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                 .joined(separator: " | ") + " |"
         }
-        var lines = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        var lines = [
+            line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
         lines += cells.map(line)
         lines.append("")
         lines.append("machine: \(cores) cores online")

@@ -1,5 +1,4 @@
 import Foundation
-
 @preconcurrency import Glibc
 
 /// CPU seconds (user + system) spent by this process or another one, for "CPU per call" beside calls/s:

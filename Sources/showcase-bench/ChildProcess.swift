@@ -1,5 +1,4 @@
 import Foundation
-
 @preconcurrency import Glibc
 
 /// A process the harness starts (the daemon, showcasectl, lookup-replay) with posix_spawn, so that the time

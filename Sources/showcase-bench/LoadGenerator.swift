@@ -1,5 +1,4 @@
 import Foundation
-
 @preconcurrency import Glibc
 
 /// Opens the connections, spreads them over worker threads, starts every thread at the same instant and
@@ -39,7 +38,8 @@ enum LoadGenerator {
         let start = MonotonicClock.now() + 20_000_000
         let countMode = options.totalCalls != nil
         let measureStart = countMode ? start : start + MonotonicClock.nanoseconds(seconds: options.warmupSeconds)
-        let measureEnd = countMode ? UInt64.max : measureStart + MonotonicClock.nanoseconds(seconds: options.durationSeconds)
+        let measureEnd =
+            countMode ? UInt64.max : measureStart + MonotonicClock.nanoseconds(seconds: options.durationSeconds)
         let hardEnd = start + MonotonicClock.nanoseconds(seconds: options.timeoutSeconds)
         let group = DispatchGroup()
         for worker in workers {

@@ -71,7 +71,8 @@ final class LoadWorker: @unchecked Sendable {
                     }
                 }
                 if let completed, completed > 0 {
-                    connection.send(count: completed, from: batchBytes, callLength: callLength, at: MonotonicClock.now())
+                    connection.send(
+                        count: completed, from: batchBytes, callLength: callLength, at: MonotonicClock.now())
                 }
             }
         }

@@ -55,7 +55,8 @@ struct LookupFixtureGenerator {
 
     /// `lookup?id=<artist>&entity=software&limit=200&country=<code>`: the artist row and `apps` software rows.
     func rosterBody(apps: Int, storefront code: String) -> Data {
-        let rows = [artistRow.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")]
+        let rows =
+            [artistRow.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")]
             + (0..<apps).map { row($0, storefront: code) }
         return Self.body(rows)
     }

@@ -57,7 +57,8 @@ enum ReloadProbe {
             let parameters = object["parameters"] as? [String: Any],
             let value = parameters[name] as? Int
         else {
-            throw BenchError("the reply has no integer parameter '\(name)': \(String(decoding: reply.prefix(300), as: UTF8.self))")
+            throw BenchError(
+                "the reply has no integer parameter '\(name)': \(String(decoding: reply.prefix(300), as: UTF8.self))")
         }
         return value
     }

@@ -5,7 +5,9 @@
 /// `parameters` (the only object), `continues` and `error` (scalars), in any order. So the scanner reads the
 /// scalar members from the front until it meets the first object or array, then from the back until it meets
 /// an object or array again, and looks for the key `error` among them: a few dozen bytes per reply whatever
-/// its size. Anything it cannot classify that way falls back to a full scan that tracks nesting and strings.
+/// its size. Anything it cannot classify that way (an escaped key, an object member other than `parameters`
+/// met from the front) falls back to a full scan that tracks nesting and strings. Only a reply outside the
+/// Varlink grammar — a second object member after `parameters` with `error` between the two — could fool it.
 enum ReplyScanner {
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -16,6 +18,7 @@ enum ReplyScanner {
     private static let openBracket = UInt8(ascii: "[")
     private static let closeBracket = UInt8(ascii: "]")
     private static let errorKey: [UInt8] = Array("error".utf8)
+    private static let parametersKey: [UInt8] = Array("parameters".utf8)
 
     /// True when the top-level object of `message` (one reply, without its NUL) has an `error` member.
     static func isError(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -61,6 +64,7 @@ enum ReplyScanner {
             }
             guard index < end else { return .unclear }
             let isErrorKey = equals(bytes, keyStart..<index, errorKey)
+            let isParametersKey = equals(bytes, keyStart..<index, parametersKey)
             index += 1
             skipSpace()
             guard index < end, bytes[index] == colon else { return .unclear }
@@ -69,7 +73,10 @@ enum ReplyScanner {
             skipSpace()
             guard index < end else { return .unclear }
             let first = bytes[index]
-            if first == openBrace || first == openBracket { return .reachedComplexValue }
+            if first == openBrace || first == openBracket {
+                // Only `parameters` may be an object in a Varlink reply; anything else gets the full scan.
+                return isParametersKey ? .reachedComplexValue : .unclear
+            }
             if first == quote {
                 index += 1
                 while index < end, bytes[index] != quote {

@@ -1,5 +1,4 @@
 import Foundation
-
 @preconcurrency import Glibc
 
 /// Exec to ready: starts the daemon and times how long until its socket answers a real call, then (after
@@ -29,7 +28,8 @@ enum StartupProbe {
         var reply: [UInt8]?
         while reply == nil {
             if let status = child.exitStatus() {
-                throw BenchError("\(command[0]) exited with status \(status) before answering; see \(logPath ?? "its log")")
+                throw BenchError(
+                    "\(command[0]) exited with status \(status) before answering; see \(logPath ?? "its log")")
             }
             guard MonotonicClock.now() < deadline else {
                 _ = child.stop()

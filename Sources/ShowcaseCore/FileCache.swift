@@ -49,7 +49,8 @@ public struct FileCache: Sendable {
     public static func sanitize(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(64) {
-            let allowed = scalar.isASCII
+            let allowed =
+                scalar.isASCII
                 && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-" || scalar == "_")
             result.unicodeScalars.append(allowed ? scalar : "_")
         }

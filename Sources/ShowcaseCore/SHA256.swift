@@ -23,7 +23,9 @@ public enum SHA256 {
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
         var w = [UInt32](repeating: 0, count: 64)
         message.withUnsafeBufferPointer { buffer in
             for chunk in stride(from: 0, to: buffer.count, by: 64) {

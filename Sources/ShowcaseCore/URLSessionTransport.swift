@@ -54,7 +54,8 @@ public struct URLSessionTransport: LookupTransport {
         let collector = BodyCollector(limit: maxResponseBytes, timeout: timeout)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, LookupError>, Never>) in
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Data, LookupError>, Never>) in
             collector.start(session.dataTask(with: urlRequest(for: request)), continuation: continuation)
         }
         return try outcome.get()
@@ -103,7 +104,8 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let (continuation, result) = lock.withLock { () -> (CheckedContinuation<Result<Data, LookupError>, Never>?, Result<Data, LookupError>) in
+        let (continuation, result) = lock.withLock {
+            () -> (CheckedContinuation<Result<Data, LookupError>, Never>?, Result<Data, LookupError>) in
             let pending = self.continuation
             self.continuation = nil
             if let failure { return (pending, .failure(failure)) }
@@ -121,8 +123,9 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         switch http.statusCode {
         case 200..<300:
             if response.expectedContentLength > Int64(limit) {
-                return .malformed(detail: "body of \(response.expectedContentLength) bytes exceeds "
-                    + "lookup.max_response_bytes (\(limit) bytes)")
+                return .malformed(
+                    detail: "body of \(response.expectedContentLength) bytes exceeds "
+                        + "lookup.max_response_bytes (\(limit) bytes)")
             }
             return nil
         case 403, 429:

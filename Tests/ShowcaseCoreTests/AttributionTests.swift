@@ -8,12 +8,15 @@ struct AttributionTests {
     @Test("with a provider token store URLs gain pt, ct and mt=8 and keep Apple's uo=4")
     func addsTokens() {
         let attributed = Attribution(providerToken: "1234567").apply(to: url, hostBundleId: "com.quietharbor.TideLog")
-        #expect(attributed == "https://apps.apple.com/us/app/knotbook/id1641000102?uo=4&pt=1234567&ct=showcase-tidelog&mt=8")
+        #expect(
+            attributed == "https://apps.apple.com/us/app/knotbook/id1641000102?uo=4&pt=1234567&ct=showcase-tidelog&mt=8"
+        )
     }
 
     @Test("a configured campaign token replaces the default one")
     func campaignToken() {
-        let attributed = Attribution(providerToken: "1", campaignToken: "newsletter").apply(to: url, hostBundleId: "x.Y")
+        let attributed = Attribution(providerToken: "1", campaignToken: "newsletter").apply(
+            to: url, hostBundleId: "x.Y")
         #expect(attributed.hasSuffix("uo=4&pt=1&ct=newsletter&mt=8"))
     }
 

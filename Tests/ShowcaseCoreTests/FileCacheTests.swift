@@ -23,7 +23,8 @@ struct FileCacheTests {
         try cache.store(Fixtures.roster("jp", fetchedAt: fetchedAt))
         // The file's mtime is irrelevant: touch it far into the past.
         let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp"))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: url.path)
         let loaded = try #require(cache.loadRoster(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp")))
         #expect(loaded.fetchedAt == fetchedAt)
         #expect(loaded.hasSameContent(as: Fixtures.roster("jp")))
@@ -81,16 +82,18 @@ struct FileCacheTests {
         try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 1)))
         try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 2)))
         #expect(files().count == 1)
-        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
-            == Date(timeIntervalSince1970: 2))
+        #expect(
+            cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
+                == Date(timeIntervalSince1970: 2))
     }
 
     @Test("a failed write leaves the previous roster intact and says what to do")
     func failedWrite() throws {
         try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 1)))
         #expect(throws: CacheError.self) { try cache.store(Fixtures.roster("us").compacted()) }
-        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
-            == Date(timeIntervalSince1970: 1))
+        #expect(
+            cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
+                == Date(timeIntervalSince1970: 1))
         let blocked = FileCache(directory: URL(fileURLWithPath: "/dev/null/showcase"))
         #expect {
             try blocked.store(Fixtures.roster("us"))
@@ -105,13 +108,21 @@ struct FileCacheTests {
         let b = cache.identityURL(bundleId: "com.example_app")
         #expect(FileCache.sanitize("com.example/app") == FileCache.sanitize("com.example_app"))
         #expect(a != b)
-        try cache.store(HostIdentity(bundleId: "com.example/app", artistId: 1, trackId: 2, storefront: .unitedStates, resolvedAt: Date(timeIntervalSince1970: 5)))
-        try cache.store(HostIdentity(bundleId: "com.example_app", artistId: 3, trackId: 4, storefront: .unitedStates, resolvedAt: Date(timeIntervalSince1970: 5)))
+        try cache.store(
+            HostIdentity(
+                bundleId: "com.example/app", artistId: 1, trackId: 2, storefront: .unitedStates,
+                resolvedAt: Date(timeIntervalSince1970: 5)))
+        try cache.store(
+            HostIdentity(
+                bundleId: "com.example_app", artistId: 3, trackId: 4, storefront: .unitedStates,
+                resolvedAt: Date(timeIntervalSince1970: 5)))
         #expect(cache.loadIdentity(bundleId: "com.example/app")?.artistId == 1)
         #expect(cache.loadIdentity(bundleId: "com.example_app")?.artistId == 3)
     }
 
-    @Test("no key can escape the cache directory", arguments: ["../../etc/passwd", "/etc/passwd", "..", ".hidden", "a\u{0}b", "ü/ñ"])
+    @Test(
+        "no key can escape the cache directory",
+        arguments: ["../../etc/passwd", "/etc/passwd", "..", ".hidden", "a\u{0}b", "ü/ñ"])
     func cannotEscape(bundleId: String) {
         let url = cache.identityURL(bundleId: bundleId)
         #expect(url.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)
@@ -135,7 +146,8 @@ struct FileCacheTests {
     func loadAll() throws {
         for code in ["us", "de", "jp"] { try cache.store(Fixtures.roster(code)) }
         try Data("junk".utf8).write(to: directory.appendingPathComponent("roster-1-us-0000000000000000.json"))
-        try cache.store(HostIdentity(bundleId: "a.b", artistId: 1, trackId: 2, storefront: .unitedStates, resolvedAt: Date()))
+        try cache.store(
+            HostIdentity(bundleId: "a.b", artistId: 1, trackId: 2, storefront: .unitedStates, resolvedAt: Date()))
         let loaded = cache.loadAllRosters()
         #expect(Set(loaded.map(\.storefront.code)) == ["us", "de", "jp"])
     }

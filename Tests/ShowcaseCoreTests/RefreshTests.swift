@@ -37,7 +37,9 @@ struct RefreshTests {
         let changed = record.record(.failure(error))
         #expect(!changed)
         #expect(record.lastError == error)
-        guard case .roster(let roster, .stale) = record.answer(now: fetchedAt.addingTimeInterval(2 * 86_400), lifetime: day)
+        guard
+            case .roster(let roster, .stale) = record.answer(
+                now: fetchedAt.addingTimeInterval(2 * 86_400), lifetime: day)
         else {
             Issue.record("expected the stale roster")
             return
@@ -148,7 +150,8 @@ struct RefreshPlanTests {
         for request in RefreshPlan.identityRequests(hosts: hosts, identities: [:], storefront: storefronts[0]) {
             guard case .identity(let bundleId, let storefront) = request else { continue }
             identities[bundleId] = try HostIdentity.decode(
-                bundleId: bundleId, storefront: storefront, body: try await transport.fetch(request), resolvedAt: Date())
+                bundleId: bundleId, storefront: storefront, body: try await transport.fetch(request), resolvedAt: Date()
+            )
         }
         let rosterRequests = RefreshPlan.rosterRequests(hosts: hosts, identities: identities, storefronts: storefronts)
         for request in rosterRequests { _ = try await transport.fetch(request) }

@@ -59,8 +59,10 @@ struct ResolutionTests {
         let answer = ids(RosterQuery(hostBundleId: Fixtures.tideLog, platform: .ios, overlay: overlay))
         #expect(Array(answer.prefix(2)) == [1_641_000_109, 1_641_000_103])
         #expect(answer.count == 11)
-        #expect(Array(answer.dropFirst(2)) == ids(RosterQuery(hostBundleId: Fixtures.tideLog, platform: .ios))
-            .filter { $0 != 1_641_000_109 && $0 != 1_641_000_103 })
+        #expect(
+            Array(answer.dropFirst(2))
+                == ids(RosterQuery(hostBundleId: Fixtures.tideLog, platform: .ios))
+                .filter { $0 != 1_641_000_109 && $0 != 1_641_000_103 })
     }
 
     @Test("excluded apps are hidden, even when pinned")

@@ -6,8 +6,8 @@ import Foundation
 
 /// The on-disk cache: one file per (developer, storefront) roster and one per host identity.
 ///
-/// A roster file is a one-line JSON header (format, developer, storefront, fetch time, body length and
-/// checksum) followed by the response body exactly as the API gave it. The fetch time lives in the payload,
+/// A roster file is a one-line JSON header (format, developer, storefront, fetch time, section lengths and
+/// checksums), one line of decoded apps for fast startup, then the response body exactly as the API gave it. The fetch time lives in the payload,
 /// never in the file's mtime (which backups and `cp` rewrite). Writes are atomic — temporary file, fsync,
 /// rename, fsync of the directory — so a crash or `kill -9` mid-write leaves the previous file intact. Reads
 /// never throw: a missing, truncated, foreign or undecodable file is a miss, and the daemon refetches.
@@ -64,6 +64,9 @@ public struct FileCache: Sendable {
 
     /// Writes `roster` atomically, replacing the previous file for its (developer, storefront).
     ///
+    /// The file holds three parts: a one-line header, one line of the decoded apps (so startup need not
+    /// re-decode every raw body), and the body exactly as the API gave it (the authority: a full load decodes it).
+    ///
     /// - Throws: ``CacheError`` when the directory cannot be created or written, or when `roster` was
     ///   ``Roster/compacted()`` (it no longer holds the body to store). The previous file is then untouched.
     public func store(_ roster: Roster) throws(CacheError) {
@@ -71,40 +74,80 @@ public struct FileCache: Sendable {
         guard let body = roster.body else {
             throw CacheError(path: url.path, detail: "the roster was compacted and has no body to store")
         }
+        let apps = Data(App.cacheRecords(roster.apps))
         let header = Header(
             format: Self.rosterFormat, version: Self.version, artistId: roster.artistId,
             storefront: roster.storefront.code, fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
+            resultCount: roster.resultCount, appsBytes: apps.count, appsFNV1a: FNV1a.hex(apps),
             bodyBytes: body.count, bodyFNV1a: FNV1a.hex(body))
         var payload = (try? Self.encoder.encode(header)) ?? Data()
+        payload.append(UInt8(ascii: "\n"))
+        payload.append(apps)
         payload.append(UInt8(ascii: "\n"))
         payload.append(body)
         try writeAtomically(payload, to: url)
     }
 
-    /// The cached roster for (`artistId`, `storefront`), or nil when there is none or the file is unusable.
+    /// The cached roster for (`artistId`, `storefront`) with its raw body, or nil when there is none or the file
+    /// is unusable (truncated, altered, foreign, another key's file, or a body that no longer decodes).
     ///
-    /// `fetchedAt` round-trips with millisecond precision.
+    /// Verifies the whole payload and decodes the raw body. `fetchedAt` round-trips with millisecond precision.
     public func loadRoster(artistId: Int, storefront: Storefront) -> Roster? {
-        guard let roster = Self.readRoster(at: rosterURL(artistId: artistId, storefront: storefront)),
-            roster.artistId == artistId, roster.storefront == storefront
+        let url = rosterURL(artistId: artistId, storefront: storefront)
+        guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
+            header.artistId == artistId, header.storefront == storefront.code,
+            FNV1a.hex(data[appsRange]) == header.appsFNV1a, FNV1a.hex(data[bodyRange]) == header.bodyFNV1a
         else { return nil }
-        return roster
+        return try? Roster(
+            artistId: artistId, storefront: storefront, body: Data(data[bodyRange]), fetchedAt: header.fetchedAt)
     }
 
-    /// Every usable roster in the directory, decoded in parallel: what the daemon serves from at startup,
-    /// before any network request. Unusable files are skipped (and left alone). Order is unspecified.
-    public func loadAllRosters() -> [Roster] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let urls = names.filter { $0.hasPrefix("roster-") && $0.hasSuffix(".json") }.map {
-            directory.appendingPathComponent($0, isDirectory: false)
+    /// A cached roster's header: enough to decide freshness and schedule without decoding anything else.
+    public struct Entry: Sendable, Hashable {
+        /// The developer.
+        public var artistId: Int
+        /// The storefront.
+        public var storefront: Storefront
+        /// When the roster was fetched (from inside the payload).
+        public var fetchedAt: Date
+        /// `resultCount` as upstream sent it.
+        public var resultCount: Int
+    }
+
+    /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175
+    /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
+    public func listRosters() -> [Entry] {
+        rosterFileURLs().compactMap { url in
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            guard let head = try? handle.read(upToCount: 4096), let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+                let header = try? JSONDecoder().decode(Header.self, from: head[head.startIndex..<newline]),
+                let entry = entry(for: header, at: url)
+            else { return nil }
+            return entry
         }
+    }
+
+    /// Every usable roster in the directory, for serving at startup before any network request.
+    ///
+    /// Fast path: decodes each file's apps section (verified by length and checksum), not the raw body, and
+    /// returns ``Roster/compacted()`` rosters (no body in memory). Files are read in parallel; unusable files are
+    /// skipped and left alone. Order is unspecified.
+    public func loadAllRosters() -> [Roster] {
+        let urls = rosterFileURLs()
         let results = ResultSlots<Roster>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            guard let roster = Self.readRoster(at: urls[index]),
-                urls[index].lastPathComponent
-                    == rosterURL(artistId: roster.artistId, storefront: roster.storefront).lastPathComponent
+            let url = urls[index]
+            guard let (header, data, appsRange, _) = Self.readParts(at: url),
+                let entry = entry(for: header, at: url),
+                FNV1a.hex(data[appsRange]) == header.appsFNV1a,
+                let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0) })
             else { return }
-            results.set(index, roster)
+            results.set(
+                index,
+                Roster(
+                    artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
+                    resultCount: entry.resultCount, apps: apps, body: nil))
         }
         return results.values
     }
@@ -114,17 +157,37 @@ public struct FileCache: Sendable {
         unlink(rosterURL(artistId: artistId, storefront: storefront).path)
     }
 
-    private static func readRoster(at url: URL) -> Roster? {
-        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe),
+    private func rosterFileURLs() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("roster-") && $0.hasSuffix(".json") }.sorted().map {
+            directory.appendingPathComponent($0, isDirectory: false)
+        }
+    }
+
+    /// The entry a header describes, if the header is ours and the file sits under that key's name.
+    private func entry(for header: Header, at url: URL) -> Entry? {
+        guard header.format == Self.rosterFormat, header.version == Self.version,
+            let storefront = try? Storefront(parsing: header.storefront),
+            url.lastPathComponent
+                == rosterURL(artistId: header.artistId, storefront: storefront).lastPathComponent
+        else { return nil }
+        return Entry(
+            artistId: header.artistId, storefront: storefront, fetchedAt: header.fetchedAt,
+            resultCount: header.resultCount)
+    }
+
+    /// Header plus the byte ranges of the apps and body sections, when the file's length matches exactly.
+    private static func readParts(at url: URL) -> (Header, Data, Range<Int>, Range<Int>)? {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
             let newline = data.firstIndex(of: UInt8(ascii: "\n")),
             let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
             header.format == rosterFormat, header.version == version,
-            let storefront = try? Storefront(parsing: header.storefront)
+            header.appsBytes >= 0, header.bodyBytes >= 0,
+            data.endIndex - (newline + 1) == header.appsBytes + 1 + header.bodyBytes
         else { return nil }
-        let body = Data(data[(newline + 1)...])
-        guard body.count == header.bodyBytes, FNV1a.hex(body) == header.bodyFNV1a else { return nil }
-        let fetchedAt = Date(timeIntervalSince1970: Double(header.fetchedAtMilliseconds) / 1000)
-        return try? Roster(artistId: header.artistId, storefront: storefront, body: body, fetchedAt: fetchedAt)
+        let apps = (newline + 1)..<(newline + 1 + header.appsBytes)
+        guard data[apps.upperBound] == UInt8(ascii: "\n") else { return nil }
+        return (header, data, apps, (apps.upperBound + 1)..<data.endIndex)
     }
 
     private struct Header: Codable {
@@ -133,8 +196,13 @@ public struct FileCache: Sendable {
         var artistId: Int
         var storefront: String
         var fetchedAtMilliseconds: Int64
+        var resultCount: Int
+        var appsBytes: Int
+        var appsFNV1a: String
         var bodyBytes: Int
         var bodyFNV1a: String
+
+        var fetchedAt: Date { Date(timeIntervalSince1970: Double(fetchedAtMilliseconds) / 1000) }
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {

@@ -152,6 +152,36 @@ struct FileCacheTests {
         #expect(Set(loaded.map(\.storefront.code)) == ["us", "de", "jp"])
     }
 
+    @Test("the fast startup load gives exactly the apps a full load decodes, whatever characters they hold")
+    func fastLoadMatchesFullLoad() throws {
+        let jp = Fixtures.roster("jp")
+        var tricky = jp.apps[0]
+        tricky.name = "Back\\slash\nnew line\u{1F}unit +-"
+        tricky.formattedPrice = nil
+        tricky.version = ""
+        tricky.averageUserRating = 4.56789
+        let roster = Roster(
+            artistId: jp.artistId, storefront: jp.storefront, fetchedAt: jp.fetchedAt, resultCount: jp.resultCount,
+            apps: [tricky] + jp.apps, body: jp.body)
+        try cache.store(roster)
+        try cache.store(Fixtures.roster("us"))
+        let loaded = try #require(cache.loadAllRosters().first { $0.storefront == jp.storefront })
+        #expect(loaded.apps == roster.apps)
+        #expect(loaded.body == nil)
+        #expect(loaded.fetchedAt == jp.fetchedAt)
+        #expect(cache.loadRoster(artistId: jp.artistId, storefront: jp.storefront)?.hasSameContent(as: jp) == true)
+    }
+
+    @Test("the header listing names every cached roster without decoding it")
+    func listing() throws {
+        for code in ["us", "de"] { try cache.store(Fixtures.roster(code, fetchedAt: Date(timeIntervalSince1970: 7))) }
+        try Data("junk\n".utf8).write(to: directory.appendingPathComponent("roster-1-us-0000000000000000.json"))
+        let entries = cache.listRosters()
+        #expect(Set(entries.map(\.storefront.code)) == ["us", "de"])
+        #expect(
+            entries.allSatisfy { $0.fetchedAt == Date(timeIntervalSince1970: 7) && $0.artistId == Fixtures.artistId })
+    }
+
     @Test("a missing cache directory is simply empty")
     func missingDirectory() {
         #expect(cache.loadAllRosters().isEmpty)

@@ -21,7 +21,9 @@ public struct App: Sendable, Hashable, Codable {
     /// The store, from `kind`.
     public var platform: Platform
     /// `minimumOsVersion` as sent (parsed once into ``minimumOS``).
-    public var minimumOsVersion: String
+    public var minimumOsVersion: String {
+        didSet { minimumOS = Self.floor(minimumOsVersion) }
+    }
     /// The largest artwork URL (`artworkUrl512`, else 100, else 60).
     public var iconUrl: String
     /// `trackViewUrl` as Apple sent it (with its `uo=4`).
@@ -37,17 +39,44 @@ public struct App: Sendable, Hashable, Codable {
     /// `userRatingCount`.
     public var userRatingCount: Int?
 
-    /// The parsed floor, compared numerically by the resolver.
-    public var minimumOS: OSVersion { OSVersion(minimumOsVersion)! }
+    /// The parsed floor, compared numerically by the resolver; parsed once, not per query. A floor that does
+    /// not parse (only possible for an `App` built by hand or decoded from elsewhere) reads as 9999, so it is
+    /// hidden whenever a floor filter applies rather than shown to devices it may not run on.
+    public private(set) var minimumOS: OSVersion
 
-    /// Creates an app from parts (tests, fakes). `minimumOsVersion` must parse as an ``OSVersion``.
+    private static func floor(_ text: String) -> OSVersion { OSVersion(text) ?? OSVersion("9999")! }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, artistId, name, bundleId, genre, formattedPrice, platform, minimumOsVersion, iconUrl, storeUrl
+        case price, currency, version, averageUserRating, userRatingCount
+    }
+
+    /// Decodes the JSON form (the Varlink `App` fields plus price, currency, version and ratings).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(Int.self, forKey: .id), artistId: try c.decode(Int.self, forKey: .artistId),
+            name: try c.decode(String.self, forKey: .name), bundleId: try c.decode(String.self, forKey: .bundleId),
+            genre: try c.decode(String.self, forKey: .genre),
+            formattedPrice: try c.decodeIfPresent(String.self, forKey: .formattedPrice),
+            platform: try c.decode(Platform.self, forKey: .platform),
+            minimumOsVersion: try c.decode(String.self, forKey: .minimumOsVersion),
+            iconUrl: try c.decode(String.self, forKey: .iconUrl),
+            storeUrl: try c.decode(String.self, forKey: .storeUrl),
+            price: try c.decodeIfPresent(Double.self, forKey: .price),
+            currency: try c.decodeIfPresent(String.self, forKey: .currency),
+            version: try c.decodeIfPresent(String.self, forKey: .version),
+            averageUserRating: try c.decodeIfPresent(Double.self, forKey: .averageUserRating),
+            userRatingCount: try c.decodeIfPresent(Int.self, forKey: .userRatingCount))
+    }
+
+    /// Creates an app from parts (tests, fakes).
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
         platform: Platform, minimumOsVersion: String, iconUrl: String, storeUrl: String, price: Double? = nil,
         currency: String? = nil, version: String? = nil, averageUserRating: Double? = nil,
         userRatingCount: Int? = nil
     ) {
-        precondition(OSVersion(minimumOsVersion) != nil, "minimumOsVersion must be a dotted version")
         self.id = id
         self.artistId = artistId
         self.name = name
@@ -56,6 +85,7 @@ public struct App: Sendable, Hashable, Codable {
         self.formattedPrice = formattedPrice
         self.platform = platform
         self.minimumOsVersion = minimumOsVersion
+        self.minimumOS = Self.floor(minimumOsVersion)
         self.iconUrl = iconUrl
         self.storeUrl = storeUrl
         self.price = price

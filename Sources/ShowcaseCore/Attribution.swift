@@ -17,8 +17,8 @@ public struct Attribution: Sendable, Equatable {
         self.campaignToken = campaignToken
     }
 
-    /// No attribution: URLs untouched.
-    public static let none = Attribution()
+    /// No attribution: store URLs untouched.
+    public static let disabled = Attribution()
 
     /// The campaign token used for `hostBundleId`: the configured one, else `showcase-<last component>`
     /// (`com.example.NoteJar` → `showcase-notejar`).

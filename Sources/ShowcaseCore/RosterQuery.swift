@@ -23,7 +23,7 @@ public struct RosterQuery: Sendable {
     /// Creates a query.
     public init(
         hostBundleId: String, hostTrackId: Int? = nil, platform: Platform, osVersion: OSVersion? = nil,
-        locale: String? = nil, overlay: Overlay = .empty, attribution: Attribution = .none
+        locale: String? = nil, overlay: Overlay = .empty, attribution: Attribution = .disabled
     ) {
         self.hostBundleId = hostBundleId
         self.hostTrackId = hostTrackId

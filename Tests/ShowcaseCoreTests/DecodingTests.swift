@@ -151,4 +151,30 @@ struct DecodingTests {
         #expect(first.hasSameContent(as: second))
         #expect(!first.hasSameContent(as: Fixtures.roster("de")))
     }
+
+    @Test("an app round-trips through its JSON form with the Varlink field names")
+    func appJSON() throws {
+        let app = try #require(Fixtures.roster("jp").app(id: Fixtures.tideLogMacId))
+        let data = try JSONEncoder().encode(app)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        for key in [
+            "id", "artistId", "name", "bundleId", "genre", "platform", "minimumOsVersion", "iconUrl", "storeUrl",
+        ] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        #expect(object["minimumOS"] == nil)
+        let decoded = try JSONDecoder().decode(App.self, from: data)
+        #expect(decoded == app)
+        #expect(decoded.minimumOS == OSVersion("10.13"))
+    }
+
+    @Test("a row whose floor is not a version is dropped")
+    func unparseableFloor() throws {
+        let text = String(decoding: Fixtures.data("roster-1641000001-us.json"), as: UTF8.self)
+            .replacingOccurrences(of: #""minimumOsVersion":"9.0""#, with: #""minimumOsVersion":"nine""#)
+        let roster = try Roster(
+            artistId: Fixtures.artistId, storefront: .unitedStates, body: Data(text.utf8), fetchedAt: Date())
+        #expect(roster.app(id: Fixtures.lanternlightId) == nil)
+        #expect(roster.apps.count == 16)
+    }
 }

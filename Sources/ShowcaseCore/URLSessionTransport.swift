@@ -32,7 +32,7 @@ public struct URLSessionTransport: LookupTransport {
     public func urlRequest(for request: LookupRequest) -> URLRequest {
         var urlRequest = URLRequest(
             url: request.url(endpoint: endpoint), cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: timeout.seconds)
+            timeoutInterval: (timeout.seconds + 1).rounded(.up))
         urlRequest.httpMethod = "GET"
         urlRequest.httpShouldHandleCookies = false
         urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
@@ -49,8 +49,11 @@ public struct URLSessionTransport: LookupTransport {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        configuration.timeoutIntervalForRequest = timeout.seconds
-        configuration.timeoutIntervalForResource = timeout.seconds
+        // FoundationNetworking truncates timeouts to whole seconds (0.3s fires at once, 2.5s after 2s), so
+        // URLSession only gets a rounded-up backstop; the collector enforces the exact deadline itself.
+        let backstop = (timeout.seconds + 1).rounded(.up)
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         let collector = BodyCollector(limit: maxResponseBytes, timeout: timeout)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -79,15 +82,27 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<Result<Data, LookupError>, Never>) {
         lock.withLock { self.continuation = continuation }
         task.resume()
+        let timeout = timeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak self, weak task] in
+            guard let self else { return }
+            let expired = self.lock.withLock { () -> Bool in
+                guard self.continuation != nil, self.failure == nil else { return false }
+                self.failure = .timeout(timeout)
+                return true
+            }
+            if expired { task?.cancel() }
+        }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let problem = Self.problem(with: response, limit: limit)
-        lock.withLock { failure = problem }
-        completionHandler(problem == nil ? .allow : .cancel)
+        let proceed = lock.withLock { () -> Bool in
+            if failure == nil { failure = Self.problem(with: response, limit: limit) }
+            return failure == nil
+        }
+        completionHandler(proceed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -12,8 +12,12 @@ final class LoopbackServer: @unchecked Sendable {
     private let response: Data
     private let lock = NSLock()
     private var heads: [String] = []
+    private var held: [Int32] = []
+    private let silent: Bool
 
-    init(response: String, body: Data = Data()) throws {
+    /// `silent`: accept and read, but never answer (a hung upstream), until ``stop()``.
+    init(response: String, body: Data = Data(), silent: Bool = false) throws {
+        self.silent = silent
         var data = Data(response.utf8)
         data.append(body)
         self.response = data
@@ -57,6 +61,10 @@ final class LoopbackServer: @unchecked Sendable {
                 received += buffer[0..<count]
             }
             lock.withLock { heads.append(String(decoding: received, as: UTF8.self)) }
+            if silent {
+                lock.withLock { held.append(client) }
+                continue
+            }
             response.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
@@ -72,6 +80,7 @@ final class LoopbackServer: @unchecked Sendable {
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        for client in lock.withLock({ held }) { close(client) }
     }
 }
 

@@ -90,6 +90,16 @@ struct URLSessionTransportTests {
         #expect(whole == body)
     }
 
+    @Test("an upstream that never answers is a timeout, a transport error")
+    func hungUpstream() async throws {
+        let server = try LoopbackServer(response: "", silent: true)
+        defer { server.stop() }
+        let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .milliseconds(300), version: "1")
+        await #expect(throws: LookupError.timeout(.milliseconds(300))) {
+            try await transport.fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+        }
+    }
+
     @Test("a refused connection is a connection error")
     func refused() async throws {
         let server = try LoopbackServer(response: "")

@@ -250,11 +250,13 @@ final class ServerLoop: @unchecked Sendable {
         if event & UInt32(CSYS_EPOLLIN | CSYS_EPOLLHUP | CSYS_EPOLLERR | CSYS_EPOLLRDHUP) != 0,
             !connection.inputClosed
         {
-            readAvailable(connection)
+            readAvailable(connection, peerGone: event & UInt32(CSYS_EPOLLHUP | CSYS_EPOLLERR) != 0)
         }
     }
 
-    func readAvailable(_ connection: ServerConnection) {
+    /// `peerGone`: the peer closed both directions (EPOLLHUP), so nothing it asked for can be
+    /// delivered; a bare EOF (EPOLLRDHUP) is a half-close and pending replies are still written.
+    func readAvailable(_ connection: ServerConnection, peerGone: Bool) {
         for _ in 0..<4 {
             let count = scratch.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -267,8 +269,8 @@ final class ServerLoop: @unchecked Sendable {
                 if !connection.isOpen || count < ServerLoop.readChunk { return }
             } else if count == 0 {
                 connection.inputClosed = true
+                if peerGone || connection.isQuiet { return close(connection) }
                 updateInterest(connection)
-                if connection.isQuiet { close(connection) }
                 return
             } else if count == -Int(EAGAIN) || count == -Int(EWOULDBLOCK) {
                 return

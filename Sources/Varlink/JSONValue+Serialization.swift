@@ -66,7 +66,9 @@ extension JSONValue {
                 case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
                 default:
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    out.append(contentsOf: [
+                        0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                    ])
                 }
             }
             if runStart < utf8.count {

@@ -43,7 +43,8 @@ final class ServerLoop: @unchecked Sendable {
         self.service = service
         self.limits = limits
         let components = limits.idleTimeout.components
-        idleNanoseconds = UInt64(max(0, components.seconds)) * 1_000_000_000
+        idleNanoseconds =
+            UInt64(max(0, components.seconds)) * 1_000_000_000
             + UInt64(max(0, components.attoseconds / 1_000_000_000))
         epollFD = csys_epoll_create()
         wakeFD = csys_eventfd()
@@ -109,7 +110,8 @@ final class ServerLoop: @unchecked Sendable {
         let tickMilliseconds = Int32(clamping: max(10, min(1000, Int(idleNanoseconds / 4_000_000))))
         while running {
             let count = events.withUnsafeMutableBufferPointer {
-                csys_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), shutdownDeadline == nil ? tickMilliseconds : 10)
+                csys_epoll_wait(
+                    epollFD, $0.baseAddress, Int32($0.count), shutdownDeadline == nil ? tickMilliseconds : 10)
             }
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
@@ -328,7 +330,11 @@ final class ServerLoop: @unchecked Sendable {
             connection.slots.append(ServerConnection.Slot(sequence: sequence))
         }
         func reject(_ error: VarlinkError) {
-            if !oneway { apply(connectionID: connection.id, sequence: sequence, bytes: EncodedReply(error: error).bytes, final: true) }
+            if !oneway {
+                apply(
+                    connectionID: connection.id, sequence: sequence, bytes: EncodedReply(error: error).bytes,
+                    final: true)
+            }
         }
         let parameters: [String: JSONValue]
         switch fields["parameters"] {
@@ -346,7 +352,8 @@ final class ServerLoop: @unchecked Sendable {
         let responder = VarlinkResponder(
             loop: self, connectionID: connection.id, sequence: sequence, more: more, oneway: oneway)
         if !oneway, let last = connection.slots.indices.last { connection.slots[last].responder = responder }
-        let call = VarlinkCall(method: method, parameters: parameters, more: more, oneway: oneway, peer: connection.peer)
+        let call = VarlinkCall(
+            method: method, parameters: parameters, more: more, oneway: oneway, peer: connection.peer)
         do {
             try route.handler(call, responder)
         } catch {
@@ -366,7 +373,8 @@ final class ServerLoop: @unchecked Sendable {
     func flush(_ connection: ServerConnection) {
         while connection.hasPendingOutput {
             let sent = connection.output.withUnsafeBytes { raw in
-                csys_send(connection.fd, raw.baseAddress! + connection.outputOffset, raw.count - connection.outputOffset)
+                csys_send(
+                    connection.fd, raw.baseAddress! + connection.outputOffset, raw.count - connection.outputOffset)
             }
             if sent > 0 {
                 connection.outputOffset += sent

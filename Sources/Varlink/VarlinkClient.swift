@@ -81,7 +81,9 @@ public final class VarlinkClient: @unchecked Sendable {
     public func sendOneway(_ method: String, _ parameters: JSONValue = .emptyObject) throws(VarlinkError) {
         lock.lock()
         defer { lock.unlock() }
-        try send(Self.encodeCall(method, parameters, more: false, oneway: true), deadline: Self.deadline(after: defaultTimeout))
+        try send(
+            Self.encodeCall(method, parameters, more: false, oneway: true),
+            deadline: Self.deadline(after: defaultTimeout))
     }
 
     /// Calls `method` with `more` and hands every reply to `body` (blocking) until the final
@@ -93,7 +95,9 @@ public final class VarlinkClient: @unchecked Sendable {
     ) throws(VarlinkError) {
         lock.lock()
         defer { lock.unlock() }
-        try send(Self.encodeCall(method, parameters, more: true, oneway: false), deadline: Self.deadline(after: defaultTimeout))
+        try send(
+            Self.encodeCall(method, parameters, more: true, oneway: false),
+            deadline: Self.deadline(after: defaultTimeout))
         while true {
             let reply = try receiveReply(deadline: timeout.map { Self.deadline(after: $0) })
             if !body(reply.parameters, reply.continues) {
@@ -264,7 +268,8 @@ public final class VarlinkClient: @unchecked Sendable {
             scanned = buffer.count
             guard buffer.count <= maxReplyBytes else {
                 close()
-                throw VarlinkError(code: .protocolViolation, detail: "The service sent a reply larger than \(maxReplyBytes) bytes.")
+                throw VarlinkError(
+                    code: .protocolViolation, detail: "The service sent a reply larger than \(maxReplyBytes) bytes.")
             }
             try checkOpen()
             let ready = csys_poll(fd, Int16(POLLIN), try remainingMilliseconds(deadline))

@@ -66,7 +66,8 @@ public final class VarlinkServer: @unchecked Sendable {
         }
         guard fd >= 0 else {
             throw VarlinkError(
-                code: .bindFailed, detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
+                code: .bindFailed,
+                detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
         }
         guard chmod(path, mode) == 0 else {
             let code = errno
@@ -135,7 +136,8 @@ public final class VarlinkServer: @unchecked Sendable {
             return
         }
         let components = gracePeriod.components
-        let grace = UInt64(max(0, components.seconds)) * 1_000_000_000 + UInt64(max(0, components.attoseconds / 1_000_000_000))
+        let grace =
+            UInt64(max(0, components.seconds)) * 1_000_000_000 + UInt64(max(0, components.attoseconds / 1_000_000_000))
         loop.post(.shutdown(deadline: ServerLoop.now() + grace))
         loop.stopped.wait()
         loop.stopped.signal()

@@ -103,7 +103,9 @@ final class CertificationService: @unchecked Sendable {
         "Test10", "Test11", "End",
     ]
 
-    static let fiveValues: JSONValue = ["bool": false, "int": 2, "float": .double(Double.pi), "string": "a lot of string"]
+    static let fiveValues: JSONValue = [
+        "bool": false, "int": 2, "float": .double(Double.pi), "string": "a lot of string",
+    ]
     static let map: JSONValue = ["foo": "Foo", "bar": "Bar"]
     static let set: JSONValue = ["one": [:], "two": [:], "three": [:]]
     static let myType: JSONValue = [
@@ -129,7 +131,8 @@ final class CertificationService: @unchecked Sendable {
     func makeInterface() throws(VarlinkError) -> VarlinkInterface {
         var interface = try VarlinkInterface(idl: Self.idl)
         for method in Self.order {
-            try interface.handle(method, requiresMore: method == "Test10") { [self] call, responder throws(VarlinkError) in
+            try interface.handle(method, requiresMore: method == "Test10") {
+                [self] call, responder throws(VarlinkError) in
                 try self.handle(call, responder)
             }
         }

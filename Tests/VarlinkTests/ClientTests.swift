@@ -11,7 +11,8 @@ struct ClientTests {
         defer { server.stop() }
         let client = try server.client()
         let error = #expect(throws: VarlinkError.self) {
-            try client.callSync("org.example.test.Slow", ["delayMs": 3000, "tag": "never"], timeout: .milliseconds(100))
+            try client.callSync(
+                "org.example.test.Slow", ["delayMs": 3000, "tag": "never"], timeout: .milliseconds(100))
         }
         #expect(error?.code == .timeout)
         let after = #expect(throws: VarlinkError.self) { try client.callSync("org.example.test.Echo") }

@@ -82,7 +82,8 @@ struct FramingTests {
         let server = try TestServer()
         defer { server.stop() }
         let peer = try server.raw()
-        peer.send(call("org.example.test.Notify", ["text": "hi"], oneway: true) + call("org.example.test.Echo", ["y": 2]))
+        peer.send(
+            call("org.example.test.Notify", ["text": "hi"], oneway: true) + call("org.example.test.Echo", ["y": 2]))
         #expect(peer.receive() == ["parameters": ["y": 2]])
         #expect(server.observations.all == ["notify:hi:oneway=true"])
     }
@@ -92,8 +93,10 @@ struct FramingTests {
         let server = try TestServer()
         defer { server.stop() }
         let peer = try server.raw()
-        peer.send(#"{"method":"org.example.test.Echo","upgrade":true}"# + "\u{0}" + call("org.example.test.Echo", ["z": 3]))
-        #expect(peer.receive() == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "upgrade"]])
+        peer.send(
+            #"{"method":"org.example.test.Echo","upgrade":true}"# + "\u{0}" + call("org.example.test.Echo", ["z": 3]))
+        #expect(
+            peer.receive() == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "upgrade"]])
         #expect(peer.receive() == ["parameters": ["z": 3]])
     }
 

@@ -81,7 +81,8 @@ struct LimitsTests {
         arguments: [
             Array("this is not json\u{0}".utf8),
             [0xFF, 0xFE, 0x00],
-            Array(#"{"method":"org.example.test.Echo","parameters":{"s":""#.utf8) + [0xC3, 0x28] + Array("\"}}\u{0}".utf8),
+            Array(#"{"method":"org.example.test.Echo","parameters":{"s":""#.utf8) + [0xC3, 0x28]
+                + Array("\"}}\u{0}".utf8),
             Array("[1,2,3]\u{0}".utf8),
             Array(#"{"parameters":{}}"#.utf8) + [0],
             Array(#"{"method":42}"#.utf8) + [0],

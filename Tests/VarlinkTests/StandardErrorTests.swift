@@ -78,7 +78,9 @@ struct StandardErrorTests {
         let peer = try server.raw()
         peer.send(#"{"method":"org.example.test.Echo","parameters":[1]}"# + "\u{0}")
         #expect(
-            peer.receive() == ["error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "parameters"]])
+            peer.receive() == [
+                "error": "org.varlink.service.InvalidParameter", "parameters": ["parameter": "parameters"],
+            ])
     }
 
     @Test("describes every error in a sentence, never as a Swift default description")

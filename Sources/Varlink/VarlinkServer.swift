@@ -37,6 +37,7 @@ public final class VarlinkServer: @unchecked Sendable {
     /// socket another process is still serving is never taken over: that throws `.bindFailed`,
     /// so two daemons cannot silently split the clients between them. Call before `start()`.
     public func bind(path: String, mode: mode_t = 0o666) throws(VarlinkError) {
+        try requireNotStarted()
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -85,6 +86,7 @@ public final class VarlinkServer: @unchecked Sendable {
     /// (`LISTEN_FDS`, descriptor 3 onwards). The descriptor is made nonblocking and owned by
     /// the server from now on. Call before `start()`.
     public func adopt(listeningDescriptor fd: Int32) throws(VarlinkError) {
+        try requireNotStarted()
         guard csys_is_listening_socket(fd) == 1 else {
             throw VarlinkError(
                 code: .bindFailed, detail: "Descriptor \(fd) is not a listening socket; check the socket unit.")
@@ -99,7 +101,17 @@ public final class VarlinkServer: @unchecked Sendable {
         loop.post(.adopt(fd: fd))
     }
 
-    /// Starts the event-loop thread.
+    private func requireNotStarted() throws(VarlinkError) {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        if started || stopped {
+            throw VarlinkError(
+                code: .bindFailed, detail: "Listeners must be added before the server starts; add them, then start().")
+        }
+    }
+
+    /// Starts the event-loop thread. A server without listeners is allowed: it can still serve
+    /// descriptors passed to `serve(connectedDescriptor:)`.
     public func start() throws(VarlinkError) {
         stateLock.lock()
         defer { stateLock.unlock() }

@@ -105,3 +105,15 @@ struct ServerSocketTests {
         #expect(peer.isClosedByServer())
     }
 }
+
+@Suite("Server lifecycle rules")
+struct ServerLifecycleTests {
+    @Test("refuses to add a listener once the loop is running")
+    func noListenerAfterStart() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = #expect(throws: VarlinkError.self) { try server.server.bind(path: server.directory + "/late.sock") }
+        #expect(error?.code == .bindFailed)
+        expectStillServed(try server.client())
+    }
+}

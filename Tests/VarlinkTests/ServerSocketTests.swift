@@ -117,3 +117,14 @@ struct ServerLifecycleTests {
         expectStillServed(try server.client())
     }
 }
+
+@Suite("Peer credentials")
+struct PeerCredentialTests {
+    @Test("hands handlers the connecting process's pid, uid and gid from the kernel")
+    func credentialsOverListeningSocket() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let reply = try server.client().callSync("org.example.test.Whoami")
+        #expect(reply == ["pid": .int(Int64(getpid())), "uid": .int(Int64(getuid())), "gid": .int(Int64(getgid()))])
+    }
+}

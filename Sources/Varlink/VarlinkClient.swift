@@ -7,8 +7,9 @@ import Foundation
 
 /// A Varlink client over one Unix stream connection.
 ///
-/// The connection is a blocking socket with `poll()` deadlines, which is the cheapest thing for
-/// a short-lived CLI (`callSync`). The `async` API runs the same code off the caller's task.
+/// The connection is used synchronously with `poll()` deadlines (no event loop, no threads),
+/// which is the cheapest thing for a short-lived CLI (`callSync`). The `async` API runs the
+/// same code off the caller's task.
 /// Calls on one client are serialized: a `stream` holds the connection until it ends, so use a
 /// second client for calls made while watching. After a timeout the connection is closed
 /// (a late reply could otherwise be taken for the next call's) and later calls fail with
@@ -38,6 +39,8 @@ public final class VarlinkClient: @unchecked Sendable {
             }
             throw VarlinkError(code: .connectionFailed, detail: "Could not connect to \(socketPath): \(reason)")
         }
+        // Nonblocking, so a large send cannot block past the call's deadline.
+        _ = csys_set_nonblocking(fd, 1)
         self.fd = fd
         self.defaultTimeout = timeout
     }
@@ -45,21 +48,25 @@ public final class VarlinkClient: @unchecked Sendable {
     /// Uses an already-connected stream socket (for example one end of a socketpair); the
     /// client owns it from now on.
     public init(connectedDescriptor fd: Int32, timeout: Duration = .seconds(30)) {
-        _ = csys_set_nonblocking(fd, 0)
+        _ = csys_set_nonblocking(fd, 1)
         self.fd = fd
         self.defaultTimeout = timeout
     }
 
-    deinit { close() }
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        _ = csys_close(fd)
+    }
 
-    /// Closes the connection; calls in progress fail with `.connectionClosed`.
+    /// Closes the connection; calls in progress (on other threads) fail with
+    /// `.connectionClosed`. The descriptor itself is released when the client is deallocated,
+    /// so a thread still inside a call can never touch a reused descriptor number.
     public func close() {
         stateLock.lock()
         defer { stateLock.unlock() }
         guard !isClosed else { return }
         isClosed = true
         shutdown(fd, Int32(SHUT_RDWR))
-        _ = csys_close(fd)
     }
 
     // MARK: - Synchronous API
@@ -225,7 +232,7 @@ public final class VarlinkClient: @unchecked Sendable {
             if ready == 0 { continue }
             let sent = bytes.withUnsafeBytes { csys_send(fd, $0.baseAddress! + offset, $0.count - offset) }
             guard sent > 0 else {
-                if sent == -Int(EAGAIN) { continue }
+                if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) { continue }
                 close()
                 throw VarlinkError(
                     code: .connectionClosed, detail: "The service closed the connection while the call was sent.")

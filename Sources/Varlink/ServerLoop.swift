@@ -126,7 +126,8 @@ final class ServerLoop: @unchecked Sendable {
             }
             flushDirty()
             let now = ServerLoop.now()
-            if now &- lastSweep >= UInt64(tickMilliseconds) * 1_000_000 {
+            let sweepInterval = UInt64(shutdownDeadline == nil ? tickMilliseconds : 10) * 1_000_000
+            if now &- lastSweep >= sweepInterval || (shutdownDeadline != nil && connections.isEmpty) {
                 lastSweep = now
                 sweep(now: now)
             }

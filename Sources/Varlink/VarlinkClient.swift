@@ -122,7 +122,7 @@ public final class VarlinkClient: @unchecked Sendable {
         _ method: String, _ parameters: JSONValue = .emptyObject, timeout: Duration? = nil
     ) async throws(VarlinkError) -> JSONValue {
         let result: Result<JSONValue, VarlinkError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Self.detach {
                 continuation.resume(
                     returning: Result { () throws(VarlinkError) in
                         try self.callSync(method, parameters, timeout: timeout)
@@ -155,7 +155,7 @@ public final class VarlinkClient: @unchecked Sendable {
                 finished.unlock()
                 if !wasDone { self?.close() }
             }
-            DispatchQueue.global().async {
+            Self.detach {
                 do {
                     try self.callMoreSync(method, parameters) { value, _ in
                         if case .terminated = continuation.yield(value) { return false }
@@ -173,6 +173,14 @@ public final class VarlinkClient: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Runs blocking socket work on its own thread. Not on Dispatch's global queues: on Linux
+    /// those also run Swift concurrency's tasks, and blocking them starves unrelated work.
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = "varlink-client"
+        thread.start()
     }
 
     // MARK: - Wire

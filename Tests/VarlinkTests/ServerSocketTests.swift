@@ -88,7 +88,7 @@ struct ServerSocketTests {
         let client = try server.client()
         async let reply = client.call("org.example.test.Slow", ["delayMs": 300, "tag": "finished"])
         #expect(server.observations.slowStarted.wait(timeout: .now() + 10) == .success)
-        server.stop()
+        server.stop(gracePeriod: .seconds(30))
         #expect(try await reply == ["tag": "finished"])
         #expect(!FileManager.default.fileExists(atPath: server.path))
         #expect(throws: VarlinkError.self) { try VarlinkClient(path: server.path) }

@@ -119,8 +119,8 @@ final class TestServer: @unchecked Sendable {
         return RawPeer(fd: fd)
     }
 
-    func stop() {
-        server.shutdown(gracePeriod: .milliseconds(200))
+    func stop(gracePeriod: Duration = .milliseconds(200)) {
+        server.shutdown(gracePeriod: gracePeriod)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -6,7 +6,9 @@
 #   3. the Python CLI's `info`, `help` and `call` (it exits 0 even on errors, so its output
 #      is checked instead),
 #   4. the Python IDL parser on every *.varlink file under Sources/ (if any).
-# All against `varlink-certify` (the org.varlink.certification interface on our Varlink module).
+# 1-3 run against `varlink-certify` (the org.varlink.certification interface on our Varlink
+# module). Then, the other way round, `varlink-certify --client` (our VarlinkClient) runs the
+# certification sequence against the Go and Python reference servers.
 # Installs only what is missing. Fails loudly, naming the step that failed.
 set -euo pipefail
 
@@ -16,6 +18,7 @@ VENV=.build/varlink-venv
 WORK="$(mktemp -d /tmp/varlink-conformance.XXXXXX)"
 SOCKET="$WORK/certify.sock"
 SERVER_PID=""
+REFERENCE_PID=""
 
 fail() {
     echo "varlink-conformance: FAILED: $*" >&2
@@ -23,7 +26,10 @@ fail() {
 }
 
 cleanup() {
-    if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    for pid in $SERVER_PID $REFERENCE_PID; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -109,6 +115,31 @@ output="$(timeout 30 "$PY" -m varlink.cli call "unix:$SOCKET/org.varlink.certifi
 grep -q "org.varlink.service.MethodNotFound" <<<"$output" || { echo "$output" >&2; fail "varlink.cli call of a missing method did not report MethodNotFound"; }
 echo "varlink-conformance: Python CLI info, help and call passed"
 
+# --- our client against the reference servers --------------------------------------------
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
+reference_server() { # name, socket, command...
+    local name="$1" socket="$2"
+    shift 2
+    "$@" >"$WORK/reference.log" 2>&1 &
+    REFERENCE_PID=$!
+    for _ in $(seq 1 100); do
+        [ -S "$socket" ] && break
+        kill -0 "$REFERENCE_PID" 2>/dev/null || fail "$name server exited: $(cat "$WORK/reference.log")"
+        sleep 0.05
+    done
+    [ -S "$socket" ] || fail "$name server did not create $socket"
+    out="$(run_step "our client against the $name server" "$BIN" --client --varlink="unix:$socket")"
+    grep -q "Certification passed" <<<"$out" || { echo "$out" >&2; fail "our client against the $name server"; }
+    kill "$REFERENCE_PID" 2>/dev/null || true
+    wait "$REFERENCE_PID" 2>/dev/null || true
+    REFERENCE_PID=""
+    echo "varlink-conformance: our client passed against the $name certification server"
+}
+reference_server Go "$WORK/go.sock" varlink-go-certification -varlink "unix:$WORK/go.sock"
+reference_server Python "$WORK/py.sock" "$PY" -m varlink.tests.test_certification --varlink="unix:$WORK/py.sock"
+
 # --- IDL files ---------------------------------------------------------------------------
 mapfile -t idl_files < <(find Sources -name '*.varlink' 2>/dev/null | sort)
 for file in "${idl_files[@]}"; do
@@ -117,4 +148,4 @@ for file in "${idl_files[@]}"; do
 done
 [ "${#idl_files[@]}" -eq 0 ] || echo "varlink-conformance: ${#idl_files[@]} IDL file(s) parse"
 
-echo "varlink-conformance: all third-party clients passed"
+echo "varlink-conformance: all third-party clients and servers passed"

@@ -1,10 +1,11 @@
 @preconcurrency import Glibc
 import Varlink
 
-/// `varlink-certify [--varlink=unix:PATH | --varlink unix:PATH | PATH]`: serves
-/// `org.varlink.certification` until SIGINT or SIGTERM.
+/// `varlink-certify [--client] [--varlink=unix:PATH | --varlink unix:PATH | PATH]`: serves
+/// `org.varlink.certification` until SIGINT or SIGTERM, or with `--client` runs the
+/// certification sequence against a server there and exits 0 only if it passes.
 enum CertifyCommand {
-    static let usage = "usage: varlink-certify --varlink=unix:PATH (or: varlink-certify PATH)"
+    static let usage = "usage: varlink-certify [--client] --varlink=unix:PATH (or: varlink-certify [--client] PATH)"
 
     static func socketPath(from arguments: [String]) -> String? {
         var address: String?
@@ -16,6 +17,8 @@ enum CertifyCommand {
             } else if argument == "--varlink" || argument == "-varlink", index + 1 < arguments.count {
                 index += 1
                 address = arguments[index]
+            } else if argument == "--client" || argument == "-client" {
+                // handled by run(_:)
             } else if !argument.hasPrefix("-") {
                 address = argument
             } else {
@@ -33,6 +36,16 @@ enum CertifyCommand {
         guard let path = socketPath(from: arguments) else {
             fputs(usage + "\n", stderr)
             return 2
+        }
+        if arguments.contains("--client") || arguments.contains("-client") {
+            do {
+                try CertificationClient.run(path: path) { print($0) }
+                print("Certification passed")
+                return 0
+            } catch {
+                fputs("varlink-certify: certification failed: \(error)\n", stderr)
+                return 1
+            }
         }
         // Block the stop signals before any thread starts, then wait for them synchronously.
         var signals = sigset_t()

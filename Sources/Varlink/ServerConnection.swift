@@ -16,6 +16,8 @@ final class ServerConnection {
     var output: [UInt8] = []
     var outputOffset = 0
     var slots: [Slot] = []
+    /// Bytes held in `slots[…].buffered`, counted against the pending-output limit.
+    var bufferedBytes = 0
     var nextSequence: UInt64 = 0
     var lastActivity: UInt64
     /// EPOLLOUT is registered (only while output is pending).
@@ -33,6 +35,9 @@ final class ServerConnection {
 
     var hasPendingOutput: Bool { outputOffset < output.count }
 
+    /// Reply bytes this peer has not read yet, written or held back.
+    var pendingBytes: Int { output.count - outputOffset + bufferedBytes }
+
     /// Nothing in flight and nothing to write.
     var isQuiet: Bool { slots.isEmpty && !hasPendingOutput }
 
@@ -44,6 +49,7 @@ final class ServerConnection {
         guard position < slots.count else { return }
         if position > 0 {
             slots[position].buffered.append(contentsOf: bytes)
+            bufferedBytes += bytes.count
             if final { slots[position].finished = true }
             return
         }
@@ -52,6 +58,7 @@ final class ServerConnection {
         slots.removeFirst()
         while !slots.isEmpty {
             if !slots[0].buffered.isEmpty {
+                bufferedBytes -= slots[0].buffered.count
                 output.append(contentsOf: slots[0].buffered)
                 slots[0].buffered = []
             }

@@ -99,6 +99,7 @@ final class ServerLoop: @unchecked Sendable {
         guard let connection = connections[connectionID], connection.isOpen else { return }
         let wasQuiet = !connection.hasPendingOutput
         connection.deliver(sequence: sequence, bytes: bytes, final: final)
+        if connection.pendingBytes > limits.maxPendingOutputBytes { return close(connection) }
         if wasQuiet, connection.hasPendingOutput { dirty.append(connection) }
     }
 
@@ -326,6 +327,7 @@ final class ServerLoop: @unchecked Sendable {
         let more = !oneway && (fields["more"]?.boolValue ?? false)
         var sequence: UInt64 = 0
         if !oneway {
+            guard connection.slots.count < limits.maxCallsInFlight else { return close(connection) }
             sequence = connection.nextSequence
             connection.nextSequence += 1
             connection.slots.append(ServerConnection.Slot(sequence: sequence))
@@ -393,7 +395,7 @@ final class ServerLoop: @unchecked Sendable {
                 connection.output.removeAll(keepingCapacity: true)
             }
             connection.lastActivity = ServerLoop.now()
-        } else if connection.output.count - connection.outputOffset > limits.maxPendingOutputBytes {
+        } else if connection.pendingBytes > limits.maxPendingOutputBytes {
             return close(connection)
         }
         if connection.isQuiet, connection.inputClosed || shutdownDeadline != nil {

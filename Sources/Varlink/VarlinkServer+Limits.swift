@@ -13,16 +13,21 @@ extension VarlinkServer {
         public var idleTimeout: Duration
         /// Most reply bytes queued for a peer that does not read. Default 16 MiB; beyond it
         /// the connection is closed so a stalled reader cannot grow the server's memory.
+        /// Counts replies written but unread *and* replies held back behind an earlier call.
         public var maxPendingOutputBytes: Int
+        /// Most calls one connection may have awaiting their final reply. Default 4096.
+        /// Pipelining deeper than this closes the connection instead of queueing without bound.
+        public var maxCallsInFlight: Int
 
         public init(
             maxMessageBytes: Int = 1 << 20, maxConnections: Int = 1024, idleTimeout: Duration = .seconds(60),
-            maxPendingOutputBytes: Int = 16 << 20
+            maxPendingOutputBytes: Int = 16 << 20, maxCallsInFlight: Int = 4096
         ) {
             self.maxMessageBytes = maxMessageBytes
             self.maxConnections = maxConnections
             self.idleTimeout = idleTimeout
             self.maxPendingOutputBytes = maxPendingOutputBytes
+            self.maxCallsInFlight = maxCallsInFlight
         }
     }
 }

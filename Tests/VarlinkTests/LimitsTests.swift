@@ -111,4 +111,26 @@ struct LimitsTests {
         #expect(bad.isClosedByServer())
         expectStillServed(good)
     }
+
+    @Test("disconnects a client pipelining more calls than the in-flight cap, and serves the others")
+    func callsInFlight() throws {
+        let server = try TestServer(limits: .init(maxCallsInFlight: 8))
+        defer { server.stop() }
+        let good = try server.client()
+        let bad = try server.raw()
+        bad.send((0..<20).map { call("org.example.test.Slow", ["delayMs": 2000, "tag": .string("t\($0)")]) }.joined())
+        #expect(bad.isClosedByServer())
+        expectStillServed(good)
+    }
+
+    @Test("answers pipelined calls up to the in-flight cap")
+    func callsInFlightAllowed() throws {
+        let server = try TestServer(limits: .init(maxCallsInFlight: 8))
+        defer { server.stop() }
+        let peer = try server.raw()
+        peer.send((0..<8).map { call("org.example.test.Slow", ["delayMs": 20, "tag": .string("t\($0)")]) }.joined())
+        for index in 0..<8 {
+            #expect(peer.receive() == ["parameters": ["tag": .string("t\(index)")]])
+        }
+    }
 }

@@ -108,7 +108,8 @@ final class ServerLoop: @unchecked Sendable {
     func run() {
         loopThread = pthread_self()
         var events = [csys_event](repeating: csys_event(), count: 256)
-        let tickMilliseconds = Int32(clamping: max(10, min(1000, Int(idleNanoseconds / 4_000_000))))
+        let tickMilliseconds =
+            idleNanoseconds == 0 ? 1000 : Int32(clamping: max(10, min(1000, Int(idleNanoseconds / 4_000_000))))
         while running {
             let count = events.withUnsafeMutableBufferPointer {
                 csys_epoll_wait(
@@ -120,7 +121,9 @@ final class ServerLoop: @unchecked Sendable {
                     _ = csys_eventfd_drain(wakeFD)
                     drainMailbox()
                 } else if event.data & ServerLoop.listenerTag != 0 {
-                    acceptAll(listeners[Int(event.data & ~ServerLoop.listenerTag)])
+                    // The listeners may have been closed by a shutdown earlier in this batch.
+                    let listener = Int(event.data & ~ServerLoop.listenerTag)
+                    if listener < listeners.count { acceptAll(listeners[listener]) }
                 } else if let connection = connections[event.data] {
                     handle(event: event.events, on: connection)
                 }

@@ -9,7 +9,8 @@ extension VarlinkServer {
         /// accepted and closed at once, so they fail fast instead of hanging in the backlog.
         public var maxConnections: Int
         /// A connection with no call in flight and no traffic for this long is closed.
-        /// Default 60 s. A call in flight (for example a `more` stream) keeps it open.
+        /// Default 60 s; zero disables it. A call in flight (for example a `more` stream) keeps
+        /// the connection open; a half-sent message does not.
         public var idleTimeout: Duration
         /// Most reply bytes queued for a peer that does not read. Default 16 MiB; beyond it
         /// the connection is closed so a stalled reader cannot grow the server's memory.

@@ -250,6 +250,11 @@ final class ServerLoop: @unchecked Sendable {
     var scratch = [UInt8](repeating: 0, count: ServerLoop.readChunk)
 
     func handle(event: UInt32, on connection: ServerConnection) {
+        // After a half-close, a hang-up means the peer is gone for good: nothing can be
+        // delivered, and a level-triggered HUP would otherwise wake the loop forever.
+        if connection.inputClosed, event & UInt32(CSYS_EPOLLHUP | CSYS_EPOLLERR) != 0 {
+            return close(connection)
+        }
         if event & UInt32(CSYS_EPOLLOUT) != 0 {
             flush(connection)
             guard connection.isOpen else { return }

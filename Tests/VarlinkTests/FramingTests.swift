@@ -134,3 +134,20 @@ struct FramingTests {
         #expect(server.observations.watchClosed.wait(timeout: .now() + 10) == .success)
     }
 }
+
+@Suite("Half-closed connections")
+struct HalfCloseTests {
+    @Test("still answers a client that shut down its sending side after its calls")
+    func halfClose() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let peer = try server.raw()
+        peer.send(
+            call("org.example.test.Slow", ["delayMs": 50, "tag": "after-eof"]) + call("org.example.test.Echo", ["e": 1])
+        )
+        shutdown(peer.fd, Int32(SHUT_WR))
+        #expect(peer.receive() == ["parameters": ["tag": "after-eof"]])
+        #expect(peer.receive() == ["parameters": ["e": 1]])
+        #expect(peer.isClosedByServer())
+    }
+}

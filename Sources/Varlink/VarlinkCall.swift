@@ -53,4 +53,11 @@ public struct VarlinkCall: Sendable {
         guard let number = value.intValue else { throw .invalidParameter(name) }
         return number
     }
+
+    /// The optional boolean parameter `name` (absent or null → nil; wrong type → InvalidParameter).
+    public func optionalBool(_ name: String) throws(VarlinkError) -> Bool? {
+        guard let value = parameters[name], !value.isNull else { return nil }
+        guard let flag = value.boolValue else { throw .invalidParameter(name) }
+        return flag
+    }
 }

@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "showcasectl", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
-        .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore"]),
+        .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),

@@ -24,6 +24,8 @@ enum BenchCommands {
               Polls Admin.Status until every storefront is fresh.
           gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
               Lookup responses for the bench developer, named for lookup-replay.
+          gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--touch-file F]
+              Fresh rosters written in ShowcaseCore's FileCache format; F gets one Roster.Get per storefront.
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]
@@ -47,6 +49,7 @@ enum BenchCommands {
             case "reload": try reload(rest)
             case "wait-fresh": try waitFresh(rest)
             case "gen-lookup": try generateLookup(rest)
+            case "gen-cache": try generateCache(rest)
             case "upstream-count": try upstreamCount(rest)
             case "report": try BenchReport.run(rest)
             case "help", "--help", "-h": print(usage)
@@ -233,6 +236,32 @@ enum BenchCommands {
             JSONText.object([
                 ("label", JSONText.string("gen-lookup")), ("storefronts", String(codes.count)),
                 ("apps", String(apps)), ("hosts", String(hosts)),
+            ]))
+    }
+
+    static func generateCache(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest, known: ["template", "dir", "storefronts", "apps", "hosts", "touch-file"])
+        let generator = try LookupFixtureGenerator(templatePath: try arguments.required("template"))
+        let directory = try arguments.required("dir")
+        let start = MonotonicClock.now()
+        let outcome = try CacheGenerator.run(
+            generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
+            apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1))
+        if let touchFile = arguments.string("touch-file") {
+            let calls = outcome.storefronts.map {
+                #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#($0.code)"}}"#
+            }
+            guard
+                FileManager.default.createFile(
+                    atPath: touchFile, contents: Data((calls.joined(separator: "\n") + "\n").utf8))
+            else { throw BenchError("cannot write \(touchFile)") }
+        }
+        print(
+            JSONText.object([
+                ("label", JSONText.string("gen-cache")), ("storefronts", String(outcome.storefronts.count)),
+                ("bodyBytes", String(outcome.bytes)),
+                ("seconds", JSONText.number(Double(MonotonicClock.now() - start) / 1e9, decimals: 2)),
             ]))
     }
 

@@ -3,6 +3,8 @@ final class FloorConnection {
     let fd: Int32
     var pendingReplies = 0
     var offset = 0
+    /// Whether EPOLLOUT is armed for it (replies held back by a full socket buffer).
+    var waitingToWrite = false
 
     init(fd: Int32) { self.fd = fd }
 }

@@ -1,3 +1,4 @@
+import CSystem
 @preconcurrency import Glibc
 
 /// The transport floor: the simplest fast Varlink server there is, answering every call with the same
@@ -5,8 +6,9 @@
 ///
 /// It never parses a call — it counts NUL terminators and owes that many replies — so its calls/s is what
 /// the socket, the kernel and the load generator allow on this machine: the ceiling the daemon is measured
-/// against (SPEC §11). One thread, one readiness loop over nonblocking sockets, replies written with
-/// `writev` straight from one buffer: the shape a well-built daemon loop can approach but not beat.
+/// against (SPEC §11). One thread, one level-triggered epoll loop (CSystem) over nonblocking sockets,
+/// replies written with `writev` straight from one buffer: the shape a well-built daemon loop can approach
+/// but not beat.
 final class FloorServer {
     private let reply: UnsafeMutableRawBufferPointer
     private let listener: Int32
@@ -33,39 +35,49 @@ final class FloorServer {
     func run() -> Never {
         signal(SIGPIPE, SIG_IGN)
         let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        var pollSet: [pollfd] = []
+        let events = UnsafeMutablePointer<csys_event>.allocate(capacity: 256)
+        let poller = csys_epoll_create()
+        guard poller >= 0, csys_epoll_add(poller, listener, UInt32(CSYS_EPOLLIN), UInt64(listener)) >= 0 else {
+            fatalError("epoll is unavailable: \(String(cString: strerror(-poller)))")
+        }
         while true {
-            pollSet.removeAll(keepingCapacity: true)
-            pollSet.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
-            for (fd, connection) in connections {
-                let events = connection.pendingReplies > 0 ? POLLIN | POLLOUT : POLLIN
-                pollSet.append(pollfd(fd: fd, events: Int16(events), revents: 0))
-            }
-            let ready = poll(&pollSet, nfds_t(pollSet.count), -1)
+            let ready = csys_epoll_wait(poller, events, 256, -1)
             if ready <= 0 { continue }
-            for entry in pollSet where entry.revents != 0 {
-                if entry.fd == listener {
-                    acceptAll()
-                } else if let connection = connections[entry.fd] {
-                    if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                        guard readCalls(connection, into: readBuffer) else {
-                            drop(connection)
-                            continue
-                        }
+            for index in 0..<Int(ready) {
+                let fd = Int32(truncatingIfNeeded: events[index].data)
+                let flags = events[index].events
+                if fd == listener {
+                    acceptAll(poller)
+                    continue
+                }
+                guard let connection = connections[fd] else { continue }
+                if flags & UInt32(CSYS_EPOLLIN | CSYS_EPOLLHUP | CSYS_EPOLLERR) != 0 {
+                    guard readCalls(connection, into: readBuffer) else {
+                        drop(connection)
+                        continue
                     }
-                    if connection.pendingReplies > 0, !flush(connection) { drop(connection) }
+                }
+                let wasWaiting = connection.waitingToWrite
+                guard flush(connection) else {
+                    drop(connection)
+                    continue
+                }
+                // Watch for writability only while replies are held back by a full socket.
+                connection.waitingToWrite = connection.pendingReplies > 0
+                if connection.waitingToWrite != wasWaiting {
+                    let interest = UInt32(CSYS_EPOLLIN) | (connection.waitingToWrite ? UInt32(CSYS_EPOLLOUT) : 0)
+                    _ = csys_epoll_mod(poller, fd, interest, UInt64(fd))
                 }
             }
         }
     }
 
-    private func acceptAll() {
+    private func acceptAll(_ poller: Int32) {
         while true {
-            let fd = accept(listener, nil, nil)
+            let fd = csys_accept(listener)
             if fd < 0 { return }
-            UnixSocket.setNonblocking(fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             connections[fd] = FloorConnection(fd: fd)
+            _ = csys_epoll_add(poller, fd, UInt32(CSYS_EPOLLIN), UInt64(fd))
         }
     }
 

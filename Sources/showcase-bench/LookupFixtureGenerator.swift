@@ -16,6 +16,7 @@ struct LookupFixtureGenerator {
 
     private let artistRow: String
     private let appRow: String
+    private let rosterCache = RosterTextCache()
 
     /// Reads the artist row and the first software row of `templatePath`.
     init(templatePath: String) throws(BenchError) {
@@ -55,10 +56,17 @@ struct LookupFixtureGenerator {
 
     /// `lookup?id=<artist>&entity=software&limit=200&country=<code>`: the artist row and `apps` software rows.
     func rosterBody(apps: Int, storefront code: String) -> Data {
-        let rows =
-            [artistRow.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")]
-            + (0..<apps).map { row($0, storefront: code) }
-        return Self.body(rows)
+        let text = rosterText(apps: apps)
+        return Data(text.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/").utf8)
+    }
+
+    /// The `us` roster text; other storefronts differ only in their store URLs. Built once per app count.
+    private func rosterText(apps: Int) -> String {
+        if let cached = rosterCache.text(apps: apps) { return cached }
+        let rows = [artistRow] + (0..<apps).map { row($0, storefront: "us") }
+        let text = String(decoding: Self.body(rows), as: UTF8.self)
+        rosterCache.store(text, apps: apps)
+        return text
     }
 
     /// `lookup?bundleId=<host>&country=<code>`: the host's own row.

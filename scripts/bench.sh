@@ -117,26 +117,29 @@ if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ]; th
     "$BENCH" call --socket "$DAEMON_SOCK" --call "$GET_US" --out "$WORK/reply.json"
     log "captured the daemon's Roster.Get reply: $(wc -c <"$WORK/reply.json") bytes"
     DAEMON_SIDE=$DAEMON_SOCK
+    DAEMON_SIDE_PID=$DAEMON_PID
 else
     log "showcased/lookup-replay not available yet: throughput runs floor against floor (stand-in)"
     skip upstream "daemon or lookup-replay not merged yet"
     "$BENCH" fake-reply --apps 30 --out "$WORK/reply.json"
     "$BENCH" floor --socket "$WORK/standin.sock" --reply-file "$WORK/reply.json" &
-    PIDS+=($!)
+    DAEMON_SIDE_PID=$!
+    PIDS+=("$DAEMON_SIDE_PID")
     DAEMON_SIDE=$WORK/standin.sock
     printf '{"label":"meta","daemonSide":"stand-in: a second floor (daemon not merged)"}\n' >>"$RESULTS"
 fi
 
 "$BENCH" floor --socket "$FLOOR_SOCK" --reply-file "$WORK/reply.json" &
-PIDS+=($!)
+FLOOR_PID=$!
+PIDS+=("$FLOOR_PID")
 wait_socket "$FLOOR_SOCK"
 wait_socket "$DAEMON_SIDE"
 
 LOAD=(--call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" --warmup 1 --duration "$DURATION")
 for ((round = 1; round <= ROUNDS; round++)); do
     log "round $round/$ROUNDS"
-    "$BENCH" load --socket "$DAEMON_SIDE" "${LOAD[@]}" --label throughput-daemon | record
-    "$BENCH" load --socket "$FLOOR_SOCK" "${LOAD[@]}" --label throughput-floor | record
+    "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record
+    "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label throughput-floor | record
 done
 
 if [ "$DAEMON_REAL" = 1 ] && [ -n "${DAEMON_PID:-}" ]; then

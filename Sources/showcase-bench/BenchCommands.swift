@@ -134,7 +134,8 @@ enum BenchCommands {
                 ("readyMs", JSONText.number(outcome.readyMilliseconds, decimals: 2)),
                 ("firstReplyState", JSONText.string(outcome.firstReplyState)),
                 ("touched", String(touches.count)), ("touchErrors", String(outcome.touchErrors)),
-                ("rssKiB", String(outcome.rssKiB)), ("peakKiB", String(outcome.peakKiB)),
+                ("readyRssKiB", String(outcome.readyRssKiB)), ("rssKiB", String(outcome.rssKiB)),
+                ("peakKiB", String(outcome.peakKiB)),
                 ("exitStatus", String(outcome.exitStatus)),
             ]))
     }

@@ -79,7 +79,8 @@ enum BenchReport {
                     figure: throughputFigure, ours: String(format: "%.0f", ours), floor: String(format: "%.0f", base),
                     ratio: String(format: "%.0f%%", ratio * 100), target: "≥ 75% of floor",
                     verdict: ratio >= 0.75 && failed == 0 ? "PASS" : "MISS",
-                    note: "median of \(daemon.count) alternating rounds; \(Int(failed)) failed calls" + standIn))
+                    note: "median of \(daemon.count) alternating rounds; \(Int(failed)) failed calls"
+                        + cpuNote(daemon, floor) + standIn))
             let p99 = median(numbers(daemon, "p99Ms"))
             rows.append(
                 Row(
@@ -112,8 +113,10 @@ enum BenchReport {
                     figure: "RSS, 175 storefronts × 200 apps warm", ours: String(format: "%.1f MB", rss), floor: "",
                     ratio: "", target: "≤ 60 MB", verdict: rss > 0 && rss <= 60 ? "PASS" : "MISS",
                     note: String(
-                        format: "VmRSS after a Get on each of %.0f storefronts (%.0f errors); peak VmHWM %.1f MB",
-                        touched, touchErrors, peak)))
+                        format:
+                            "VmRSS after a Get on each of %.0f storefronts (%.0f errors); %.1f MB right after ready; "
+                            + "peak VmHWM %.1f MB",
+                        touched, touchErrors, (numbers(startups, "readyRssKiB").max() ?? 0) * 1024 / 1e6, peak)))
         }
 
         if let reload = with("reload").first {
@@ -164,6 +167,16 @@ enum BenchReport {
             rows.append(missing("showcasectl roster, end to end", "≤ 30 ms", "ctl"))
         }
         return rows
+    }
+
+    /// Server CPU per call, daemon against floor, when the loads were given the servers' pids.
+    private static func cpuNote(_ daemon: [[String: Any]], _ floor: [[String: Any]]) -> String {
+        func perCall(_ list: [[String: Any]]) -> Double? {
+            let values = list.compactMap { ($0["serverCpuMicrosPerCall"] as? NSNumber)?.doubleValue }
+            return values.isEmpty ? nil : median(values)
+        }
+        guard let ours = perCall(daemon), let base = perCall(floor) else { return "" }
+        return String(format: "; server CPU per call %.1f µs (floor %.1f µs)", ours, base)
     }
 
     static func table(_ rows: [Row], cores: Int) -> String {

@@ -11,6 +11,9 @@ enum StartupProbe {
         var readyMilliseconds: Double
         var firstReplyState: String
         var touchErrors: Int
+        /// VmRSS right after the first reply, before any other query.
+        var readyRssKiB: Int
+        /// VmRSS after a Get on every storefront and the settle time.
         var rssKiB: Int
         var peakKiB: Int
         var exitStatus: Int32
@@ -42,6 +45,7 @@ enum StartupProbe {
             if reply == nil { usleep(200) }
         }
         let ready = Double(MonotonicClock.now() - start) / 1e6
+        let readyMemory = child.memory()
         var touchErrors = 0
         for touch in touchCalls {
             guard let bytes = try? VarlinkProbe.call(socketPath: socketPath, touch) else {
@@ -55,7 +59,8 @@ enum StartupProbe {
         let status = child.stop()
         return Outcome(
             readyMilliseconds: ready, firstReplyState: state(of: reply ?? []), touchErrors: touchErrors,
-            rssKiB: memory?.rssKiB ?? -1, peakKiB: memory?.peakKiB ?? -1, exitStatus: status)
+            readyRssKiB: readyMemory?.rssKiB ?? -1, rssKiB: memory?.rssKiB ?? -1, peakKiB: memory?.peakKiB ?? -1,
+            exitStatus: status)
     }
 
     /// The `state` parameter of a Roster.Get reply (`fresh`, `stale`, `warming`), or `error`/`?`.

@@ -261,6 +261,7 @@ enum BenchCommands {
         print(
             JSONText.object([
                 ("label", JSONText.string("gen-cache")), ("storefronts", String(outcome.storefronts.count)),
+                ("apps", String(try arguments.int("apps", default: 200))),
                 ("bodyBytes", String(outcome.bytes)),
                 ("seconds", JSONText.number(Double(MonotonicClock.now() - start) / 1e9, decimals: 2)),
             ]))

@@ -6,13 +6,13 @@
 # the same kind of socket with the same client, and prints one table (also .build/bench.json).
 # All traffic stays on Unix sockets and 127.0.0.1. Bounded: a few minutes on 2 cores.
 #
-# Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION seconds per round (4), BENCH_CONNECTIONS (16),
+# Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION seconds per round (3), BENCH_CONNECTIONS (16),
 # BENCH_THREADS client threads (1), BENCH_KEEP=1 keeps the work directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROUNDS=${BENCH_ROUNDS:-3}
-DURATION=${BENCH_DURATION:-4}
+ROUNDS=${BENCH_ROUNDS:-5}
+DURATION=${BENCH_DURATION:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 THREADS=${BENCH_THREADS:-1}
 STOREFRONTS_S=(us de jp gb fr it es ca au nl)   # the upstream-citizenship warm (S = 10)
@@ -136,6 +136,19 @@ wait_socket "$FLOOR_SOCK"
 wait_socket "$DAEMON_SIDE"
 
 LOAD=(--call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" --warmup 1 --duration "$DURATION")
+
+# Instrument check: the floor against a second copy of itself, same client, same rounds. Its ratio is the
+# noise of this machine right now; a daemon ratio within that distance of 75% is not a clear verdict.
+"$BENCH" floor --socket "$WORK/twin.sock" --reply-file "$WORK/reply.json" &
+TWIN_PID=$!
+PIDS+=("$TWIN_PID")
+wait_socket "$WORK/twin.sock"
+for ((round = 1; round <= 2; round++)); do
+    "$BENCH" load --socket "$WORK/twin.sock" --server-pid "$TWIN_PID" "${LOAD[@]}" --label instrument-twin | record
+    "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label instrument-floor | record
+done
+kill "$TWIN_PID" 2>/dev/null || true
+
 for ((round = 1; round <= ROUNDS; round++)); do
     log "round $round/$ROUNDS"
     "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record

@@ -26,7 +26,7 @@ enum BenchReport {
         }
         let rows = makeRows(entries)
         let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        print(table(rows, cores: cores))
+        print(table(rows, cores: cores, instrumentNote: instrumentNote(entries)))
         if let output = arguments.string("json") {
             let object: [String: Any] = [
                 "cores": cores,
@@ -175,6 +175,20 @@ enum BenchReport {
         return rows
     }
 
+    /// The floor against its twin: how far apart two identical servers measure on this machine right now.
+    static func instrumentNote(_ entries: [[String: Any]]) -> String? {
+        func rates(_ label: String) -> [Double] {
+            entries.filter { $0["label"] as? String == label }.compactMap {
+                ($0["callsPerSecond"] as? NSNumber)?.doubleValue
+            }
+        }
+        let pairs = zip(rates("instrument-twin"), rates("instrument-floor")).map { $0 / $1 }
+        guard !pairs.isEmpty else { return nil }
+        return "instrument check (floor vs an identical floor, same client): "
+            + pairs.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", ")
+            + " — the ratio's noise on this machine now"
+    }
+
     /// Server CPU per call, daemon against floor, when the loads were given the servers' pids.
     private static func cpuNote(_ daemon: [[String: Any]], _ floor: [[String: Any]]) -> String {
         func perCall(_ list: [[String: Any]]) -> Double? {
@@ -185,7 +199,7 @@ enum BenchReport {
         return String(format: "; server CPU per call %.1f µs (floor %.1f µs)", ours, base)
     }
 
-    static func table(_ rows: [Row], cores: Int) -> String {
+    static func table(_ rows: [Row], cores: Int, instrumentNote: String? = nil) -> String {
         let header = ["figure", "ours", "floor", "ratio", "target", "result"]
         let cells = rows.map { [$0.figure, $0.ours, $0.floor, $0.ratio, $0.target, $0.verdict] }
         let widths = header.indices.map { column in
@@ -202,6 +216,7 @@ enum BenchReport {
         lines += cells.map(line)
         lines.append("")
         lines.append("machine: \(cores) cores online")
+        if let noise = instrumentNote { lines.append(noise) }
         for row in rows where !row.note.isEmpty { lines.append("- \(row.figure): \(row.note)") }
         return lines.joined(separator: "\n")
     }

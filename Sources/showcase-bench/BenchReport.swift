@@ -37,6 +37,7 @@ enum BenchReport {
                     ]
                 },
                 "results": entries,
+                "instrument": instrumentNote(entries) ?? NSNull(),
             ]
             guard
                 let data = try? JSONSerialization.data(

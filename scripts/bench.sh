@@ -7,7 +7,8 @@
 # All traffic stays on Unix sockets and 127.0.0.1. Bounded: a few minutes on 2 cores.
 #
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION seconds per round (3), BENCH_CONNECTIONS (16),
-# BENCH_THREADS client threads (1), BENCH_KEEP=1 keeps the work directory.
+# BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
+# the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,16 @@ ROSTER_APPS=31                                  # the host hides itself: 30 apps
 TEMPLATE=Fixtures/lookup/roster-1641000001-us.json
 
 log() { printf 'bench: %s\n' "$*" >&2; }
+
+# Placement: with the client and the server sharing a core, each call pays both in series and the figure
+# halves; which happens is the scheduler's choice per run. Pinning makes every round (daemon or floor) the
+# same experiment. Needs 2+ cores and taskset (util-linux).
+CLIENT_PIN=()
+SERVER_PIN=()
+if [ "${BENCH_PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+    CLIENT_PIN=(taskset -c 0)
+    SERVER_PIN=(taskset -c 1)
+fi
 
 log "building release binaries"
 swift build -c release >&2
@@ -108,7 +119,7 @@ if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ]; th
     write_config "$WORK/showcase.yaml" "$WORK/cache-warm" "$DAEMON_SOCK" "$REPLAY/lookup" \
         "[$(IFS=,; echo "${STOREFRONTS_S[*]}")]" "$HOSTS_H" overlay.yaml
     log "starting showcased on an empty cache (S=${#STOREFRONTS_S[@]}, H=$HOSTS_H)"
-    "$BIN/showcased" --config "$WORK/showcase.yaml" >"$WORK/daemon.log" 2>&1 &
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase.yaml" >"$WORK/daemon.log" 2>&1 &
     DAEMON_PID=$!
     PIDS+=("$DAEMON_PID")
     wait_socket "$DAEMON_SOCK" || { log "showcased did not answer; see $WORK/daemon.log"; exit 1; }
@@ -122,14 +133,14 @@ else
     log "showcased/lookup-replay not available yet: throughput runs floor against floor (stand-in)"
     skip upstream "daemon or lookup-replay not merged yet"
     "$BENCH" fake-reply --apps 30 --out "$WORK/reply.json"
-    "$BENCH" floor --socket "$WORK/standin.sock" --reply-file "$WORK/reply.json" &
+    "${SERVER_PIN[@]}" "$BENCH" floor --socket "$WORK/standin.sock" --reply-file "$WORK/reply.json" &
     DAEMON_SIDE_PID=$!
     PIDS+=("$DAEMON_SIDE_PID")
     DAEMON_SIDE=$WORK/standin.sock
     printf '{"label":"meta","daemonSide":"stand-in: a second floor (daemon not merged)"}\n' >>"$RESULTS"
 fi
 
-"$BENCH" floor --socket "$FLOOR_SOCK" --reply-file "$WORK/reply.json" &
+"${SERVER_PIN[@]}" "$BENCH" floor --socket "$FLOOR_SOCK" --reply-file "$WORK/reply.json" &
 FLOOR_PID=$!
 PIDS+=("$FLOOR_PID")
 wait_socket "$FLOOR_SOCK"
@@ -139,26 +150,26 @@ LOAD=(--call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" --warmu
 
 # Instrument check: the floor against a second copy of itself, same client, same rounds. Its ratio is the
 # noise of this machine right now; a daemon ratio within that distance of 75% is not a clear verdict.
-"$BENCH" floor --socket "$WORK/twin.sock" --reply-file "$WORK/reply.json" &
+"${SERVER_PIN[@]}" "$BENCH" floor --socket "$WORK/twin.sock" --reply-file "$WORK/reply.json" &
 TWIN_PID=$!
 PIDS+=("$TWIN_PID")
 wait_socket "$WORK/twin.sock"
 for ((round = 1; round <= 2; round++)); do
-    "$BENCH" load --socket "$WORK/twin.sock" --server-pid "$TWIN_PID" "${LOAD[@]}" --label instrument-twin | record
-    "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label instrument-floor | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$WORK/twin.sock" --server-pid "$TWIN_PID" "${LOAD[@]}" --label instrument-twin | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label instrument-floor | record
 done
 kill "$TWIN_PID" 2>/dev/null || true
 
 for ((round = 1; round <= ROUNDS; round++)); do
     log "round $round/$ROUNDS"
-    "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record
-    "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label throughput-floor | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label throughput-floor | record
 done
 
 if [ "$DAEMON_REAL" = 1 ] && [ -n "${DAEMON_PID:-}" ]; then
     # A real change: a tagline for the first app shown, applied by the reload, seen by the next Get.
     printf 'taglines:\n  %s: "bench-reload-marker"\n' 1650000102 >"$WORK/overlay.yaml"
-    "$BENCH" reload --socket "$DAEMON_SOCK" --call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" \
+    "${CLIENT_PIN[@]}" "$BENCH" reload --socket "$DAEMON_SOCK" --call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" \
         --duration 3 --reload-at 1 --check-call "$GET_US" --expect bench-reload-marker --label reload | record
     if [ "$CTL_REAL" = 1 ]; then
         "$BENCH" exec-time --runs 21 --warmups 2 --label ctl -- \

@@ -89,7 +89,9 @@ enum BenchReport {
                     floor: String(format: "%.3f ms", median(numbers(floor, "p99Ms"))), ratio: "",
                     target: "≤ 1 ms", verdict: p99 <= 1 ? "PASS" : "MISS",
                     note: String(
-                        format: "p50 %.3f ms, max %.3f ms", median(numbers(daemon, "p50Ms")),
+                        format: "p50 %.3f ms (floor %.3f ms: ratio by median latency %.0f%%), max %.3f ms",
+                        median(numbers(daemon, "p50Ms")), median(numbers(floor, "p50Ms")),
+                        median(numbers(floor, "p50Ms")) / max(0.000_001, median(numbers(daemon, "p50Ms"))) * 100,
                         numbers(daemon, "maxMs").max() ?? 0)))
         }
 

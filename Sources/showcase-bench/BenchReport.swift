@@ -79,7 +79,7 @@ enum BenchReport {
                 Row(
                     figure: throughputFigure, ours: String(format: "%.0f", ours), floor: String(format: "%.0f", base),
                     ratio: String(format: "%.0f%%", ratio * 100), target: "≥ 75% of floor",
-                    verdict: ratio >= 0.75 && failed == 0 ? "PASS" : "MISS",
+                    verdict: (ratio >= 0.75 && failed == 0 ? "PASS" : "MISS") + (noisy(entries) ? "*" : ""),
                     note: "median of \(daemon.count) alternating rounds; \(Int(failed)) failed calls"
                         + cpuNote(daemon, floor) + standIn))
             let p99 = median(numbers(daemon, "p99Ms"))
@@ -178,6 +178,17 @@ enum BenchReport {
         return rows
     }
 
+    /// True when the floor measured against its identical twin strayed more than 10% from parity: then a
+    /// ratio verdict says more about the neighbours on this machine than about the daemon.
+    static func noisy(_ entries: [[String: Any]]) -> Bool {
+        func rates(_ label: String) -> [Double] {
+            entries.filter { $0["label"] as? String == label }.compactMap {
+                ($0["callsPerSecond"] as? NSNumber)?.doubleValue
+            }
+        }
+        return zip(rates("instrument-twin"), rates("instrument-floor")).contains { abs($0 / $1 - 1) > 0.10 }
+    }
+
     /// The floor against its twin: how far apart two identical servers measure on this machine right now.
     static func instrumentNote(_ entries: [[String: Any]]) -> String? {
         func rates(_ label: String) -> [Double] {
@@ -190,6 +201,7 @@ enum BenchReport {
         return "instrument check (floor vs an identical floor, same client): "
             + pairs.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", ")
             + " — the ratio's noise on this machine now"
+            + (noisy(entries) ? "; * = beyond ±10%, rerun on a quiet machine before trusting a ratio verdict" : "")
     }
 
     /// Server CPU per call, daemon against floor, when the loads were given the servers' pids.

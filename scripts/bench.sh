@@ -7,6 +7,7 @@
 # All traffic stays on Unix sockets and 127.0.0.1. Bounded: a few minutes on 2 cores.
 #
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION seconds per round (3), BENCH_CONNECTIONS (16),
+# BENCH_PROFILE=1 also records `perf` of the daemon under the same load into .build/bench/profile.txt,
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory.
 set -euo pipefail
@@ -165,6 +166,22 @@ for ((round = 1; round <= ROUNDS; round++)); do
     "${CLIENT_PIN[@]}" "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record
     "${CLIENT_PIN[@]}" "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label throughput-floor | record
 done
+
+if [ "${BENCH_PROFILE:-0}" = 1 ] && [ -n "${DAEMON_PID:-}" ] && command -v perf >/dev/null 2>&1; then
+    log "profiling the daemon under the same load (perf, 3 s)"
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$DAEMON_SOCK" "${LOAD[@]}" --duration 5 --label profile >/dev/null &
+    PROFILE_LOAD=$!
+    sleep 1.5
+    perf record -F 2000 -g -p "$DAEMON_PID" -o "$WORK/perf.data" -- sleep 3 >/dev/null 2>&1 || true
+    wait "$PROFILE_LOAD" || true
+    {
+        echo "# perf of showcased under ${CONNECTIONS} connections: by object, then by symbol (self, then inclusive)"
+        perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -12
+        perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
+        perf report -i "$WORK/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
+    } | swift demangle --simplified >.build/bench/profile.txt
+    log "profile: .build/bench/profile.txt"
+fi
 
 if [ "$DAEMON_REAL" = 1 ] && [ -n "${DAEMON_PID:-}" ]; then
     # A real change: a tagline for the first app shown, applied by the reload, seen by the next Get.

@@ -174,12 +174,13 @@ if [ "${BENCH_PROFILE:-0}" = 1 ] && [ -n "${DAEMON_PID:-}" ] && command -v perf 
     sleep 1.5
     perf record -F 2000 -g -p "$DAEMON_PID" -o "$WORK/perf.data" -- sleep 3 >/dev/null 2>&1 || true
     wait "$PROFILE_LOAD" || true
-    {
+    (
+        set +o pipefail
         echo "# perf of showcased under ${CONNECTIONS} connections: by object, then by symbol (self, then inclusive)"
         perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -12
         perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
         perf report -i "$WORK/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
-    } | swift demangle --simplified >.build/bench/profile.txt
+    ) 2>/dev/null | swift demangle --simplified >.build/bench/profile.txt || true   # head closes pipes early
     log "profile: .build/bench/profile.txt"
 fi
 

@@ -1,0 +1,231 @@
+import Foundation
+import ShowcaseCore
+
+/// Decides *when* each warm storefront is refreshed; the roster store decides *how*.
+///
+/// - After a success the next refresh is `interval` ± `jitter`, so storefronts fetched together drift apart.
+/// - After a failure it retries from `retry`, doubling per consecutive failure up to `interval`.
+/// - Missing and stale rosters at startup or after a reload are queued one rate-limiter slot apart, never
+///   as a burst.
+/// - One worker runs refreshes one at a time; just before each it picks the most urgent due job, so a
+///   query waiting on a warming roster (`prioritize`) or an on-demand storefront goes first.
+/// - Callers that want a refresh to finish (`refreshNow`) share the one in flight or queued for that
+///   storefront, so concurrent on-demand queries cause a single fetch.
+public actor RefreshScheduler {
+    /// Timing settings from `refresh.*`.
+    public struct Timing: Sendable, Equatable {
+        public var interval: Duration
+        public var jitter: Double
+        public var retry: Duration
+
+        public init(interval: Duration, jitter: Double, retry: Duration) {
+            self.interval = interval
+            self.jitter = jitter
+            self.retry = retry
+        }
+    }
+
+    private struct Entry {
+        var due: ContinuousClock.Instant
+        var failures = 0
+        var urgent = false
+        var running = false
+        var waiters: [CheckedContinuation<RefreshOutcome, Never>] = []
+    }
+
+    private let limiter: RateLimiter
+    private let refresh: @Sendable (Storefront) async -> RefreshOutcome
+    private var timing: Timing
+    private var entries: [Storefront: Entry] = [:]
+    private var worker: Task<Void, Never>?
+    private var sleeper: CheckedContinuation<Void, Never>?
+    private var sleepTimer: Task<Void, Never>?
+
+    public init(
+        timing: Timing, limiter: RateLimiter, refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
+    ) {
+        self.timing = timing
+        self.limiter = limiter
+        self.refresh = refresh
+    }
+
+    /// Starts the worker.
+    public func start() {
+        guard worker == nil else { return }
+        worker = Task { await self.run() }
+    }
+
+    /// Stops the worker after the refresh in progress (its cache write included) has finished.
+    public func stop() async {
+        let task = worker
+        worker = nil
+        task?.cancel()
+        wake()
+        await task?.value
+        for (storefront, entry) in entries where !entry.waiters.isEmpty {
+            entries[storefront]?.waiters = []
+            for waiter in entry.waiters { waiter.resume(returning: .failed(.shuttingDown)) }
+        }
+    }
+
+    public func setTiming(_ timing: Timing) { self.timing = timing }
+
+    /// The storefronts being kept warm.
+    public var warm: Set<Storefront> { Set(entries.keys) }
+
+    /// Keeps `storefront` warm. `fetchedAt` is the cached roster's fetch time (nil when missing);
+    /// `position` spreads missing/stale ones one limiter slot apart.
+    public func keepWarm(_ storefront: Storefront, fetchedAt: Date?, position: Int = 0) {
+        guard entries[storefront] == nil else { return }
+        let now = ContinuousClock.now
+        var due = now + limiter.spacing * position
+        if let fetchedAt {
+            let age = Date().timeIntervalSince(fetchedAt)
+            let remaining = jittered(timing.interval) - .milliseconds(Int64(age * 1000))
+            if remaining > .zero { due = now + remaining }
+        }
+        entries[storefront] = Entry(due: due)
+        wake()
+    }
+
+    /// Stops refreshing `storefront` (its cache stays). Waiters get their answer when a running refresh ends.
+    public func forget(_ storefront: Storefront) {
+        guard let entry = entries[storefront], !entry.running else { return }
+        entries[storefront] = nil
+        for waiter in entry.waiters { waiter.resume(returning: .failed(.notWarm)) }
+    }
+
+    /// Moves `storefront` to the front of the queue (a query is waiting on it).
+    public func prioritize(_ storefront: Storefront) {
+        guard entries[storefront] != nil, entries[storefront]?.running == false else { return }
+        entries[storefront]?.urgent = true
+        wake()
+    }
+
+    /// Refreshes `storefront` as soon as the rate limiter allows (adding it to the warm set if needed) and
+    /// returns the outcome. Concurrent callers share one fetch.
+    public func refreshNow(_ storefront: Storefront) async -> RefreshOutcome {
+        if entries[storefront] == nil { entries[storefront] = Entry(due: .now) }
+        if entries[storefront]?.running == false { entries[storefront]?.urgent = true }
+        wake()
+        return await withCheckedContinuation { continuation in
+            entries[storefront]?.waiters.append(continuation)
+        }
+    }
+
+    /// When `storefront` is next due, as wall-clock time, for `Admin.Status`.
+    public func nextRefresh(_ storefront: Storefront) -> Date? {
+        guard let entry = entries[storefront] else { return nil }
+        if entry.running || entry.urgent { return Date() }
+        let wait = max(entry.due - .now, .zero)
+        return Date().addingTimeInterval(wait.seconds)
+    }
+
+    /// Every storefront's next refresh at once.
+    public func schedule() -> [Storefront: Date] {
+        var result: [Storefront: Date] = [:]
+        for storefront in entries.keys { result[storefront] = nextRefresh(storefront) }
+        return result
+    }
+
+    // MARK: Worker
+
+    private func run() async {
+        while !Task.isCancelled {
+            guard let next = nextJob() else {
+                await sleep(until: nil)
+                continue
+            }
+            if next.due > .now && !next.urgent {
+                await sleep(until: next.due)
+                continue
+            }
+            do { try await limiter.waitUntilAvailable() } catch { return }
+            // Re-pick: something more urgent may have arrived while waiting for the limiter.
+            guard let job = nextJob(), job.urgent || job.due <= .now else { continue }
+            let storefront = job.storefront
+            entries[storefront]?.running = true
+            entries[storefront]?.urgent = false
+            let outcome = await refresh(storefront)
+            finish(storefront, outcome)
+        }
+    }
+
+    private func nextJob() -> (storefront: Storefront, due: ContinuousClock.Instant, urgent: Bool)? {
+        var best: (storefront: Storefront, due: ContinuousClock.Instant, urgent: Bool)?
+        for (storefront, entry) in entries where !entry.running {
+            let candidate = (storefront, entry.due, entry.urgent)
+            guard let current = best else {
+                best = candidate
+                continue
+            }
+            if candidate.2 != current.urgent {
+                if candidate.2 { best = candidate }
+            } else if candidate.1 < current.due || (candidate.1 == current.due && storefront < current.storefront) {
+                best = candidate
+            }
+        }
+        return best
+    }
+
+    private func finish(_ storefront: Storefront, _ outcome: RefreshOutcome) {
+        guard var entry = entries[storefront] else { return }
+        let waiters = entry.waiters
+        entry.waiters = []
+        entry.running = false
+        switch outcome {
+        case .updated:
+            entry.failures = 0
+            entry.due = .now + jittered(timing.interval)
+        case .failed:
+            entry.failures += 1
+            var delay = timing.retry
+            for _ in 1..<min(entry.failures, 40) {
+                delay *= 2
+                if delay >= timing.interval { break }
+            }
+            entry.due = .now + min(delay, timing.interval)
+        }
+        entries[storefront] = entry
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    private func jittered(_ interval: Duration) -> Duration {
+        guard timing.jitter > 0 else { return interval }
+        let factor = 1 + Double.random(in: -timing.jitter...timing.jitter)
+        return interval * factor
+    }
+
+    private func sleep(until deadline: ContinuousClock.Instant?) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if Task.isCancelled {
+                continuation.resume()
+                return
+            }
+            sleeper = continuation
+            if let deadline {
+                sleepTimer = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    if !Task.isCancelled { self.wake() }
+                }
+            }
+        }
+    }
+
+    private func wake() {
+        sleepTimer?.cancel()
+        sleepTimer = nil
+        if let sleeper {
+            self.sleeper = nil
+            sleeper.resume()
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// The daemon's event log: one line per event on stderr (start, reload, refresh outcome, upstream error,
 /// throttling), never one per successful query.

@@ -9,19 +9,25 @@ import Synchronization
 /// ends (honouring `Retry-After`), because throttling is per IP, not per storefront.
 public final class RateLimiter: Sendable {
     private struct State {
+        var spacing: Duration
         var nextSlot: ContinuousClock.Instant
         var pausedUntil: ContinuousClock.Instant
     }
 
-    /// Time between two requests.
-    public let spacing: Duration
     private let state: Mutex<State>
 
     /// `count` requests per `period` (for `20/min`: 20, 60 s).
     public init(count: Int, per period: Duration) {
-        spacing = period / max(count, 1)
         let now = ContinuousClock.now
-        state = Mutex(State(nextSlot: now, pausedUntil: now))
+        state = Mutex(State(spacing: period / max(count, 1), nextSlot: now, pausedUntil: now))
+    }
+
+    /// Time between two requests.
+    public var spacing: Duration { state.withLock { $0.spacing } }
+
+    /// Changes the budget (after a reload). The next slot keeps the spacing it was granted under.
+    public func setRate(count: Int, per period: Duration) {
+        state.withLock { $0.spacing = period / max(count, 1) }
     }
 
     /// Waits for a slot and takes it. Cancellation ends the wait without taking one.
@@ -31,7 +37,7 @@ public final class RateLimiter: Sendable {
             let wait: Duration? = state.withLock { state in
                 let earliest = max(state.nextSlot, state.pausedUntil)
                 if earliest <= now {
-                    state.nextSlot = now + spacing
+                    state.nextSlot = now + state.spacing
                     return nil
                 }
                 return earliest - now

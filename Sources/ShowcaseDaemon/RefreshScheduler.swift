@@ -102,6 +102,18 @@ public actor RefreshScheduler {
         wake()
     }
 
+    /// Brings `storefronts` forward to now, one limiter slot apart (a new host must be resolved soon).
+    public func expedite(_ storefronts: [Storefront]) {
+        var position = 0
+        for storefront in storefronts {
+            guard var entry = entries[storefront], !entry.running else { continue }
+            entry.due = min(entry.due, .now + limiter.spacing * position)
+            entries[storefront] = entry
+            position += 1
+        }
+        wake()
+    }
+
     /// Refreshes `storefront` as soon as the rate limiter allows (adding it to the warm set if needed) and
     /// returns the outcome. Concurrent callers share one fetch.
     public func refreshNow(_ storefront: Storefront) async -> RefreshOutcome {

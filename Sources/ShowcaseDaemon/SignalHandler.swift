@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Dispatch
+@preconcurrency import Glibc
 
 /// SIGTERM/SIGINT (graceful stop) and SIGHUP (reload) delivered through Dispatch signal sources on a
 /// private queue.

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// systemd socket activation (`LISTEN_FDS`/`LISTEN_PID`): the listening socket arrives as fd 3.
 ///

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// systemd's readiness protocol (`sd_notify`), implemented directly: one datagram per state change to the
 /// `AF_UNIX` socket named by `$NOTIFY_SOCKET` (a path, or an abstract name starting with `@`).

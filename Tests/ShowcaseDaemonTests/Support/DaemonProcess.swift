@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// The real `showcased` binary (`.build/debug/showcased`, built by `make test` before testing) running
 /// as a child process with its stderr captured to a file.
@@ -92,7 +92,9 @@ final class DaemonProcess: @unchecked Sendable {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         _ = withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            path.utf8CString.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count))) }
+            path.utf8CString.withUnsafeBytes {
+                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count)))
+            }
         }
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -20,8 +20,6 @@ public enum Daemon {
 
     /// Runs the daemon until SIGTERM/SIGINT and returns the process exit status.
     public static func main(arguments: [String]) -> Int32 {
-        setvbuf(stdout, nil, _IOLBF, 0)
-        setvbuf(stderr, nil, _IOLBF, 0)
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(arguments)

@@ -4,7 +4,10 @@ import Foundation
 /// The real `showcased` binary (`.build/debug/showcased`, built by `make test` before testing) running
 /// as a child process with its stderr captured to a file.
 final class DaemonProcess: @unchecked Sendable {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The package root, from this file's path (`SHOWCASE_PACKAGE_ROOT` overrides it).
+    static let packageRoot =
+        ProcessInfo.processInfo.environment["SHOWCASE_PACKAGE_ROOT"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let binary = packageRoot.appendingPathComponent(".build/debug/showcased")
@@ -21,7 +24,7 @@ final class DaemonProcess: @unchecked Sendable {
     ) throws {
         self.logFile = logFile
         self.socketPath = socketPath
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = Self.binary
         process.arguments = ["--config", config.path, "--socket", socketPath] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -91,7 +94,7 @@ final class DaemonProcess: @unchecked Sendable {
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        _ = withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
             path.utf8CString.withUnsafeBytes {
                 raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count)))
             }

@@ -1,0 +1,115 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+@Suite("Startup and shutdown", .serialized)
+struct StartupTests {
+    @Test("a warm start answers from the cache before any upstream request")
+    func warmStartFromCache() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let warmed = try bed.get("de")
+        #expect(!warmed.appIDs.isEmpty)
+        try bed.daemon!.stop()
+
+        bed.replay.clearRequests()
+        bed.replay.inject(.status(500))  // any upstream request would fail and show in the log
+        try bed.start()
+        let answer = try bed.get("de")
+        #expect(answer.error == nil)
+        #expect(answer.string("state") == "fresh")
+        #expect(answer.appIDs == warmed.appIDs)
+        #expect(bed.requests().isEmpty, "requests before answering: \(bed.requests().map(\.target))")
+    }
+
+    @Test("a roster never fetched is reported as warming, never as an empty roster")
+    func warmingIsReported() throws {
+        let bed = try TestBed()
+        bed.replay.inject(.delay(.seconds(3)))
+        bed.timeout = "5s"
+        try bed.start()
+        let answer = try bed.get("de")
+        #expect(answer.error == nil)
+        #expect(answer.string("state") == "warming")
+        #expect(answer.appIDs.isEmpty)
+        #expect(answer["fetchedAt"] == nil)
+    }
+
+    @Test("an invalid configuration exits 78 naming file, line and column")
+    func invalidConfigExits78() throws {
+        let bed = try TestBed()
+        bed.extra = "storefront: [de]\n"
+        try bed.writeConfig()
+        let process = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL, waitForSocket: false)
+        let status = try process.waitForExit()
+        #expect(status == 78)
+        #expect(process.log.contains("\(bed.configURL.path):"), "log: \(process.log)")
+        #expect(process.log.contains("storefront"))
+        #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
+    }
+
+    @Test("SIGTERM exits 0 and removes the socket file it created")
+    func sigtermStopsCleanly() throws {
+        let bed = try TestBed()
+        let daemon = try bed.start()
+        _ = try bed.get("us")
+        #expect(try daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
+    }
+
+    @Test("systemd hears READY=1 with a status, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
+    func notifiesSystemd() throws {
+        let bed = try TestBed()
+        let listener = try NotifyListener()
+        let daemon = try bed.start(environment: ["NOTIFY_SOCKET": listener.address])
+        let ready = try listener.receive(until: { $0.contains("READY=1") })
+        #expect(ready.contains { $0.hasPrefix("STATUS=") })
+        daemon.send(SIGHUP)
+        let reloading = try listener.receive(until: { $0.contains("RELOADING=1") })
+        #expect(reloading.contains { $0.hasPrefix("MONOTONIC_USEC=") })
+        _ = try listener.receive(until: { $0.contains("READY=1") })
+        daemon.send(SIGTERM)
+        _ = try listener.receive(until: { $0.contains("STOPPING=1") })
+        #expect(try daemon.waitForExit() == 0)
+    }
+}
+
+/// An abstract-namespace datagram socket standing in for systemd's notify socket.
+final class NotifyListener {
+    let fd: Int32
+    let address: String
+
+    init() throws {
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let name = "showcased-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        address = "@" + name
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = [UInt8(0)] + Array(name.utf8)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            bytes.withUnsafeBytes { raw.copyMemory(from: $0) }
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count)
+        let result = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard result == 0 else { throw HarnessError("cannot bind the notify socket") }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// Receives datagrams until one satisfies `done`; returns that datagram's lines.
+    func receive(until done: ([String]) -> Bool) throws -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { throw HarnessError("no notification arrived") }
+            let lines = String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\n").map(String.init)
+            if done(lines) { return lines }
+        }
+    }
+}

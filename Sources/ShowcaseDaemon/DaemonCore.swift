@@ -49,11 +49,7 @@ final class DaemonCore: Sendable {
             maxResponseBytes: configuration.lookup.maxResponseBytes, version: ShowcaseVersion.string)
     }
 
-    static func timing(_ configuration: Configuration) -> RefreshScheduler.Timing {
-        RefreshScheduler.Timing(
-            interval: configuration.refresh.interval, jitter: configuration.refresh.jitter,
-            retry: configuration.refresh.retry)
-    }
+    static func timing(_ configuration: Configuration) -> RefreshSchedule { configuration.refresh }
 
     /// Loads the configuration file with the command line's overrides applied.
     static func loadConfiguration(path: String, options: DaemonOptions) throws(ConfigErrors) -> Configuration {

@@ -12,19 +12,6 @@ import ShowcaseCore
 /// - Callers that want a refresh to finish (`refreshNow`) share the one in flight or queued for that
 ///   storefront, so concurrent on-demand queries cause a single fetch.
 public actor RefreshScheduler {
-    /// Timing settings from `refresh.*`.
-    public struct Timing: Sendable, Equatable {
-        public var interval: Duration
-        public var jitter: Double
-        public var retry: Duration
-
-        public init(interval: Duration, jitter: Double, retry: Duration) {
-            self.interval = interval
-            self.jitter = jitter
-            self.retry = retry
-        }
-    }
-
     private struct Entry {
         var due: ContinuousClock.Instant
         var failures = 0
@@ -35,14 +22,14 @@ public actor RefreshScheduler {
 
     private let limiter: RateLimiter
     private let refresh: @Sendable (Storefront) async -> RefreshOutcome
-    private var timing: Timing
+    private var timing: RefreshSchedule
     private var entries: [Storefront: Entry] = [:]
     private var worker: Task<Void, Never>?
     private var sleeper: CheckedContinuation<Void, Never>?
     private var sleepTimer: Task<Void, Never>?
 
     public init(
-        timing: Timing, limiter: RateLimiter, refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
+        timing: RefreshSchedule, limiter: RateLimiter, refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
     ) {
         self.timing = timing
         self.limiter = limiter
@@ -68,7 +55,7 @@ public actor RefreshScheduler {
         }
     }
 
-    public func setTiming(_ timing: Timing) { self.timing = timing }
+    public func setTiming(_ timing: RefreshSchedule) { self.timing = timing }
 
     /// The storefronts being kept warm.
     public var warm: Set<Storefront> { Set(entries.keys) }
@@ -80,9 +67,9 @@ public actor RefreshScheduler {
         let now = ContinuousClock.now
         var due = now + limiter.spacing * position
         if let fetchedAt {
-            let age = Date().timeIntervalSince(fetchedAt)
-            let remaining = jittered(timing.interval) - .milliseconds(Int64(age * 1000))
-            if remaining > .zero { due = now + remaining }
+            let next = timing.firstRefresh(fetchedAt: fetchedAt, now: Date(), unit: .random(in: 0...1))
+            let remaining = next.timeIntervalSinceNow
+            if remaining > 0 { due = now + .milliseconds(Int64(remaining * 1000)) }
         }
         entries[storefront] = Entry(due: due)
         wake()
@@ -185,27 +172,20 @@ public actor RefreshScheduler {
         let waiters = entry.waiters
         entry.waiters = []
         entry.running = false
+        let next: Date
         switch outcome {
         case .updated:
             entry.failures = 0
-            entry.due = .now + jittered(timing.interval)
-        case .failed:
+            next = timing.nextRefresh(afterSuccessAt: Date(), unit: .random(in: 0...1))
+        case .failed(let failure):
             entry.failures += 1
-            var delay = timing.retry
-            for _ in 1..<min(entry.failures, 40) {
-                delay *= 2
-                if delay >= timing.interval { break }
-            }
-            entry.due = .now + min(delay, timing.interval)
+            next = timing.nextAttempt(
+                afterFailure: entry.failures, error: failure.error ?? .connection(detail: failure.description),
+                at: Date())
         }
+        entry.due = .now + .milliseconds(Int64(max(next.timeIntervalSinceNow, 0) * 1000))
         entries[storefront] = entry
         for waiter in waiters { waiter.resume(returning: outcome) }
-    }
-
-    private func jittered(_ interval: Duration) -> Duration {
-        guard timing.jitter > 0 else { return interval }
-        let factor = 1 + Double.random(in: -timing.jitter...timing.jitter)
-        return interval * factor
     }
 
     private func sleep(until deadline: ContinuousClock.Instant?) async {

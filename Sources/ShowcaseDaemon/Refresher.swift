@@ -27,28 +27,32 @@ final class Refresher: Sendable {
         var changed = false
         var apps = 0
 
-        for host in snapshot.configuration.hosts where store.identity(host.bundleID) == nil {
+        let hosts = snapshot.configuration.hosts.map(\.bundleID)
+        for request in RefreshPlan.identityRequests(hosts: hosts, identities: store.identities, storefront: storefront)
+        {
+            guard case .identity(let bundleID, _) = request else { continue }
             do {
-                let body = try await upstream.fetch(.identity(bundleId: host.bundleID, storefront: storefront))
+                let body = try await upstream.fetch(request)
                 let identity = try HostIdentity.decode(
-                    bundleId: host.bundleID, storefront: storefront, body: body, resolvedAt: Date())
+                    bundleId: bundleID, storefront: storefront, body: body, resolvedAt: Date())
                 do { try cache.store(identity) } catch {
-                    log.warning("could not cache the identity of \(host.bundleID): \(error)")
+                    log.warning("could not cache the identity of \(bundleID): \(error)")
                 }
                 store.setIdentity(identity)
-                log.info("resolved \(host.bundleID): developer \(identity.artistId), app \(identity.trackId)")
+                log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
             } catch {
-                store.recordIdentityFailure(host: host.bundleID, storefront: storefront, error)
+                store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
                 failure = failure ?? error
                 log.log(
-                    error.isTransport ? .warning : .error, "identity of \(host.bundleID) in \(storefront): \(error)")
+                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)")
             }
         }
 
-        let artists = Set(snapshot.configuration.hosts.compactMap { store.identity($0.bundleID)?.artistId })
-        for artistId in artists.sorted() {
+        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: store.identities, storefronts: [storefront])
+        for request in rosters {
+            guard case .roster(let artistId, _) = request else { continue }
             do {
-                let body = try await upstream.fetch(.roster(artistId: artistId, storefront: storefront))
+                let body = try await upstream.fetch(request)
                 let roster = try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Date())
                 do { try cache.store(roster) } catch {
                     log.warning("could not write the \(storefront) roster to the cache: \(error)")
@@ -63,8 +67,8 @@ final class Refresher: Sendable {
         }
 
         store.setLastRefreshError(storefront, failure)
-        if let failure { return .failed(RefreshFailure(failure.description)) }
-        if !artists.isEmpty {
+        if let failure { return .failed(RefreshFailure(failure)) }
+        if !rosters.isEmpty {
             log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
         }
         return .updated(changed: changed)

@@ -51,6 +51,9 @@ public final class RosterStore: Sendable {
 
     // MARK: Reading
 
+    /// Every resolved identity by bundle id.
+    var identities: [String: HostIdentity] { state.withLock { $0.identities } }
+
     /// The identity of `bundleID`, if resolved.
     func identity(_ bundleID: String) -> HostIdentity? { state.withLock { $0.identities[bundleID] } }
 

@@ -36,6 +36,17 @@ public enum Daemon {
             return ExitCode.success
         }
 
+        // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
+        let stop = DispatchSemaphore(value: 0)
+        let reloadTarget = NSLockedBox<DaemonCore?>(nil)
+        let signals = SignalHandler()
+        signals.on(SIGTERM) { stop.signal() }
+        signals.on(SIGINT) { stop.signal() }
+        signals.on(SIGHUP) {
+            guard let core = reloadTarget.withLock({ $0 }) else { return }
+            core.reloadQueue.async { _ = core.reload(trigger: "SIGHUP") }
+        }
+
         let log = DaemonLog()
         let notifier = SystemdNotifier()
         let configPath = options.configPath ?? DefaultPaths().configFile
@@ -52,6 +63,7 @@ public enum Daemon {
         let core = DaemonCore(
             options: options, configPath: configPath, configuration: configuration, log: log, notifier: notifier)
         let cachedRosters = core.loadCache()
+        reloadTarget.withLock { $0 = core }
 
         let server: VarlinkServer
         let socketDescription: String
@@ -93,13 +105,6 @@ public enum Daemon {
         notifier.status(core.statusLine())
         notifier.startWatchdog()
 
-        let stop = DispatchSemaphore(value: 0)
-        let signals = SignalHandler()
-        signals.on(SIGTERM) { stop.signal() }
-        signals.on(SIGINT) { stop.signal() }
-        signals.on(SIGHUP) {
-            core.reloadQueue.async { _ = core.reload(trigger: "SIGHUP") }
-        }
         stop.wait()
 
         // Shutdown: stop accepting and finish in-flight replies while the refresh in progress (and its

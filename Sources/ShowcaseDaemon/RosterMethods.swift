@@ -48,6 +48,8 @@ final class RosterMethods: Sendable {
             return
         }
         let query = try resolveQuery(key)
+        let storefrontStamp = store.stamp(for: query.storefront)
+        let storefrontValue = storefrontStamp.value
         let answer = store.answer(
             host: query.host.bundleID, pinnedTrackId: query.host.appID, storefront: query.storefront, now: Date(),
             lifetime: query.snapshot.configuration.refresh.interval)
@@ -60,7 +62,9 @@ final class RosterMethods: Sendable {
         }
         let built = try reply(for: query, answer: answer)
         if let expires = built.cacheUntil {
-            replies.store(built.reply, for: key, stamp: stamp, generation: generation, expires: expires)
+            replies.store(
+                built.reply, for: key, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
+                generation: generation, expires: expires)
         }
         responder.reply(built.reply)
     }

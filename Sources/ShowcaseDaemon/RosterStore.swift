@@ -6,7 +6,8 @@ import Synchronization
 /// (roster, fetch time, last error, revision).
 ///
 /// Rosters are stored raw — filtering, overlay and attribution are applied per query — so a reload or a
-/// different query never needs a refetch. Every mutation bumps `stamp`, which the reply cache compares
+/// different query never needs a refetch. A change to one storefront bumps that storefront's
+/// ``StorefrontStamp``; a change that can affect every storefront (identities, cache load) bumps `stamp`. The
 /// (one atomic load) to know its encoded replies are still current.
 public final class RosterStore: Sendable {
     /// Identifies one roster: a developer in a storefront.
@@ -26,6 +27,7 @@ public final class RosterStore: Sendable {
 
     private let state = Mutex(State())
     private let stampCounter = Atomic<Int>(0)
+    private let storefrontStamps = Mutex<[Storefront: StorefrontStamp]>([:])
     private let watchers = Mutex<[UInt64: @Sendable (Storefront) -> Void]>([:])
     private let nextWatcher = Atomic<UInt64>(1)
 
@@ -33,6 +35,17 @@ public final class RosterStore: Sendable {
 
     /// Increases on every change; cheap to read from any thread.
     public var stamp: Int { stampCounter.load(ordering: .acquiring) }
+
+    /// The change counter of one storefront (created on first use; the same object for the process lifetime,
+    /// so a cached reply can hold it and check it without any lookup).
+    func stamp(for storefront: Storefront) -> StorefrontStamp {
+        storefrontStamps.withLock { stamps in
+            if let stamp = stamps[storefront] { return stamp }
+            let stamp = StorefrontStamp()
+            stamps[storefront] = stamp
+            return stamp
+        }
+    }
 
     // MARK: Loading
 
@@ -121,7 +134,6 @@ public final class RosterStore: Sendable {
 
     func setLastRefreshError(_ storefront: Storefront, _ error: LookupError?) {
         state.withLock { $0.lastRefreshError[storefront] = error }
-        bump(nil)
     }
 
     // MARK: Watching
@@ -136,8 +148,11 @@ public final class RosterStore: Sendable {
     func unwatch(_ id: UInt64) { _ = watchers.withLock { $0.removeValue(forKey: id) } }
 
     private func bump(_ storefront: Storefront?) {
-        stampCounter.wrappingAdd(1, ordering: .releasing)
-        guard let storefront else { return }
+        guard let storefront else {
+            stampCounter.wrappingAdd(1, ordering: .releasing)
+            return
+        }
+        stamp(for: storefront).bump()
         let callbacks = watchers.withLock { Array($0.values) }
         for callback in callbacks { callback(storefront) }
     }

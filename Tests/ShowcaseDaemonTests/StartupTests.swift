@@ -59,6 +59,23 @@ struct StartupTests {
         #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
     }
 
+    @Test("under socket activation it serves the socket systemd passed and leaves that file in place")
+    func socketActivation() throws {
+        let bed = try TestBed()
+        try bed.writeConfig()
+        let activated = bed.directory.appendingPathComponent("activated.sock").path
+        let daemon = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
+            launcher: ["/usr/bin/systemd-socket-activate", "-l", activated], listenPath: activated)
+        bed.daemon = daemon
+        let answer = try VarlinkTestClient(path: activated).call(
+            "io.showcase.Roster.Get", ["storefront": "us", "waitMs": 5000])
+        #expect(answer.error == nil, "\(answer)")
+        #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
+        #expect(try daemon.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: activated))
+    }
+
     @Test("systemd hears READY=1 with a status, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
     func notifiesSystemd() throws {
         let bed = try TestBed()

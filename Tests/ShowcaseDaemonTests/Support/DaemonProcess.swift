@@ -20,13 +20,21 @@ final class DaemonProcess: @unchecked Sendable {
     /// socket accepts connections (or it exits).
     init(
         config: URL, socketPath: String, logFile: URL, arguments: [String] = [],
-        environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true
+        environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true,
+        launcher: [String] = [], listenPath: String? = nil
     ) throws {
         self.logFile = logFile
-        self.socketPath = socketPath
+        self.socketPath = listenPath ?? socketPath
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = Self.binary
-        process.arguments = ["--config", config.path, "--socket", socketPath] + arguments
+        let daemonArguments = ["--config", config.path, "--socket", socketPath] + arguments
+        if let tool = launcher.first {
+            // e.g. systemd-socket-activate, which then execs the daemon with LISTEN_FDS set.
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + daemonArguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = daemonArguments
+        }
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "WATCHDOG_USEC", "JOURNAL_STREAM"] {
             environment[key] = nil

@@ -49,7 +49,7 @@ public enum Daemon {
 
         let log = DaemonLog()
         let notifier = SystemdNotifier()
-        let configPath = options.configPath ?? DefaultPaths().configFile
+        let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
         let configuration: Configuration
         do {
             configuration = try DaemonCore.loadConfiguration(path: configPath, options: options)
@@ -65,15 +65,14 @@ public enum Daemon {
         let cachedRosters = core.loadCache()
         reloadTarget.withLock { $0 = core }
 
+        let roster = RosterMethods(config: core.config, store: core.store, warm: core.warm, scheduler: core.scheduler)
         let server: VarlinkServer
         let socketDescription: String
         do {
             var service = VarlinkService(
                 vendor: "showcase", product: "showcased", version: ShowcaseVersion.string,
                 url: "https://github.com/showcase/showcased")
-            try service.add(
-                RosterMethods(config: core.config, store: core.store, warm: core.warm, scheduler: core.scheduler)
-                    .interface())
+            try service.add(roster.interface())
             try service.add(AdminMethods(daemon: core).interface())
             server = try VarlinkServer(service: service)
             if let fd = SocketActivation.takeListeningDescriptor() {
@@ -116,6 +115,7 @@ public enum Daemon {
             await core.scheduler.stop()
             schedulerStopped.signal()
         }
+        roster.finishWatches()
         server.shutdown(gracePeriod: .seconds(2))
         schedulerStopped.wait()
         withExtendedLifetime(signals) {}

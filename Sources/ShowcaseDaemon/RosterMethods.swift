@@ -15,6 +15,7 @@ final class RosterMethods: Sendable {
     private let scheduler: RefreshScheduler
     private let replies = ReplyCache()
     private let watchQueue = DispatchQueue(label: "showcased.watch")
+    private let activeWatches = NSLockedBox<[ObjectIdentifier: WatchStream]>([:])
 
     init(config: ConfigHolder, store: RosterStore, warm: WarmSet, scheduler: RefreshScheduler) {
         self.config = config
@@ -229,7 +230,21 @@ final class RosterMethods: Sendable {
         let stream = WatchStream(
             host: host.bundleID, filter: filter, responder: responder, config: config, store: store, warm: warm,
             queue: watchQueue)
+        if call.more {
+            let id = ObjectIdentifier(stream)
+            let registry = activeWatches
+            stream.onEnd = { _ = registry.withLock { $0.removeValue(forKey: id) } }
+            activeWatches.withLock { $0[id] = stream }
+            responder.onConnectionClosed { _ = registry.withLock { $0.removeValue(forKey: id) } }
+        }
         stream.start()
+    }
+
+    /// Ends every open Watch with a final reply (shutdown), so in-flight streams finish instead of being cut.
+    func finishWatches() {
+        let streams = activeWatches.withLock { Array($0.values) }
+        for stream in streams { stream.finish() }
+        watchQueue.sync {}
     }
 }
 

@@ -57,6 +57,16 @@ final class WatchStream: @unchecked Sendable {
         }
     }
 
+    /// Ends the stream with a final reply carrying the current state (at shutdown), so clients see a clean
+    /// end instead of a cut connection.
+    func finish() {
+        queue.async { [self] in
+            guard !ended else { return }
+            let storefront = filter ?? lastRevision.keys.sorted().first ?? warm.all.sorted().first
+            if let storefront { send(storefront, continues: false, force: true) } else { end() }
+        }
+    }
+
     private func changed(_ storefront: Storefront) {
         if let filter, filter != storefront { return }
         dirty.withLock { _ = $0.insert(storefront) }
@@ -119,5 +129,10 @@ final class WatchStream: @unchecked Sendable {
         ended = true
         if let watcherID { store.unwatch(watcherID) }
         watcherID = nil
+        onEnd?()
+        onEnd = nil
     }
+
+    /// Called once when the stream ends (the registry forgets it).
+    var onEnd: (@Sendable () -> Void)?
 }

@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 import Testing
 
 @Suite("Watch", .serialized)
@@ -40,5 +41,22 @@ struct WatchTests {
         let third = try watcher.next()
         #expect(third.int("revision") == revision + 2, "a reply came for the identical refresh: \(third)")
         #expect(third.appIDs == Array(ids.dropFirst(2)))
+    }
+
+    @Test("SIGTERM ends an open Watch with a final reply instead of cutting it")
+    func watchEndsAtShutdown() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let watcher = try bed.client()
+        let first = try watcher.call("io.showcase.Roster.Watch", ["storefront": "us"], more: true)
+        #expect(first.continues)
+        bed.daemon!.send(SIGTERM)
+        let last = try watcher.next()
+        #expect(!last.continues)
+        #expect(last.error == nil)
+        #expect(last.appIDs == first.appIDs)
+        #expect(try bed.daemon!.waitForExit() == 0)
     }
 }

@@ -39,8 +39,18 @@ final class DaemonCore: Sendable {
             transport: Self.transport(for: configuration), limiter: limiter,
             fallbackBackoff: configuration.refresh.retry, log: log)
         let refresher = Refresher(store: store, upstream: upstream, config: config, log: log)
+        // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
+        let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
         scheduler = RefreshScheduler(
-            timing: Self.timing(configuration), limiter: limiter, refresh: { await refresher.refresh($0) })
+            timing: Self.timing(configuration), limiter: limiter,
+            refresh: { storefront in
+                let outcome = await refresher.refresh(storefront)
+                afterRefresh.withLock { $0 }?()
+                return outcome
+            })
+        if notifier.isEnabled {
+            afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
+        }
     }
 
     static func transport(for configuration: Configuration) -> any LookupTransport {

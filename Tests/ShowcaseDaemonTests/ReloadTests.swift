@@ -77,3 +77,23 @@ func waitFor(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) t
     }
     throw HarnessError("condition not met in time")
 }
+
+@Suite("Reload of storefronts", .serialized)
+struct ReloadStorefrontTests {
+    @Test("a reload starts warming newly listed storefronts and stops listing removed ones")
+    func storefrontsFollowReload() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us", "de"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        bed.storefronts = ["de", "jp"]
+        try bed.writeConfig()
+        #expect(try bed.client().call("io.showcase.Admin.Reload").int("generation") == 2)
+        try bed.waitUntilWarm()
+        let codes = (try bed.status()["storefronts"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes.sorted() == ["de", "jp"])
+        #expect(bed.requests(matching: "country=jp").count == 1)
+        // The removed storefront's roster is still answered from what is cached.
+        #expect(!(try bed.get("us").appIDs.isEmpty))
+    }
+}

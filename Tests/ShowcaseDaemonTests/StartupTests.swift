@@ -76,13 +76,16 @@ struct StartupTests {
         #expect(FileManager.default.fileExists(atPath: activated))
     }
 
-    @Test("systemd hears READY=1 with a status, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
+    @Test("systemd hears READY=1, WATCHDOG=1, STATUS= updates, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
     func notifiesSystemd() throws {
         let bed = try TestBed()
         let listener = try NotifyListener()
-        let daemon = try bed.start(environment: ["NOTIFY_SOCKET": listener.address])
+        let daemon = try bed.start(environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"])
         let ready = try listener.receive(until: { $0.contains("READY=1") })
         #expect(ready.contains { $0.hasPrefix("STATUS=") })
+        _ = try listener.receive(until: { $0.contains("WATCHDOG=1") })
+        let status = try listener.receive(until: { $0.contains { $0.hasPrefix("STATUS=2 storefronts: 2 fresh") } })
+        #expect(!status.isEmpty)
         daemon.send(SIGHUP)
         let reloading = try listener.receive(until: { $0.contains("RELOADING=1") })
         #expect(reloading.contains { $0.hasPrefix("MONOTONIC_USEC=") })

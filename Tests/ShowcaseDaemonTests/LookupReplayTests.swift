@@ -26,7 +26,10 @@ struct LookupReplayTests {
         let base = "http://127.0.0.1:\(replay.port)"
         let (status, body) = try get("\(base)/lookup?id=\(TestBed.artistId)&entity=software&limit=200&country=de")
         #expect(status == 200)
-        #expect(body == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("roster-\(TestBed.artistId)-de.json"))))
+        #expect(
+            body
+                == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("roster-\(TestBed.artistId)-de.json")))
+        )
         let (_, unknown) = try get("\(base)/lookup?id=1&entity=software&limit=200&country=de")
         #expect(unknown == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("empty.json"))))
 

@@ -76,7 +76,8 @@ struct StartupTests {
         #expect(FileManager.default.fileExists(atPath: activated))
     }
 
-    @Test("systemd hears READY=1, WATCHDOG=1, STATUS= updates, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
+    @Test(
+        "systemd hears READY=1, WATCHDOG=1, STATUS= updates, RELOADING=1 with MONOTONIC_USEC on SIGHUP, and STOPPING=1")
     func notifiesSystemd() throws {
         let bed = try TestBed()
         let listener = try NotifyListener()

@@ -71,7 +71,7 @@ public enum Daemon {
         do {
             var service = VarlinkService(
                 vendor: "showcase", product: "showcased", version: ShowcaseVersion.string,
-                url: "https://github.com/showcase/showcased")
+                url: "")
             try service.add(roster.interface())
             try service.add(AdminMethods(daemon: core).interface())
             server = try VarlinkServer(service: service)

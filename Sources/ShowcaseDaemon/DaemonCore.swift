@@ -119,7 +119,7 @@ final class DaemonCore: Sendable {
         -> (state: String, fetchedAt: Date?, apps: Int)
     {
         let (answer, _, _) = store.answer(
-            host: host.bundleID, pinnedTrackId: host.appID, storefront: storefront, now: Date(),
+            host: host.bundleID, storefront: storefront, now: Date(),
             lifetime: snapshot.configuration.refresh.interval)
         switch answer {
         case .roster(let roster, let freshness): return (freshness.rawValue, roster.fetchedAt, roster.apps.count)

@@ -52,7 +52,7 @@ final class RosterMethods: Sendable {
         let storefrontStamp = store.stamp(for: query.storefront)
         let storefrontValue = storefrontStamp.value
         let answer = store.answer(
-            host: query.host.bundleID, pinnedTrackId: query.host.appID, storefront: query.storefront, now: Date(),
+            host: query.host.bundleID, storefront: query.storefront, now: Date(),
             lifetime: query.snapshot.configuration.refresh.interval)
         if case .warming = answer.answer {
             startOnDemandIfNeeded(query.storefront)
@@ -104,7 +104,7 @@ final class RosterMethods: Sendable {
 
     private func currentAnswer(_ query: Query) -> (answer: RosterAnswer, revision: Int, identity: HostIdentity?) {
         store.answer(
-            host: query.host.bundleID, pinnedTrackId: query.host.appID, storefront: query.storefront, now: Date(),
+            host: query.host.bundleID, storefront: query.storefront, now: Date(),
             lifetime: query.snapshot.configuration.refresh.interval)
     }
 

@@ -71,7 +71,7 @@ public final class RosterStore: Sendable {
     func identity(_ bundleID: String) -> HostIdentity? { state.withLock { $0.identities[bundleID] } }
 
     /// What a query for `host` in `storefront` should answer at `now`, and the revision it corresponds to.
-    func answer(host: String, pinnedTrackId: Int?, storefront: Storefront, now: Date, lifetime: Duration)
+    func answer(host: String, storefront: Storefront, now: Date, lifetime: Duration)
         -> (answer: RosterAnswer, revision: Int, identity: HostIdentity?)
     {
         state.withLock { state in

@@ -98,7 +98,7 @@ final class WatchStream: @unchecked Sendable {
             return
         }
         let (answer, revision, identity) = store.answer(
-            host: host, pinnedTrackId: hostConfig.appID, storefront: storefront, now: Date(),
+            host: host, storefront: storefront, now: Date(),
             lifetime: snapshot.configuration.refresh.interval)
         if !force, lastRevision[storefront] == revision { return }
         lastRevision[storefront] = revision

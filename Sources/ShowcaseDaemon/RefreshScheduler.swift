@@ -17,6 +17,8 @@ public actor RefreshScheduler {
         var failures = 0
         var urgent = false
         var running = false
+        /// Removed from the warm set while its refresh was running: dropped when that refresh ends.
+        var forgotten = false
         var waiters: [CheckedContinuation<RefreshOutcome, Never>] = []
     }
 
@@ -63,7 +65,10 @@ public actor RefreshScheduler {
     /// Keeps `storefront` warm. `fetchedAt` is the cached roster's fetch time (nil when missing);
     /// `position` spreads missing/stale ones one limiter slot apart.
     public func keepWarm(_ storefront: Storefront, fetchedAt: Date?, position: Int = 0) {
-        guard entries[storefront] == nil else { return }
+        guard entries[storefront] == nil else {
+            entries[storefront]?.forgotten = false
+            return
+        }
         let now = ContinuousClock.now
         var due = now + limiter.spacing * position
         if let fetchedAt {
@@ -77,7 +82,11 @@ public actor RefreshScheduler {
 
     /// Stops refreshing `storefront` (its cache stays). Waiters get their answer when a running refresh ends.
     public func forget(_ storefront: Storefront) {
-        guard let entry = entries[storefront], !entry.running else { return }
+        guard let entry = entries[storefront] else { return }
+        if entry.running {
+            entries[storefront]?.forgotten = true
+            return
+        }
         entries[storefront] = nil
         for waiter in entry.waiters { waiter.resume(returning: .failed(.notWarm)) }
     }
@@ -105,6 +114,7 @@ public actor RefreshScheduler {
     /// returns the outcome. Concurrent callers share one fetch.
     public func refreshNow(_ storefront: Storefront) async -> RefreshOutcome {
         if entries[storefront] == nil { entries[storefront] = Entry(due: .now) }
+        entries[storefront]?.forgotten = false
         if entries[storefront]?.running == false { entries[storefront]?.urgent = true }
         wake()
         return await withCheckedContinuation { continuation in
@@ -184,7 +194,7 @@ public actor RefreshScheduler {
                 at: Date())
         }
         entry.due = .now + .milliseconds(Int64(max(next.timeIntervalSinceNow, 0) * 1000))
-        entries[storefront] = entry
+        entries[storefront] = entry.forgotten ? nil : entry
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 

@@ -8,6 +8,10 @@ import Varlink
 /// a write of bytes encoded earlier: no JSON encoding, no filtering, no lock. The cache is confined
 /// to the Varlink event-loop thread (handlers run there), which is why it needs no lock; replies
 /// built elsewhere (after a `waitMs` wait) are simply not cached.
+///
+/// Memory stays proportional to what is actually hot: a reply is kept only the second time the same
+/// query misses (a query asked once — say, one pass over 175 storefronts — costs nothing to keep), and
+/// the whole cache is dropped when it would exceed `byteBudget`.
 final class ReplyCache: @unchecked Sendable {
     /// The query as the caller spelled it: hits skip even parsing the storefront code.
     struct Key: Hashable {
@@ -29,9 +33,15 @@ final class ReplyCache: @unchecked Sendable {
     }
 
     private var entries: [Key: Entry] = [:]
+    private var seenOnce: Set<Key> = []
+    private var bytes = 0
     private let capacity: Int
+    private let byteBudget: Int
 
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    init(capacity: Int = 4096, byteBudget: Int = 32 << 20) {
+        self.capacity = capacity
+        self.byteBudget = byteBudget
+    }
 
     func lookup(_ key: Key, stamp: Int, generation: Int) -> EncodedReply? {
         guard let entry = entries[key], entry.stamp == stamp, entry.generation == generation,
@@ -47,7 +57,17 @@ final class ReplyCache: @unchecked Sendable {
         _ reply: EncodedReply, for key: Key, stamp: Int, storefrontStamp: StorefrontStamp, storefrontValue: Int,
         generation: Int, expires: Date?
     ) {
-        if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+        guard entries[key] != nil || seenOnce.remove(key) != nil else {
+            if seenOnce.count >= capacity { seenOnce.removeAll() }
+            seenOnce.insert(key)
+            return
+        }
+        if let old = entries[key] { bytes -= old.reply.bytes.count }
+        if entries.count >= capacity || bytes + reply.bytes.count > byteBudget {
+            entries.removeAll()
+            bytes = 0
+        }
+        bytes += reply.bytes.count
         entries[key] = Entry(
             reply: reply, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
             generation: generation, expires: expires)

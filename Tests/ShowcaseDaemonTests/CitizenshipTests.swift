@@ -62,4 +62,18 @@ struct CitizenshipTests {
         #expect(host.string("host") == "com.example.Nope")
         #expect(bed.requests().count == before)
     }
+
+    @Test("a query waiting on a warming roster moves it to the front of the refresh queue")
+    func waitingQueryJumpsTheQueue() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us", "de", "fr", "gb", "it", "jp"]
+        bed.rateLimit = "3/s"
+        try bed.start()
+        let answer = try bed.get("jp", ["waitMs": 15_000])
+        #expect(answer.string("state") == "fresh", "\(answer)")
+        let order = bed.requests().filter { $0.kind == .roster }.compactMap { $0.query["country"] }
+        let position = try #require(order.firstIndex(of: "jp"))
+        #expect(position <= 2, "jp was fetched as roster #\(position + 1) of \(order)")
+        #expect(!order.contains("it"), "the last scheduled storefront was fetched before the waiting one: \(order)")
+    }
 }

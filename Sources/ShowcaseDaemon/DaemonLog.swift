@@ -56,12 +56,6 @@ public final class DaemonLog: Sendable {
         write(priority, line)
     }
 
-    /// Forgets condensation state for `message`, e.g. after the failure it describes has recovered,
-    /// so a later recurrence is printed at once.
-    public func reset(_ message: String) {
-        repeats.withLock { $0[message] = nil }
-    }
-
     public func error(_ message: String) { log(.error, message) }
     public func warning(_ message: String) { log(.warning, message) }
     public func notice(_ message: String) { log(.notice, message) }

@@ -1,5 +1,5 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
 
 /// An abstract-namespace datagram socket standing in for systemd's notify socket.
 final class NotifyListener {

@@ -111,7 +111,10 @@ enum BenchReport {
                     figure: "exec → ready, \(cachedStorefronts) storefronts cached",
                     ours: String(format: "%.1f ms", ready),
                     floor: "", ratio: "", target: "≤ 150 ms", verdict: ready <= 150 ? "PASS" : "MISS",
-                    note: "median of \(startups.count) starts; first reply state: \(states)"))
+                    note: "median of \(startups.count) starts; first reply state: \(states); "
+                        + String(
+                            format: "daemon CPU until ready %.0f ms (median)", median(numbers(startups, "readyCpuMs"))))
+            )
             let rss = (numbers(startups, "rssKiB").max() ?? 0) * 1024 / 1e6
             let peak = (numbers(startups, "peakKiB").max() ?? 0) * 1024 / 1e6
             let touched = numbers(startups, "touched").max() ?? 0

@@ -63,3 +63,10 @@ extension Console {
         return Int(size.ws_col)
     }
 }
+
+extension Console {
+    /// Pushes buffered standard output out now (see `lineNow`).
+    func flush() {
+        fflush(stdout)
+    }
+}

@@ -4,7 +4,11 @@ enum RosterView {
     static func header(_ reply: RosterReply, time: RelativeTime, console: Console) -> String {
         var parts = [reply.storefront, console.paint(reply.state, stateStyle(reply.state))]
         if let revision = reply.revision { parts.insert("revision \(revision)", at: 1) }
-        parts.append(reply.fetchedAt == nil ? "not fetched yet" : "fetched " + time.age(reply.fetchedAt))
+        if let fetchedAt = reply.fetchedAt {
+            parts.append("fetched " + time.age(fetchedAt))
+        } else if reply.state == "warming" {
+            parts.append("not fetched yet")
+        }
         parts.append(reply.apps.count == 1 ? "1 app" : "\(reply.apps.count) apps")
         if let host = reply.host { parts.append("host " + host) }
         return parts.joined(separator: " · ")

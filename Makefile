@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint
+.PHONY: all deps build test lint conformance
 
 all: build
 
@@ -15,6 +15,11 @@ build: deps
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) conformance
+
+# Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
+conformance:
+	SWIFT="$(SWIFT)" scripts/varlink-conformance.sh
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests

@@ -3,7 +3,7 @@
 # Needs only bash (not the bash-completion package).
 
 # Every App Store storefront, alpha-2 (alpha-3 and upper case are accepted too).
-_showcasectl_storefronts="de jp us"
+_showcasectl_storefronts="ae ag ai al am ao ar at au az ba bb be bf bg bh bj bm bn bo br bs bt bw by bz ca cd cg ch ci cl cm cn co cr cv cy cz de dk dm do dz ec ee eg es fi fj fm fr ga gb gd ge gh gm gr gt gw gy hk hn hr hu id ie il in iq is it jm jo jp ke kg kh kn kr kw ky kz la lb lc lk lr lt lu lv ly ma md me mg mk ml mm mn mo mr ms mt mu mv mw mx my mz na ne ng ni nl no np nr nz om pa pe pg ph pk pl pt pw py qa ro rs ru rw sa sb sc se sg si sk sl sn sr st sv sz tc td th tj tm tn to tr tt tw tz ua ug us uy uz vc ve vg vn vu ye za zm zw"
 
 _showcasectl() {
     local cur prev option cmd i word

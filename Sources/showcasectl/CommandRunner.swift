@@ -1,7 +1,7 @@
 /// Runs one `showcasectl` invocation from arguments to exit status.
 ///
 /// Parsing, the call to the daemon and output are kept apart so that every failure, whatever its
-/// source, ends in `report(_:)`: one stderr line that says what to do, and the status of SPEC §9.
+/// source, ends the same way: one stderr line that says what to do, and the status of SPEC §9.
 enum CommandRunner {
     /// This client's version, printed by `showcasectl version`.
     static let version = "0.1.0"
@@ -21,7 +21,8 @@ enum CommandRunner {
             console.line(name.flatMap(CommandSpec.named).map(HelpText.command) ?? HelpText.overview())
             return ExitCode.success.rawValue
         case .checkConfig(let path):
-            return checkConfig(path: path, environment: environment, console: console)
+            // ShowcaseConfig's entry point: validates without a daemon, prints file:line:column errors.
+            return checkConfigCommand(path: path, environment: environment)
         default:
             break
         }
@@ -33,10 +34,5 @@ enum CommandRunner {
             console.error(error.message)
             return error.exitCode.rawValue
         }
-    }
-
-    private static func checkConfig(path: String?, environment: [String: String], console: Console) -> Int32 {
-        console.error("check-config is not available in this build")
-        return ExitCode.config.rawValue
     }
 }

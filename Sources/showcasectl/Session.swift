@@ -11,12 +11,11 @@ struct Session {
     let environment: [String: String]
     let console: Console
 
-    var socketPath: String { SocketPath.resolve(options, environment: environment) }
-
     func execute(_ command: Command) throws(CommandFailure) {
+        let socketPath = try SocketPath.resolve(options, environment: environment)
         switch command {
         case .version:
-            return version()
+            return version(socketPath: socketPath)
         case .help, .checkConfig:
             return
         default:
@@ -142,7 +141,7 @@ struct Session {
     /// Prints this client's version, then the daemon's from `org.varlink.service.GetInfo` when it
     /// answers; a daemon that does not is reported, not an error, since the client's version is
     /// still worth printing.
-    private func version() {
+    private func version(socketPath: String) {
         var info: JSONValue?
         var problem: String?
         do {

@@ -6,7 +6,9 @@ import Varlink
 /// and the exit statuses a real daemon produces.
 @Suite(
     "showcasectl against the real daemon", .serialized,
-    .enabled(if: RealDaemon.isBuilt, "showcased or lookup-replay is not built yet (still the package skeleton's placeholder)"))
+    .enabled(
+        if: RealDaemon.isBuilt, "showcased or lookup-replay is not built yet (still the package skeleton's placeholder)"
+    ))
 struct EndToEndTests {
     @Test("roster waits for the first fetch and prints the storefront's apps, localized, with taglines")
     func roster() throws {

@@ -28,6 +28,8 @@ extension String {
             result.append(character)
             used += next
         }
+        // "Notizen…", not "Notizen …": a space before the ellipsis reads as a missing word.
+        while result.last?.isWhitespace == true { result.removeLast() }
         return result + "…"
     }
 }

@@ -78,10 +78,12 @@ struct WatchAndTerminalTests {
         #expect(result.stdout.components(separatedBy: "Brew Ratio").count == 3)
     }
 
-    /// Runs showcasectl under `script(1)`, so its stdout is a terminal.
-    static func onTerminal(_ arguments: [String], noColor: String?) throws -> CtlResult {
+    /// Runs showcasectl under `script(1)`, so its stdout is a terminal (`columns` wide when given).
+    static func onTerminal(_ arguments: [String], noColor: String?, columns: Int? = nil) throws -> CtlResult {
         let script = try #require(Tool.find("script"))
-        let command = ([Ctl.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let command =
+            (columns.map { "stty cols \($0); " } ?? "")
+            + ([Ctl.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         var environment = Ctl.baseEnvironment(runtimeDirectory: "/tmp")
         environment["NO_COLOR"] = noColor
         environment["TERM"] = "xterm"
@@ -103,6 +105,22 @@ struct WatchAndTerminalTests {
         #expect(plain.stdout.contains("NoteJar"))
         #expect(!plain.stdout.contains("\u{1B}["))
         #expect(!(try daemon.run(Array(arguments.dropFirst(2)))).stdout.contains("\u{1B}["))
+    }
+
+    @Test(
+        "on a narrow terminal the tagline column is cut to fit; a pipe gets every character",
+        .enabled(if: Tool.find("script") != nil, "script(1) is not installed (util-linux)"))
+    func narrowTerminal() throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster())])
+        defer { daemon.stop() }
+        let arguments = ["--socket", daemon.socketPath, "roster", "--storefront", "de"]
+        let narrow = try Self.onTerminal(arguments, noColor: "1", columns: 72)
+        #expect(narrow.status == 0)
+        let rows = narrow.stdout.split(separator: "\r\n").dropFirst()
+        #expect(rows.count == 4)
+        #expect(rows.allSatisfy { Width.of($0) <= 72 }, "rows wider than 72:\n\(rows.joined(separator: "\n"))")
+        #expect(narrow.stdout.contains("Notizen…"))
+        #expect(try daemon.run(Array(arguments.dropFirst(2))).stdout.contains("Notizen im Glas"))
     }
 
     @Test(

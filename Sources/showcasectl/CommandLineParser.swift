@@ -68,10 +68,10 @@ struct CommandLineParser {
                 }
                 continue
             }
-            var value: String
+            let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if index < arguments.count, !arguments[index].hasPrefix("--") || arguments[index] == "--" {
+            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
                 value = arguments[index]
                 index += 1
             } else {
@@ -80,7 +80,7 @@ struct CommandLineParser {
             }
             if value.isEmpty {
                 fail(.usage("option --\(name) needs a non-empty value (\(option.valueName!))", command: spec))
-                value = ""
+                continue
             }
             store(value, for: name)
         }

@@ -59,4 +59,23 @@ struct ManPageTests {
             #expect(text.contains(key), "showcase.yaml(5) lacks \(key)")
         }
     }
+
+    @Test(
+        "showcased(8) documents every flag and exit status the daemon's --help names",
+        .enabled(if: RealDaemon.isBuilt, "showcased is not built yet"))
+    func showcasedPage() throws {
+        let help = try Tool.run(RealDaemon.binary, ["--help"]).stdout
+        let flags = Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" }).filter { $0.hasPrefix("--") })
+        #expect(flags.contains("--cache-dir"))
+        let text = try Self.render("showcased.8").stdout
+        for flag in flags {
+            #expect(text.contains(flag), "showcased(8) lacks \(flag)")
+        }
+        let statuses = try #require(help.range(of: "Exit status:")).upperBound
+        for number in help[statuses...].split(whereSeparator: { !$0.isNumber }) {
+            #expect(
+                text.contains("\n       \(number)  ") || text.contains("\n       \(number)\n"), "lacks exit \(number)")
+        }
+    }
 }

@@ -5,21 +5,29 @@ import Foundation
 struct RelativeTime {
     /// The moment the ages are measured from (the time the command runs).
     let now: Date
+    // Made once per command: `status` with every storefront parses hundreds of timestamps, and a
+    // formatter is far costlier to create than to use.
+    private let plain = ISO8601DateFormatter()
+    private let fractional: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    init(now: Date) {
+        self.now = now
+    }
 
     /// Parses `2026-11-29T12:00:00Z`, with or without fractional seconds; nil for anything else.
-    static func parse(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+    func parse(_ text: String) -> Date? {
+        plain.date(from: text) ?? fractional.date(from: text)
     }
 
     /// "3 h ago" for a past timestamp, "just now" within a few seconds (or a little ahead, when
     /// clocks disagree), the raw text when it cannot be parsed, "never" for nil.
     func age(_ text: String?) -> String {
         guard let text else { return "never" }
-        guard let date = Self.parse(text) else { return text }
+        guard let date = parse(text) else { return text }
         let seconds = now.timeIntervalSince(date)
         if seconds < 5 { return "just now" }
         return Self.span(seconds) + " ago"
@@ -28,7 +36,7 @@ struct RelativeTime {
     /// "in 21 h" for a future timestamp, "due" when it has passed, "-" for nil.
     func until(_ text: String?) -> String {
         guard let text else { return "-" }
-        guard let date = Self.parse(text) else { return text }
+        guard let date = parse(text) else { return text }
         let seconds = date.timeIntervalSince(now)
         if seconds < 1 { return "due" }
         return "in " + Self.span(seconds)

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
 /// The outcome of one `showcasectl` run: what a user or a script would see.
 struct CtlResult: Sendable {
     let status: Int32
@@ -55,8 +59,38 @@ enum Ctl {
         if prefix.isEmpty {
             return try Tool.capture(binary, arguments, environment: environment)
         }
-        return try Tool.capture(prefix[0], Array(prefix.dropFirst()) + [binary] + arguments, environment: environment)
+        return try Tool.capture(
+            prefix[0], Array(prefix.dropFirst()) + [try worldReadableBinary()] + arguments, environment: environment)
     }
+
+    /// A copy of the binary under /tmp that any user may run: tests that act as another user
+    /// (`setpriv`) cannot rely on the checkout's directories being open to them (a clone under
+    /// /root is not). One fixed place per checkout, replaced atomically, so runs leave no litter.
+    static func worldReadableBinary() throws -> String {
+        try copyLock.withLock {
+            if let copied = copiedBinary { return copied }
+            let checkout = binary.utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+                ($0 ^ UInt64($1)) &* 1_099_511_628_211
+            }
+            let directory = "/tmp/showcasectl-tests/\(String(checkout, radix: 16))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let copy = directory + "/showcasectl"
+            let staging = directory + "/showcasectl.\(getpid())"
+            try? FileManager.default.removeItem(atPath: staging)
+            try FileManager.default.copyItem(atPath: binary, toPath: staging)
+            for path in ["/tmp/showcasectl-tests", directory, staging] {
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            }
+            guard rename(staging, copy) == 0 else {
+                throw StaleSocket.Failure(description: "cannot place a copy of showcasectl at \(copy): errno \(errno)")
+            }
+            copiedBinary = copy
+            return copy
+        }
+    }
+
+    private static let copyLock = NSLock()
+    nonisolated(unsafe) private static var copiedBinary: String?
 
     /// The flags SPEC §9 gives each command (global ones aside).
     static let specFlags: [String: [String]] = [

@@ -143,12 +143,12 @@ struct Session {
     /// still worth printing.
     private func version(socketPath: String) {
         var info: JSONValue?
-        var problem: String?
+        var problem: CommandFailure?
         do {
             let daemon = try DaemonConnection(socketPath: socketPath)
             info = try daemon.call("org.varlink.service.GetInfo", timeout: .seconds(5))
         } catch {
-            problem = error.message
+            problem = error
         }
         if options.json {
             let client: JSONValue = ["product": "showcasectl", "version": .string(CommandRunner.version)]
@@ -160,7 +160,10 @@ struct Session {
             let version = info["version"]?.stringValue ?? "?"
             console.line("showcased \(version) at \(socketPath)")
         } else {
-            console.line("showcased: not reachable at \(socketPath)" + (problem.map { " (\($0))" } ?? ""))
+            // "Not running" is the expected answer here; anything else (permissions, a foreign
+            // service on the socket) is worth its own sentence.
+            let reason = problem.flatMap { $0.exitCode == .unavailable ? nil : $0.message }
+            console.line("showcased: not reachable at \(socketPath)" + (reason.map { " (\($0))" } ?? ""))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import Glibc
 import LookupReplay
+import ShowcaseCore
 
 /// One isolated world for an end-to-end test: a temp directory holding the config, overlay, cache and
 /// socket; a loopback replay of `Fixtures/lookup` with faults on demand; and the daemon under test.
@@ -10,6 +11,13 @@ final class TestBed: @unchecked Sendable {
     static let artistId = 1_641_000_001
     static let knotbook = "com.quietharbor.Knotbook"
     static let tideLog = "com.quietharbor.TideLog"
+
+    /// One file of `Fixtures/lookup`, byte for byte.
+    static func fixtureData(_ name: String) -> Data {
+        try! Data(contentsOf: fixtures.appendingPathComponent(name))
+    }
+
+    static func storefront(_ code: String) -> Storefront { try! Storefront(parsing: code) }
 
     let directory: URL
     let replay: LookupReplayServer

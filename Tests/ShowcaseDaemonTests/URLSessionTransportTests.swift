@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseCore
+import ShowcaseDaemon
 import Testing
 
 @Suite("URLSession transport against a loopback server", .serialized)
@@ -16,14 +17,14 @@ struct URLSessionTransportTests {
 
     @Test("a 2xx answer returns the body exactly and the request names showcased without cookies")
     func success() async throws {
-        let body = Fixtures.data("roster-1641000001-jp.json")
+        let body = TestBed.fixtureData("roster-1641000001-jp.json")
         let server = try LoopbackServer(
             response: http(
                 "200 OK", ["Content-Type: text/javascript; charset=utf-8", "Set-Cookie: a=b"],
                 length: body.count),
             body: body)
         defer { server.stop() }
-        let request = LookupRequest.roster(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp"))
+        let request = LookupRequest.roster(artistId: TestBed.artistId, storefront: TestBed.storefront("jp"))
         let received = try await transport(server).fetch(request)
         #expect(received == body)
         _ = try await transport(server).fetch(request)
@@ -38,7 +39,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer(response: http("403 Forbidden", ["Retry-After: 42"], length: 0))
         defer { server.stop() }
         await #expect(throws: LookupError.throttled(status: 403, retryAfter: .seconds(42))) {
-            try await transport(server).fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+            try await transport(server).fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
     }
 
@@ -47,7 +48,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer(response: http("429 Too Many Requests", length: 0))
         defer { server.stop() }
         await #expect(throws: LookupError.throttled(status: 429, retryAfter: nil)) {
-            try await transport(server).fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+            try await transport(server).fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
     }
 
@@ -56,18 +57,18 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer(response: http("503 Service Unavailable", length: 0))
         defer { server.stop() }
         await #expect(throws: LookupError.httpStatus(503)) {
-            try await transport(server).fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+            try await transport(server).fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
     }
 
     @Test("a body over max_response_bytes is malformed")
     func oversizedBody() async throws {
-        let body = Fixtures.data("roster-1641000001-us.json")
+        let body = TestBed.fixtureData("roster-1641000001-us.json")
         let server = try LoopbackServer(response: http("200 OK", length: body.count), body: body)
         defer { server.stop() }
         await #expect {
             try await transport(server, maxResponseBytes: 1024).fetch(
-                .roster(artistId: Fixtures.artistId, storefront: .unitedStates))
+                .roster(artistId: TestBed.artistId, storefront: .unitedStates))
         } throws: { error in
             guard case .malformed(let detail) = error as? LookupError else { return false }
             return detail.contains("max_response_bytes")
@@ -76,17 +77,17 @@ struct URLSessionTransportTests {
 
     @Test("a body that streams past max_response_bytes without a Content-Length is cut off as malformed")
     func oversizedStream() async throws {
-        let body = Fixtures.data("roster-1641000001-us.json")
+        let body = TestBed.fixtureData("roster-1641000001-us.json")
         let server = try LoopbackServer(response: http("200 OK", length: nil), body: body)
         defer { server.stop() }
         await #expect {
             try await transport(server, maxResponseBytes: 4096).fetch(
-                .roster(artistId: Fixtures.artistId, storefront: .unitedStates))
+                .roster(artistId: TestBed.artistId, storefront: .unitedStates))
         } throws: { error in
             guard case .malformed(let detail) = error as? LookupError else { return false }
             return detail.contains("max_response_bytes")
         }
-        let whole = try await transport(server).fetch(.roster(artistId: Fixtures.artistId, storefront: .unitedStates))
+        let whole = try await transport(server).fetch(.roster(artistId: TestBed.artistId, storefront: .unitedStates))
         #expect(whole == body)
     }
 
@@ -96,7 +97,7 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .milliseconds(300), version: "1")
         await #expect(throws: LookupError.timeout(.milliseconds(300))) {
-            try await transport.fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+            try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
     }
 
@@ -107,7 +108,7 @@ struct URLSessionTransportTests {
         server.stop()
         let transport = URLSessionTransport(endpoint: endpoint, timeout: .seconds(5), version: "1")
         await #expect {
-            try await transport.fetch(.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates))
+            try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         } throws: { error in
             guard let error = error as? LookupError else { return false }
             return error.isTransport

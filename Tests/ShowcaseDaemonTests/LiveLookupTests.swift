@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseCore
+import ShowcaseDaemon
 import Testing
 
 #if canImport(FoundationNetworking)

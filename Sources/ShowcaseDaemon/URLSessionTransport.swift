@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

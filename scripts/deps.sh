@@ -3,11 +3,24 @@
 # Each package is installed only when the thing it provides is missing; never interactive.
 set -euo pipefail
 
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
+# `make install` links release binaries with --static-swift-stdlib; the static FoundationNetworking
+# needs libcurl's development files (the OpenSSL flavour; the dynamic build needs nothing).
+installed libcurl4-openssl-dev || missing+=(libcurl4-openssl-dev)
+# scripts/check-units.sh: `systemd-analyze verify` and `systemd-analyze security --offline=yes`
+# (systemd as PID 1 is not needed), and `man` for the units' Documentation= lines.
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+command -v man >/dev/null 2>&1 || missing+=(man-db)
+# scripts/hardening-smoke.sh: setpriv and unshare (util-linux).
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
 
 if [ "${#missing[@]}" -gt 0 ]; then
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     echo "deps: installing ${missing[*]}"
     if [ "$(id -u)" -ne 0 ]; then
         echo "deps: need root to install ${missing[*]} (run: sudo apt-get install -y ${missing[*]})" >&2

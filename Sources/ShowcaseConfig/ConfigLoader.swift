@@ -1,0 +1,283 @@
+import Foundation
+import ShowcaseCore
+
+/// Reads and validates a configuration file and every overlay it references, reporting all mistakes
+/// at once. The daemon calls it at startup and on every reload (keeping the running configuration
+/// when it throws); `showcasectl check-config` calls it without any daemon.
+///
+/// It never touches the cache directory or the socket: validation works on a machine where neither
+/// exists yet.
+public enum ConfigLoader {
+    /// Loads the configuration at `path` (use `DefaultPaths().configFile` when none was given).
+    ///
+    /// - Parameters:
+    ///   - defaults: where `cache.directory` and `socket.path` point when the file does not say.
+    ///   - limits: bounds against hostile files, applied to the configuration and every overlay file.
+    /// - Throws: every error found, each with file, line and column, in file order.
+    public static func load(
+        path: String, defaults: DefaultPaths = DefaultPaths(), limits: YAMLReader.Limits = .standard
+    ) throws(ConfigErrors) -> Configuration {
+        let reader = YAMLReader(limits: limits)
+        let root: YAMLNode?
+        do {
+            root = try reader.read(path: path)
+        } catch {
+            throw ConfigErrors([error])
+        }
+        guard let root else {
+            throw ConfigErrors([
+                ConfigError(
+                    .missing, at: .start(of: path),
+                    "the configuration is empty; it needs at least 'hosts:' with one bundle_id")
+            ])
+        }
+        var session = Session(configPath: path, reader: reader)
+        let configuration = session.configuration(from: root, defaults: defaults)
+        if let configuration, session.diagnostics.errors.isEmpty { return configuration }
+        throw ConfigErrors(session.sortedErrors())
+    }
+
+    /// Loads one overlay file on its own (an empty file is the empty overlay).
+    public static func loadOverlay(path: String, limits: YAMLReader.Limits = .standard) throws(ConfigErrors)
+        -> Overlay
+    {
+        let root: YAMLNode?
+        do {
+            root = try YAMLReader(limits: limits).read(path: path)
+        } catch {
+            throw ConfigErrors([error])
+        }
+        guard let root else { return .empty }
+        var diagnostics = ConfigDiagnostics()
+        let overlay = Overlay(reading: root, diagnostics: &diagnostics)
+        guard diagnostics.errors.isEmpty else { throw ConfigErrors(diagnostics.errors) }
+        return overlay
+    }
+
+    /// `path` taken relative to the directory of the file `base` (absolute paths are kept).
+    static func resolve(_ path: String, relativeTo base: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let directory = (base as NSString).deletingLastPathComponent
+        return directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// One load: the diagnostics of the configuration and of every overlay file it reads.
+    private struct Session {
+        let configPath: String
+        let reader: YAMLReader
+        var diagnostics = ConfigDiagnostics()
+        /// Overlay files already read (a file shared by several hosts is read and reported once).
+        var overlayFiles: [String: Overlay?] = [:]
+        var fileOrder: [String]
+
+        init(configPath: String, reader: YAMLReader) {
+            self.configPath = configPath
+            self.reader = reader
+            self.fileOrder = [configPath]
+        }
+
+        /// Errors grouped by file (the configuration first, then overlays as referenced), by position within.
+        func sortedErrors() -> [ConfigError] {
+            let rank = Dictionary(fileOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return diagnostics.errors.enumerated().sorted { lhs, rhs in
+                let l = (rank[lhs.element.file] ?? Int.max, lhs.element.line, lhs.element.column, lhs.offset)
+                let r = (rank[rhs.element.file] ?? Int.max, rhs.element.line, rhs.element.column, rhs.offset)
+                return l < r
+            }.map(\.element)
+        }
+
+        mutating func configuration(from root: YAMLNode, defaults: DefaultPaths) -> Configuration? {
+            guard let fields = diagnostics.fields(of: root, in: nil, known: Configuration.keys) else { return nil }
+
+            var storefronts = [try! Storefront(parsing: "us")]
+            if let value = fields["storefronts"] { storefronts = readStorefronts(value) ?? storefronts }
+
+            var platform = Platform.ios
+            if let value = fields["default_platform"] {
+                if let text = value.scalar, let parsed = Platform(rawValue: text.lowercased()) {
+                    platform = parsed
+                } else {
+                    diagnostics.report(
+                        .invalidValue, at: value,
+                        "expected ios or macos for 'default_platform', found \(value.kindDescription)")
+                }
+            }
+
+            let refresh = fields["refresh"].map { RefreshSettings(reading: $0, diagnostics: &diagnostics) }
+            let lookup = fields["lookup"].map { LookupSettings(reading: $0, diagnostics: &diagnostics) }
+            let cache = CacheSettings(
+                reading: fields["cache"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
+            let socket = SocketSettings(
+                reading: fields["socket"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
+            var attribution = Attribution()
+            if let value = fields["attribution"] { attribution = readAttribution(value) }
+
+            var globalOverlay = Overlay.empty
+            var globalOverlayFile: String?
+            if let value = fields["overlay"] {
+                (globalOverlay, globalOverlayFile) = readOverlayReference(value, key: "overlay")
+            }
+
+            var hosts: [HostConfiguration] = []
+            if let value = fields["hosts"] {
+                hosts = readHosts(value, globalOverlay: globalOverlay)
+            } else {
+                diagnostics.report(
+                    .missing, at: root,
+                    "no 'hosts' configured; add at least one, like: hosts: [{bundle_id: com.example.NoteJar}]")
+            }
+
+            return Configuration(
+                path: configPath, hosts: hosts, storefronts: storefronts, defaultPlatform: platform,
+                refresh: refresh ?? RefreshSettings(), lookup: lookup ?? LookupSettings(), cache: cache,
+                socket: socket, attribution: attribution, overlay: globalOverlay, overlayFile: globalOverlayFile)
+        }
+
+        mutating func readStorefronts(_ node: YAMLNode) -> [Storefront]? {
+            if let text = node.scalar, text.lowercased() == "all" {
+                return Storefront.all
+            }
+            guard case .sequence(let items) = node.content else {
+                diagnostics.report(
+                    .typeMismatch, at: node,
+                    "expected a list of storefront codes like [us, de] or the word all for 'storefronts', "
+                        + "found \(node.kindDescription)")
+                return nil
+            }
+            var result: [Storefront] = []
+            var firstSeen: [Storefront: YAMLNode] = [:]
+            for item in items {
+                guard let text = item.scalar, !item.isNull else {
+                    diagnostics.report(
+                        .typeMismatch, at: item,
+                        "expected a storefront code like de in 'storefronts', found \(item.kindDescription)")
+                    continue
+                }
+                do {
+                    let storefront = try Storefront(parsing: text)
+                    if let first = firstSeen[storefront] {
+                        diagnostics.report(
+                            .duplicate, at: item,
+                            "storefront '\(storefront.code)' is already listed at line \(first.location.line), "
+                                + "column \(first.location.column); list it once")
+                        continue
+                    }
+                    firstSeen[storefront] = item
+                    result.append(storefront)
+                } catch {
+                    diagnostics.report(.invalidValue, at: item, error.description)
+                }
+            }
+            return result
+        }
+
+        mutating func readAttribution(_ node: YAMLNode) -> Attribution {
+            var attribution = Attribution()
+            guard
+                let fields = diagnostics.fields(
+                    of: node, in: "attribution", known: ["provider_token", "campaign_token"])
+            else { return attribution }
+            for key in ["provider_token", "campaign_token"] {
+                guard let value = fields[key] else { continue }
+                guard let text = value.scalar, !text.isEmpty,
+                    text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+                else {
+                    diagnostics.report(
+                        .invalidValue, at: value,
+                        "expected a token of letters, digits, '.', '_' or '-' for 'attribution.\(key)', "
+                            + "found \(value.kindDescription)")
+                    continue
+                }
+                if key == "provider_token" {
+                    attribution.providerToken = text
+                } else {
+                    attribution.campaignToken = text
+                }
+            }
+            return attribution
+        }
+
+        mutating func readHosts(_ node: YAMLNode, globalOverlay: Overlay) -> [HostConfiguration] {
+            guard
+                let items = diagnostics.sequence(
+                    node, "hosts", expected: "a list of hosts like [{bundle_id: com.example.NoteJar}]")
+            else { return [] }
+            if items.isEmpty {
+                diagnostics.report(
+                    .missing, at: node,
+                    "'hosts' is empty; add at least one, like: hosts: [{bundle_id: com.example.NoteJar}]")
+            }
+            var hosts: [HostConfiguration] = []
+            var firstSeen: [String: YAMLNode] = [:]
+            for item in items {
+                guard let fields = diagnostics.fields(of: item, in: "hosts[]", known: HostConfiguration.keys)
+                else { continue }
+                guard let value = fields["bundle_id"] else {
+                    diagnostics.report(
+                        .missing, at: item, "this host has no 'bundle_id'; add the app's bundle identifier")
+                    continue
+                }
+                guard let bundleID = value.scalar, !value.isNull, HostConfiguration.isBundleID(bundleID) else {
+                    diagnostics.report(
+                        .invalidValue, at: value,
+                        "expected a bundle identifier like com.example.NoteJar for 'bundle_id', "
+                            + "found \(value.kindDescription)")
+                    continue
+                }
+                if let first = firstSeen[bundleID.lowercased()] {
+                    diagnostics.report(
+                        .duplicate, at: value,
+                        "host '\(bundleID)' is already configured at line \(first.location.line); list each host once")
+                    continue
+                }
+                firstSeen[bundleID.lowercased()] = value
+                var host = HostConfiguration(bundleID: bundleID, overlay: globalOverlay)
+                if let value = fields["app_id"] { host.appID = diagnostics.appID(value, "app_id") }
+                if let value = fields["overlay"] {
+                    let (own, file) = readOverlayReference(value, key: "hosts[].overlay")
+                    host.ownOverlay = own
+                    host.overlayFile = file
+                    host.overlay = own.merged(over: globalOverlay)
+                }
+                hosts.append(host)
+            }
+            return hosts
+        }
+
+        /// An `overlay:` value: a path to read (relative to the configuration) or an inline mapping.
+        mutating func readOverlayReference(_ node: YAMLNode, key: String) -> (Overlay, String?) {
+            if case .mapping = node.content {
+                return (Overlay(reading: node, diagnostics: &diagnostics), nil)
+            }
+            guard let text = node.scalar, !text.isEmpty else {
+                diagnostics.report(
+                    .typeMismatch, at: node,
+                    "expected an overlay file path or an inline mapping for '\(key)', found \(node.kindDescription)")
+                return (.empty, nil)
+            }
+            let path = ConfigLoader.resolve(text, relativeTo: configPath)
+            if let cached = overlayFiles[path] { return (cached ?? .empty, path) }
+            if !fileOrder.contains(path) { fileOrder.append(path) }
+            do {
+                let overlay: Overlay
+                if let root = try reader.read(path: path) {
+                    var fileDiagnostics = ConfigDiagnostics()
+                    overlay = Overlay(reading: root, diagnostics: &fileDiagnostics)
+                    diagnostics.report(contentsOf: fileDiagnostics.errors)
+                } else {
+                    overlay = .empty
+                }
+                overlayFiles[path] = overlay
+                return (overlay, path)
+            } catch {
+                overlayFiles[path] = .some(nil)
+                if error.code == .unreadable {
+                    diagnostics.report(.unreadable, at: node, "overlay file: \(error.message)")
+                } else {
+                    diagnostics.report(error)
+                }
+                return (.empty, path)
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ShowcaseCore
+
+/// A validated showcased configuration: every key of the YAML file with its default applied and
+/// every overlay read and merged. Built only by `ConfigLoader`, so a value of this type is always
+/// one that passed validation; the daemon swaps it in whole on reload or keeps the old one.
+///
+/// Top-level keys (sections are documented on their own types):
+/// - `hosts` — list of `HostConfiguration`, required, at least one.
+/// - `storefronts` — list of alpha-2 or alpha-3 codes in any case, or the scalar `all` (every App
+///   Store storefront), default `[us]`: the storefronts kept warm.
+/// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
+/// - `refresh` — `RefreshSettings`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
+///   `socket` — `SocketSettings`.
+/// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
+///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
+///   `showcase-<last bundle id component, lowercased>` (`ct`). Both letters, digits, `.`, `_`, `-`.
+/// - `overlay` — path relative to this file, or an inline mapping, default none: the global overlay
+///   (`order`, `excluded`, `taglines`; see `Overlay+Decoding.swift`).
+public struct Configuration: Sendable, Equatable {
+    /// The configuration file this was read from.
+    public var path: String
+    public var hosts: [HostConfiguration]
+    /// Warm storefronts, in the order written, without repeats.
+    public var storefronts: [Storefront]
+    public var defaultPlatform: Platform
+    public var refresh: RefreshSettings
+    public var lookup: LookupSettings
+    public var cache: CacheSettings
+    public var socket: SocketSettings
+    public var attribution: Attribution
+    /// The global overlay (already part of every host's merged `overlay`).
+    public var overlay: Overlay
+    /// The global overlay's file, when it came from a file.
+    public var overlayFile: String?
+
+    public init(
+        path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
+        refresh: RefreshSettings = RefreshSettings(), lookup: LookupSettings = LookupSettings(),
+        cache: CacheSettings, socket: SocketSettings, attribution: Attribution = Attribution(),
+        overlay: Overlay = .empty, overlayFile: String? = nil
+    ) {
+        self.path = path
+        self.hosts = hosts
+        self.storefronts = storefronts
+        self.defaultPlatform = defaultPlatform
+        self.refresh = refresh
+        self.lookup = lookup
+        self.cache = cache
+        self.socket = socket
+        self.attribution = attribution
+        self.overlay = overlay
+        self.overlayFile = overlayFile
+    }
+
+    static let keys = [
+        "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "attribution",
+        "overlay",
+    ]
+
+    /// The host a query means when it names none: the first configured.
+    public var defaultHost: HostConfiguration { hosts[0] }
+
+    /// The host with this bundle id (compared ignoring case, as bundle ids are unique ignoring case).
+    public func host(bundleID: String) -> HostConfiguration? {
+        hosts.first { $0.bundleID.lowercased() == bundleID.lowercased() }
+    }
+
+    /// Every overlay file this configuration read: what a reload re-reads.
+    public var overlayFiles: [String] {
+        var seen = Set<String>()
+        return ([overlayFile] + hosts.map(\.overlayFile)).compactMap { $0 }.filter { seen.insert($0).inserted }
+    }
+
+    /// Pins, exclusions and taglines in the global overlay and every host's own overlay.
+    public var overlayEntryCount: Int {
+        overlay.entryCount + hosts.reduce(0) { $0 + ($1.ownOverlay?.entryCount ?? 0) }
+    }
+
+    /// One line for `showcasectl check-config` and the daemon's log: what was loaded, in counts.
+    public var summary: String {
+        let codes = storefronts.count <= 10 ? " (\(storefronts.map(\.code).joined(separator: ", ")))" : ""
+        let hostNames = hosts.map(\.bundleID).joined(separator: ", ")
+        return "\(hosts.count) \(hosts.count == 1 ? "host" : "hosts") (\(hostNames)), "
+            + "\(storefronts.count) \(storefronts.count == 1 ? "storefront" : "storefronts")\(codes), "
+            + "\(overlayEntryCount) overlay \(overlayEntryCount == 1 ? "entry" : "entries")"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where showcased and showcasectl look when no path is given (SPEC §2), as a pure function of the
+/// environment and the uid so both programs agree and tests can ask about root without being root.
+///
+/// systemd's `ConfigurationDirectory=`, `CacheDirectory=` and `RuntimeDirectory=` set the matching
+/// environment variables; those win. Otherwise root uses the system locations and everyone else the
+/// XDG base directories.
+public struct DefaultPaths: Sendable, Equatable {
+    public var environment: [String: String]
+    public var uid: UInt32
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = getuid()) {
+        self.environment = environment
+        self.uid = uid
+    }
+
+    /// `$CONFIGURATION_DIRECTORY/showcase.yaml`, else `/etc/showcase/showcase.yaml` as root,
+    /// else `$XDG_CONFIG_HOME/showcase/showcase.yaml` (XDG default `~/.config`).
+    public var configFile: String {
+        if let directory = systemdDirectory("CONFIGURATION_DIRECTORY") { return "\(directory)/showcase.yaml" }
+        if uid == 0 { return "/etc/showcase/showcase.yaml" }
+        return "\(xdg("XDG_CONFIG_HOME", fallback: ".config"))/showcase/showcase.yaml"
+    }
+
+    /// `$CACHE_DIRECTORY`, else `/var/cache/showcase` as root, else `$XDG_CACHE_HOME/showcase`
+    /// (XDG default `~/.cache`).
+    public var cacheDirectory: String {
+        if let directory = systemdDirectory("CACHE_DIRECTORY") { return directory }
+        if uid == 0 { return "/var/cache/showcase" }
+        return "\(xdg("XDG_CACHE_HOME", fallback: ".cache"))/showcase"
+    }
+
+    /// `$RUNTIME_DIRECTORY/showcased.sock`, else `/run/showcase/showcased.sock` as root, else
+    /// `$XDG_RUNTIME_DIR/showcase/showcased.sock` (`/run/user/<uid>` when XDG_RUNTIME_DIR is unset).
+    public var socketPath: String {
+        if let directory = systemdDirectory("RUNTIME_DIRECTORY") { return "\(directory)/showcased.sock" }
+        if uid == 0 { return "/run/showcase/showcased.sock" }
+        let runtime = value("XDG_RUNTIME_DIR") ?? "/run/user/\(uid)"
+        return "\(runtime)/showcase/showcased.sock"
+    }
+
+    private func value(_ name: String) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// systemd passes several directories colon-separated when a unit names several; ours is the first.
+    private func systemdDirectory(_ name: String) -> String? {
+        value(name).flatMap { $0.split(separator: ":").first.map(String.init) }
+    }
+
+    private func xdg(_ name: String, fallback: String) -> String {
+        if let directory = value(name), directory.hasPrefix("/") { return directory }
+        let home = value("HOME") ?? NSHomeDirectory()
+        return "\(home)/\(fallback)"
+    }
+}

@@ -1,0 +1,21 @@
+/// An upstream request budget: at most `requests` in every `period` (`20/min`).
+public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
+    /// Requests allowed per period; always positive in a loaded configuration.
+    public var requests: Int
+    /// The period the budget refills over.
+    public var period: Duration
+
+    public init(requests: Int, per period: Duration) {
+        self.requests = requests
+        self.period = period
+    }
+
+    /// The steady spacing between requests that spends the budget evenly (3 s for `20/min`).
+    public var interval: Duration { period / requests }
+
+    public var description: String {
+        let unit =
+            period == .seconds(1) ? "s" : period == .seconds(60) ? "min" : period == .seconds(3600) ? "h" : "\(period)"
+        return "\(requests)/\(unit)"
+    }
+}

@@ -1,0 +1,65 @@
+/// The `socket:` section: the Varlink socket showcased listens on and who may administer it.
+public struct SocketSettings: Sendable, Equatable {
+    /// `socket.path` — path, default `DefaultPaths.socketPath` (`$RUNTIME_DIRECTORY/showcased.sock`,
+    /// else `/run/showcase/showcased.sock` as root, else `$XDG_RUNTIME_DIR/showcase/showcased.sock`).
+    /// A relative path is taken relative to the configuration file. Unused under socket activation.
+    public var path: String
+    /// `socket.mode` — quoted octal string, default `"0660"`. Must be quoted: a bare `0660` is a
+    /// number to YAML (octal 432 to some tools, 660 to others), and a misread mode is a security bug.
+    /// Must include owner read and write (`0600`).
+    public var mode: UInt32
+    /// `socket.admin_uids` — list of uids, default `[]`. Besides root and the daemon's own uid, who
+    /// may call `io.showcase.Admin`.
+    public var adminUIDs: [UInt32]
+
+    public init(path: String, mode: UInt32 = 0o660, adminUIDs: [UInt32] = []) {
+        self.path = path
+        self.mode = mode
+        self.adminUIDs = adminUIDs
+    }
+
+    static let keys = ["path", "mode", "admin_uids"]
+
+    init(reading node: YAMLNode?, defaults: DefaultPaths, base: String, diagnostics: inout ConfigDiagnostics) {
+        self.init(path: defaults.socketPath)
+        guard let node, let fields = diagnostics.fields(of: node, in: "socket", known: Self.keys) else { return }
+        if let value = fields["path"], let path = diagnostics.string(value, "socket.path", expected: "a socket path") {
+            self.path = ConfigLoader.resolve(path, relativeTo: base)
+        }
+        if let value = fields["mode"] {
+            let text = value.scalar ?? ""
+            let octal = text.count >= 3 && text.count <= 4 && text.allSatisfy { ("0"..."7").contains($0) }
+            if !value.isExplicitString, value.scalar != nil, !value.isNull {
+                diagnostics.report(
+                    .typeMismatch, at: value,
+                    "write 'socket.mode' in quotes, like \"0660\": unquoted, \(text) is a number to YAML "
+                        + "and its octal meaning would be lost")
+            } else if !octal {
+                diagnostics.report(
+                    .invalidValue, at: value,
+                    "expected an octal file mode in quotes like \"0660\" for 'socket.mode', "
+                        + "found \(value.kindDescription)")
+            } else if let mode = UInt32(text, radix: 8), mode <= 0o777, mode & 0o600 == 0o600 {
+                self.mode = mode
+            } else {
+                diagnostics.report(
+                    .invalidValue, at: value,
+                    "'socket.mode' \"\(text)\" must be a permission mode (at most 0777) that lets the owner "
+                        + "read and write, like \"0660\"")
+            }
+        }
+        if let value = fields["admin_uids"],
+            let items = diagnostics.sequence(value, "socket.admin_uids", expected: "a list of uids like [1000]")
+        {
+            adminUIDs = items.compactMap { item in
+                guard item.isExplicitString == false, let text = item.scalar, let uid = UInt32(text) else {
+                    diagnostics.report(
+                        .typeMismatch, at: item,
+                        "expected a numeric uid like 1000 in 'socket.admin_uids', found \(item.kindDescription)")
+                    return nil
+                }
+                return uid
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+extension Overlay {
+    /// This overlay (a host's own) laid over `base` (the global one): the host's curation wins where
+    /// the two disagree, and nothing the global overlay says is lost.
+    ///
+    /// - `order`: this overlay's pins first, then the base's pins it does not already name. An id is
+    ///   pinned once, at its first position.
+    /// - `excluded`: the union. Hiding is never undone by a merge, so an app hidden globally stays hidden
+    ///   for every host.
+    /// - `taglines`: this overlay's tagline for an id replaces the base's whole entry (a host may want a
+    ///   different voice; mixing locales from two authors would read oddly).
+    public func merged(over base: Overlay) -> Overlay {
+        var seen = Set<Int>()
+        var order: [Int] = []
+        for id in self.order + base.order where seen.insert(id).inserted {
+            order.append(id)
+        }
+        return Overlay(
+            order: order,
+            excluded: excluded.union(base.excluded),
+            taglines: base.taglines.merging(taglines) { _, mine in mine })
+    }
+}

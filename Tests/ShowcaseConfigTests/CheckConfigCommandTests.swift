@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Runs the built `showcasectl` (the Makefile builds before testing) and captures its output.
+private func checkConfig(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
+    let binary = packageRoot.appendingPathComponent(".build/debug/showcasectl")
+    try #require(
+        FileManager.default.isExecutableFile(atPath: binary.path),
+        "\(binary.path) is missing: run `swift build` (or `make test`) before the tests")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["check-config"] + arguments
+    process.environment = environment.isEmpty ? ProcessInfo.processInfo.environment : environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite("showcasectl check-config")
+struct CheckConfigCommandTests {
+    @Test("prints a one-line summary and exits 0 for the example configuration")
+    func valid() throws {
+        let path = packageRoot.appendingPathComponent("etc/showcase/showcase.yaml").path
+        let result = try checkConfig([path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(
+            result.stdout
+                == "\(path): configuration is valid: 2 hosts (com.quietharbor.NoteJar, com.quietharbor.Brewlog), "
+                + "3 storefronts (us, de, jp), 7 overlay entries\n")
+    }
+
+    @Test("prints each error as file:line:column: message on stderr and exits 78")
+    func invalid() throws {
+        let path = fixture("invalid/many-errors.yaml")
+        let result = try checkConfig([path])
+        #expect(result.status == 78)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(
+            lines.first
+                == "\(path):3:13: expected an App Store app id (a positive integer like 1234567890) for 'app_id', found 'abc'"
+        )
+        #expect(lines.contains("\(path):5:1: unknown key 'storefront'; did you mean 'storefronts'?"))
+    }
+
+    @Test("exits 78 naming the file when the configuration does not exist")
+    func missing() throws {
+        let result = try checkConfig(["/nonexistent/showcase.yaml"])
+        #expect(result.status == 78)
+        #expect(result.stderr.hasPrefix("/nonexistent/showcase.yaml:1:1: cannot read '/nonexistent/showcase.yaml'"))
+    }
+
+    @Test("checks the default configuration path when none is given")
+    func defaultPath() throws {
+        let directory = try TemporaryDirectory(files: ["showcase.yaml": minimalHosts])
+        let result = try checkConfig(
+            [], environment: ["CONFIGURATION_DIRECTORY": directory.path, "HOME": directory.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(directory.file("showcase.yaml") + ": configuration is valid: 1 host"))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import Testing
+
+@Suite("Example and fixture configurations")
+struct ExampleFilesTests {
+    let examples = packageRoot.appendingPathComponent("etc/showcase").path
+
+    @Test("loads the installed example configuration with the values its comments describe")
+    func exampleConfiguration() throws {
+        let configuration = try ConfigLoader.load(path: examples + "/showcase.yaml", defaults: testDefaults)
+        #expect(configuration.hosts.map(\.bundleID) == ["com.quietharbor.NoteJar", "com.quietharbor.Brewlog"])
+        #expect(configuration.storefronts.map(\.code) == ["us", "de", "jp"])
+        #expect(configuration.refresh == RefreshSettings())
+        #expect(configuration.lookup == LookupSettings())
+        #expect(configuration.cache.directory == "/var/cache/showcase")
+        #expect(configuration.socket == SocketSettings(path: "/run/showcase/showcased.sock"))
+        #expect(configuration.attribution == Attribution(providerToken: "1234567"))
+        #expect(configuration.overlayFile == examples + "/overlay.yaml")
+    }
+
+    @Test("loads the example overlay with both tagline forms")
+    func exampleOverlay() throws {
+        let overlay = try ConfigLoader.loadOverlay(path: examples + "/overlay.yaml")
+        #expect(overlay.order == [1_234_567_890, 2_222_222_222])
+        #expect(overlay.excluded == [9_876_543_210])
+        #expect(overlay.taglines[1_234_567_890] == .plain("Notes in a jar"))
+        #expect(
+            overlay.taglines[2_222_222_222]
+                == .localized(
+                    default: "Coffee, dialled in",
+                    byLocale: ["de": "Kaffee, eingestellt", "ja": "コーヒーを、ちょうどよく"]))
+    }
+
+    @Test(
+        "loads every valid fixture and the demo configuration",
+        arguments: [
+            "valid/minimal.yaml", "valid/full.yaml", "valid/inline-overlay.yaml", "demo/showcase.yaml",
+        ])
+    func validFixtures(name: String) throws {
+        let configuration = try ConfigLoader.load(path: fixture(name), defaults: testDefaults)
+        #expect(!configuration.hosts.isEmpty)
+    }
+
+    @Test(
+        "rejects every invalid fixture",
+        arguments: [
+            "invalid/alias-bomb.yaml", "invalid/bad-indentation.yaml", "invalid/bad-overlay.yaml",
+            "invalid/many-errors.yaml",
+            "invalid/missing-overlay.yaml", "invalid/multiple-documents.yaml", "invalid/no-hosts.yaml",
+            "invalid/tab-indentation.yaml",
+        ])
+    func invalidFixtures(name: String) throws {
+        #expect(throws: ConfigErrors.self) { try ConfigLoader.load(path: fixture(name), defaults: testDefaults) }
+    }
+}

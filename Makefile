@@ -54,7 +54,7 @@ ship-checks: check-units hardening-smoke check-install
 check-units:
 	scripts/check-units.sh
 
-hardening-smoke:
+hardening-smoke: release
 	scripts/hardening-smoke.sh
 
 check-install: release

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The release showcased under the confinement systemd/showcased.service asks for, reproduced without
+# systemd as PID 1 by scripts/hardening/sandbox.sh (mount namespace, setpriv, a seccomp filter
+# built from the unit's own SystemCallFilter= lines, MemoryDenyWriteExecute, address families):
+#   - as the unit does it: socket activation (systemd-socket-activate), NOTIFY_SOCKET and
+#     WATCHDOG_USEC, CONFIGURATION_DIRECTORY/CACHE_DIRECTORY/RUNTIME_DIRECTORY and no flags;
+#   - it answers Roster.Get for two storefronts from a loopback lookup-replay, Admin.Status and
+#     Admin.Reload; sends READY=1 and WATCHDOG=1; writes its cache as the unprivileged user with
+#     UMask=0077; and exits 0 on SIGTERM after STOPPING=1;
+#   - controls prove the confinement is real (setpriority refused, / read-only) so a pass means something.
+# Needs root (mount namespaces); prints what it skips otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+passed=0
+fail() {
+    echo "hardening-smoke: FAIL: $*" >&2
+    if [ -s "${state:-/nonexistent}/daemon.log" ]; then
+        echo "--- showcased's log:" >&2
+        cat "$state/daemon.log" >&2
+    fi
+    exit 1
+}
+ok() { passed=$((passed + 1)); echo "hardening-smoke: ok: $*"; }
+
+if [ "$(id -u)" -ne 0 ] || ! unshare -m --propagation private true 2>/dev/null; then
+    echo "hardening-smoke: skipped: needs root and a private mount namespace"
+    exit 0
+fi
+for tool in setpriv systemd-socket-activate systemd-analyze cc python3; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (make deps)"
+done
+
+bin_dir=${BIN_DIR:-$(swift build -c release --static-swift-stdlib --show-bin-path)}
+debug_dir=$(swift build --show-bin-path)
+showcased=${SHOWCASED:-$bin_dir/showcased}
+showcasectl=${SHOWCASECTL:-$bin_dir/showcasectl}
+replay=${LOOKUP_REPLAY:-$debug_dir/lookup-replay}
+[ -x "$showcased" ] || fail "no built showcased at $showcased (make release)"
+[ -x "$showcasectl" ] || fail "no built showcasectl at $showcasectl"
+[ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"
+
+# Outside /tmp and /home: the sandbox gives the daemon an empty /tmp and hides homes, as the unit does.
+state=$(mktemp -d /run/showcase-smoke.XXXXXX)
+chmod 0755 "$state"
+replay_pid='' daemon_pid='' notify_pid=''
+cleanup() {
+    for pid in $daemon_pid $notify_pid $replay_pid; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$state"
+}
+trap cleanup EXIT
+
+mkdir -p "$state/bin" "$state/etc" "$state/cache" "$state/run"
+cp "$showcased" "$state/bin/showcased"
+chown 65534:65534 "$state/cache" "$state/run"
+
+"$replay" --fixtures "$repo/Fixtures/lookup" --port 0 >"$state/replay.out" 2>"$state/replay.log" &
+replay_pid=$!
+for _ in $(seq 100); do [ -s "$state/replay.out" ] && break; sleep 0.1; done
+port=$(head -n 1 "$state/replay.out")
+[ -n "$port" ] || fail "lookup-replay did not start: $(cat "$state/replay.log")"
+
+cat >"$state/etc/showcase.yaml" <<EOF_CONFIG
+hosts:
+  - bundle_id: com.quietharbor.TideLog
+storefronts: [us, jp]
+lookup:
+  endpoint: http://127.0.0.1:$port/lookup
+  timeout: 5s
+overlay:
+  taglines:
+    1641000105: "Wind roses for every harbour"
+EOF_CONFIG
+chmod 0644 "$state/etc/showcase.yaml"
+
+# The notify socket systemd would listen on: every datagram, one line each.
+python3 -u -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+import os; os.chmod(sys.argv[1], 0o666)
+with open(sys.argv[2], "a", buffering=1) as log:
+    while True:
+        log.write(s.recv(4096).decode(errors="replace").replace("\n", " ") + "\n")
+' "$state/run/notify" "$state/notify.log" &
+notify_pid=$!
+for _ in $(seq 50); do [ -S "$state/run/notify" ] && break; sleep 0.1; done
+[ -S "$state/run/notify" ] || fail "the notify listener did not start"
+
+sandbox() {
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
+        --state "$state/sandbox" --rw "$state/cache" --rw "$state/run" "$@"
+}
+
+# Controls: the confinement bites.
+sandbox -- sh -c 'nice -n 1 true; touch /etc/.smoke; id -u' >"$state/control.out" 2>&1 \
+    || fail "the sandbox itself failed: $(cat "$state/control.out")"
+grep -q "cannot set niceness: Operation not permitted" "$state/control.out" \
+    || fail "setpriority was not refused inside the sandbox: $(cat "$state/control.out")"
+grep -q "Read-only file system" "$state/control.out" || fail "/etc was writable inside the sandbox"
+[ "$(tail -n 1 "$state/control.out")" = 65534 ] || fail "the sandbox did not drop to uid 65534"
+ok "controls: setpriority → EPERM, / read-only, uid 65534 inside the sandbox"
+
+sock=$state/run/showcased.sock
+env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
+    --state "$state/sandbox" --rw "$state/cache" --rw "$state/run" --listen "$sock" -- \
+    env LIBDISPATCH_LOG=NO NOTIFY_SOCKET="$state/run/notify" WATCHDOG_USEC=2000000 \
+    CONFIGURATION_DIRECTORY="$state/etc" CACHE_DIRECTORY="$state/cache" RUNTIME_DIRECTORY="$state/run" \
+    "$state/bin/showcased" >"$state/daemon.log" 2>&1 &
+daemon_pid=$!
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+[ -S "$sock" ] || fail "systemd-socket-activate did not listen on $sock"
+
+# The first connection starts the daemon (socket activation), as with showcased.socket.
+ctl() { "$showcasectl" --socket "$sock" "$@"; }
+ctl roster --storefront us --wait 30 >"$state/us.out" 2>&1 || fail "roster us: $(cat "$state/us.out")"
+grep -q "Windrose" "$state/us.out" || fail "roster us lacks Windrose: $(cat "$state/us.out")"
+grep -q "Wind roses for every harbour" "$state/us.out" || fail "roster us lacks the overlay's tagline"
+ok "socket-activated under the sandbox, Roster.Get us answers from upstream with the overlay"
+
+ctl roster --storefront jp --wait 30 >"$state/jp.out" 2>&1 || fail "roster jp: $(cat "$state/jp.out")"
+grep -q "風配図" "$state/jp.out" || fail "roster jp lacks the Japanese name: $(cat "$state/jp.out")"
+ok "Roster.Get jp answers with the storefront's localized names"
+
+ctl status >"$state/status.out" 2>&1 || fail "status: $(cat "$state/status.out")"
+ctl reload >"$state/reload.out" 2>&1 || fail "reload: $(cat "$state/reload.out")"
+ok "Admin.Status and Admin.Reload answer"
+
+grep -q '^READY=1' "$state/notify.log" || grep -q 'READY=1' "$state/notify.log" \
+    || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$state/notify.log")"
+for _ in $(seq 100); do grep -q 'WATCHDOG=1' "$state/notify.log" && break; sleep 0.1; done
+grep -q 'WATCHDOG=1' "$state/notify.log" || fail "no WATCHDOG=1 with WATCHDOG_USEC set: $(cat "$state/notify.log")"
+ok "READY=1 and WATCHDOG=1 reach NOTIFY_SOCKET"
+
+files=$(find "$state/cache" -type f | wc -l)
+[ "$files" -ge 2 ] || fail "expected cache files for us and jp in CACHE_DIRECTORY, found $files"
+bad=$(find "$state/cache" -type f \( ! -user 65534 -o -perm /077 \) | head -n 1)
+[ -z "$bad" ] || fail "cache file not private to the service user: $(ls -l "$bad")"
+ok "cache written to CACHE_DIRECTORY by uid 65534 with mode 0600 (UMask=0077)"
+
+kill -TERM "$daemon_pid"
+status=0
+wait "$daemon_pid" || status=$?
+daemon_pid=''
+[ "$status" -eq 0 ] || fail "showcased exited with $status on SIGTERM under the sandbox"
+grep -q 'STOPPING=1' "$state/notify.log" || fail "no STOPPING=1 on NOTIFY_SOCKET"
+if grep -E 'Bad system call|SIGSYS|Operation not permitted' "$state/daemon.log" >&2; then
+    fail "showcased logged a refused system call"
+fi
+ok "SIGTERM: STOPPING=1, exit 0, no refused system call in the log"
+echo "hardening-smoke: $passed passed, 0 failed"

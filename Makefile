@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint
+.PHONY: all deps build test lint conformance
 
 all: build
 
@@ -15,7 +15,12 @@ build: deps
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) conformance
 	$(MAKE) ship-checks
+
+# Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
+conformance:
+	SWIFT="$(SWIFT)" scripts/varlink-conformance.sh
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests

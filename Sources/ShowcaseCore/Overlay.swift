@@ -1,6 +1,8 @@
-// STUB (interface contract): the core issue owns this type and its read-time application.
-
 /// The operator's curation of a roster, applied at read time: never an allowlist.
+///
+/// An overlay only reorders, hides and annotates: an app the developer ships tomorrow appears without an
+/// overlay edit, after the pinned ones. Ids that are not in a roster (an app removed, or absent from this
+/// storefront) are ignored rather than errors, because one overlay serves every storefront.
 public struct Overlay: Sendable, Equatable {
     /// App ids pinned first, in this order. Ids not in the roster, and repeats, are ignored.
     public var order: [Int]
@@ -9,6 +11,7 @@ public struct Overlay: Sendable, Equatable {
     /// Taglines by app id: the lookup API has no subtitle field, so this is their only source.
     public var taglines: [Int: Tagline]
 
+    /// Creates an overlay.
     public init(order: [Int] = [], excluded: Set<Int> = [], taglines: [Int: Tagline] = [:]) {
         self.order = order
         self.excluded = excluded
@@ -17,10 +20,14 @@ public struct Overlay: Sendable, Equatable {
 
     /// The empty overlay: roster order, nothing hidden, no taglines.
     public static let empty = Overlay()
-}
 
-/// One app's tagline: a single string for every locale, or per-locale strings with an optional default.
-public enum Tagline: Sendable, Equatable {
-    case plain(String)
-    case localized(default: String?, byLocale: [String: String])
+    /// `apps` with excluded ids removed and pinned ids first in `order`'s order; the rest keep their relative
+    /// (upstream) order. Unknown and repeated ids in `order` are ignored.
+    public func arrange(_ apps: [App]) -> [App] {
+        let visible = apps.filter { !excluded.contains($0.id) }
+        var position: [Int: Int] = [:]
+        for id in order where position[id] == nil { position[id] = position.count }
+        let pinned = visible.filter { position[$0.id] != nil }.sorted { position[$0.id]! < position[$1.id]! }
+        return pinned + visible.filter { position[$0.id] == nil }
+    }
 }

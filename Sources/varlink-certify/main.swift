@@ -1,1 +1,3 @@
-print("not implemented yet")
+import Foundation
+
+exit(CertifyCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseConfig
+import ShowcaseCore
 import Testing
 
 @Suite("Configuration errors say where and what")
@@ -142,7 +143,7 @@ struct ConfigErrorTests {
         #expect(error?.code == .invalidValue)
         #expect(error?.line == 3)
         #expect(error?.column == 19)
-        #expect(error?.message.contains("'zz' is not an App Store storefront code") == true)
+        #expect(error?.message.contains(StorefrontError(text: "zz").description) == true)
     }
 
     @Test("refuses a storefront listed twice under two spellings")

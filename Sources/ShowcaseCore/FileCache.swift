@@ -1,0 +1,302 @@
+import Foundation
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
+/// The on-disk cache: one file per (developer, storefront) roster and one per host identity.
+///
+/// A roster file is a one-line JSON header (format, developer, storefront, fetch time, section lengths and
+/// checksums), one line of decoded apps for fast startup, then the response body exactly as the API gave it. The fetch time lives in the payload,
+/// never in the file's mtime (which backups and `cp` rewrite). Writes are atomic — temporary file, fsync,
+/// rename, fsync of the directory — so a crash or `kill -9` mid-write leaves the previous file intact. Reads
+/// never throw: a missing, truncated, foreign or undecodable file is a miss, and the daemon refetches.
+///
+/// File names are derived, never taken from input: a sanitized readable part plus a SHA-256 prefix of the
+/// exact key, so no key can contain a path separator, escape the directory, or collide with another key that
+/// sanitizes alike.
+public struct FileCache: Sendable {
+    /// `cache.directory` (default `$CACHE_DIRECTORY`, else `/var/cache/showcase` as root, else
+    /// `$XDG_CACHE_HOME/showcase`). Created on first write if missing.
+    public let directory: URL
+
+    /// A cache over `directory`. Nothing is touched until the first read or write.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private static let rosterFormat = "showcase-roster"
+    private static let identityFormat = "showcase-identity"
+    private static let version = 1
+
+    // MARK: File names
+
+    /// The file holding `artistId`'s roster for `storefront`: `roster-<artistId>-<cc>-<digest>.json`.
+    public func rosterURL(artistId: Int, storefront: Storefront) -> URL {
+        let key = "roster\u{0}\(artistId)\u{0}\(storefront.code)"
+        let name = "roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
+        return directory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// The file holding the identity of host `bundleId`: `identity-<sanitized>-<digest>.json`.
+    public func identityURL(bundleId: String) -> URL {
+        let name = "identity-\(Self.sanitize(bundleId))-\(Self.digest("identity\u{0}" + bundleId)).json"
+        return directory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// A readable, safe file name part: ASCII letters, digits, `.`, `-` and `_` kept, everything else `_`, no
+    /// leading dot, at most 64 characters. Lossy by design; the digest makes the name unique.
+    public static func sanitize(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(64) {
+            let allowed =
+                scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-" || scalar == "_")
+            result.unicodeScalars.append(allowed ? scalar : "_")
+        }
+        if result.hasPrefix(".") { result = "_" + result.dropFirst() }
+        return result.isEmpty ? "_" : result
+    }
+
+    private static func digest(_ key: String) -> String { String(SHA256.hex(key).prefix(16)) }
+
+    // MARK: Rosters
+
+    /// Writes `roster` atomically, replacing the previous file for its (developer, storefront).
+    ///
+    /// The file holds three parts: a one-line header, one line of the decoded apps (so startup need not
+    /// re-decode every raw body), and the body exactly as the API gave it (the authority: a full load decodes it).
+    ///
+    /// - Throws: ``CacheError`` when the directory cannot be created or written, or when `roster` was
+    ///   ``Roster/compacted()`` (it no longer holds the body to store). The previous file is then untouched.
+    public func store(_ roster: Roster) throws(CacheError) {
+        let url = rosterURL(artistId: roster.artistId, storefront: roster.storefront)
+        guard let body = roster.body else {
+            throw CacheError(path: url.path, detail: "the roster was compacted and has no body to store")
+        }
+        let apps = Data(App.cacheRecords(roster.apps))
+        let header = Header(
+            format: Self.rosterFormat, version: Self.version, artistId: roster.artistId,
+            storefront: roster.storefront.code, fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
+            resultCount: roster.resultCount, appsBytes: apps.count, appsFNV1a: FNV1a.hex(apps),
+            bodyBytes: body.count, bodyFNV1a: FNV1a.hex(body))
+        var payload = (try? Self.encoder.encode(header)) ?? Data()
+        payload.append(UInt8(ascii: "\n"))
+        payload.append(apps)
+        payload.append(UInt8(ascii: "\n"))
+        payload.append(body)
+        try writeAtomically(payload, to: url)
+    }
+
+    /// The cached roster for (`artistId`, `storefront`) with its raw body, or nil when there is none or the file
+    /// is unusable (truncated, altered, foreign, another key's file, or a body that no longer decodes).
+    ///
+    /// Verifies the whole payload and decodes the raw body. `fetchedAt` round-trips with millisecond precision.
+    public func loadRoster(artistId: Int, storefront: Storefront) -> Roster? {
+        let url = rosterURL(artistId: artistId, storefront: storefront)
+        guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
+            header.artistId == artistId, header.storefront == storefront.code,
+            FNV1a.hex(data[appsRange]) == header.appsFNV1a, FNV1a.hex(data[bodyRange]) == header.bodyFNV1a
+        else { return nil }
+        return try? Roster(
+            artistId: artistId, storefront: storefront, body: Data(data[bodyRange]), fetchedAt: header.fetchedAt)
+    }
+
+    /// A cached roster's header: enough to decide freshness and schedule without decoding anything else.
+    public struct Entry: Sendable, Hashable {
+        /// The developer.
+        public var artistId: Int
+        /// The storefront.
+        public var storefront: Storefront
+        /// When the roster was fetched (from inside the payload).
+        public var fetchedAt: Date
+        /// `resultCount` as upstream sent it.
+        public var resultCount: Int
+    }
+
+    /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175
+    /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
+    public func listRosters() -> [Entry] {
+        rosterFileURLs().compactMap { url in
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            guard let head = try? handle.read(upToCount: 4096), let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+                let header = try? JSONDecoder().decode(Header.self, from: head[head.startIndex..<newline]),
+                let entry = entry(for: header, at: url)
+            else { return nil }
+            return entry
+        }
+    }
+
+    /// Every usable roster in the directory, for serving at startup before any network request.
+    ///
+    /// Fast path: decodes each file's apps section (verified by length and checksum), not the raw body, and
+    /// returns ``Roster/compacted()`` rosters (no body in memory). Files are read in parallel; unusable files are
+    /// skipped and left alone. Order is unspecified.
+    public func loadAllRosters() -> [Roster] {
+        let urls = rosterFileURLs()
+        let results = ResultSlots<Roster>(count: urls.count)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            let url = urls[index]
+            guard let (header, data, appsRange, _) = Self.readParts(at: url),
+                let entry = entry(for: header, at: url),
+                FNV1a.hex(data[appsRange]) == header.appsFNV1a,
+                let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0) })
+            else { return }
+            results.set(
+                index,
+                Roster(
+                    artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
+                    resultCount: entry.resultCount, apps: apps, body: nil))
+        }
+        return results.values
+    }
+
+    /// Removes the cached roster for (`artistId`, `storefront`) if present. Missing files are not an error.
+    public func removeRoster(artistId: Int, storefront: Storefront) {
+        unlink(rosterURL(artistId: artistId, storefront: storefront).path)
+    }
+
+    private func rosterFileURLs() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("roster-") && $0.hasSuffix(".json") }.sorted().map {
+            directory.appendingPathComponent($0, isDirectory: false)
+        }
+    }
+
+    /// The entry a header describes, if the header is ours and the file sits under that key's name.
+    private func entry(for header: Header, at url: URL) -> Entry? {
+        guard header.format == Self.rosterFormat, header.version == Self.version,
+            let storefront = try? Storefront(parsing: header.storefront),
+            url.lastPathComponent
+                == rosterURL(artistId: header.artistId, storefront: storefront).lastPathComponent
+        else { return nil }
+        return Entry(
+            artistId: header.artistId, storefront: storefront, fetchedAt: header.fetchedAt,
+            resultCount: header.resultCount)
+    }
+
+    /// Header plus the byte ranges of the apps and body sections, when the file's length matches exactly.
+    private static func readParts(at url: URL) -> (Header, Data, Range<Int>, Range<Int>)? {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
+            let newline = data.firstIndex(of: UInt8(ascii: "\n")),
+            let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
+            header.format == rosterFormat, header.version == version,
+            header.appsBytes >= 0, header.bodyBytes >= 0,
+            data.endIndex - (newline + 1) == header.appsBytes + 1 + header.bodyBytes
+        else { return nil }
+        let apps = (newline + 1)..<(newline + 1 + header.appsBytes)
+        guard data[apps.upperBound] == UInt8(ascii: "\n") else { return nil }
+        return (header, data, apps, (apps.upperBound + 1)..<data.endIndex)
+    }
+
+    private struct Header: Codable {
+        var format: String
+        var version: Int
+        var artistId: Int
+        var storefront: String
+        var fetchedAtMilliseconds: Int64
+        var resultCount: Int
+        var appsBytes: Int
+        var appsFNV1a: String
+        var bodyBytes: Int
+        var bodyFNV1a: String
+
+        var fetchedAt: Date { Date(timeIntervalSince1970: Double(fetchedAtMilliseconds) / 1000) }
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    // MARK: Host identities
+
+    /// Writes `identity` atomically under its bundle id.
+    public func store(_ identity: HostIdentity) throws(CacheError) {
+        let url = identityURL(bundleId: identity.bundleId)
+        let record = IdentityRecord(format: Self.identityFormat, version: Self.version, identity: identity)
+        guard let payload = try? Self.encoder.encode(record) else {
+            throw CacheError(path: url.path, detail: "could not encode the identity")
+        }
+        try writeAtomically(payload, to: url)
+    }
+
+    /// The cached identity of host `bundleId` (exact spelling), or nil when there is none or it is unusable.
+    public func loadIdentity(bundleId: String) -> HostIdentity? {
+        guard let data = try? Data(contentsOf: identityURL(bundleId: bundleId)),
+            let record = try? JSONDecoder().decode(IdentityRecord.self, from: data),
+            record.format == Self.identityFormat, record.version == Self.version,
+            record.identity.bundleId == bundleId
+        else { return nil }
+        return record.identity
+    }
+
+    private struct IdentityRecord: Codable {
+        var format: String
+        var version: Int
+        var identity: HostIdentity
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    // MARK: Atomic write
+
+    /// Temporary file in the same directory, write, fsync, rename over `url`, fsync the directory.
+    private func writeAtomically(_ data: Data, to url: URL) throws(CacheError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError(path: directory.path, detail: "cannot create the directory")
+        }
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp", isDirectory: false
+        ).path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Self.failure("open", temporary) }
+        var failure: CacheError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = Self.failure("write", temporary)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = Self.failure("fsync", temporary) }
+        close(fd)
+        if failure == nil, rename(temporary, url.path) != 0 { failure = Self.failure("rename", url.path) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func failure(_ call: String, _ path: String) -> CacheError {
+        CacheError(path: path, detail: "\(call): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// Fixed slots written concurrently, one per index, read once all writers finished.
+private final class ResultSlots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
+
+    var values: [Value] { lock.withLock { slots.compactMap { $0 } } }
+}

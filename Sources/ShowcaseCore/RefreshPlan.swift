@@ -1,0 +1,33 @@
+/// Which upstream requests a full warm needs: the fewest that serve every host in every storefront.
+///
+/// A host's identity is resolved once (one identity request, in the first storefront, only when not cached),
+/// and hosts of the same developer share one roster request per storefront. A full warm of S storefronts with
+/// H hosts of one developer therefore costs at most S + H requests.
+public enum RefreshPlan {
+    /// The identity requests for hosts whose identity is not known yet, in host order.
+    public static func identityRequests(
+        hosts: [String], identities: [String: HostIdentity], storefront: Storefront
+    ) -> [LookupRequest] {
+        var seen: Set<String> = []
+        return hosts.filter { identities[$0] == nil && seen.insert($0).inserted }.map {
+            .identity(bundleId: $0, storefront: storefront)
+        }
+    }
+
+    /// One roster request per (developer, storefront) among the known identities, storefront-major so that the
+    /// first storefront is warm for every developer first.
+    public static func rosterRequests(
+        hosts: [String], identities: [String: HostIdentity], storefronts: [Storefront]
+    ) -> [LookupRequest] {
+        var developers: [Int] = []
+        for host in hosts {
+            if let artistId = identities[host]?.artistId, !developers.contains(artistId) {
+                developers.append(artistId)
+            }
+        }
+        var seenStorefronts: Set<Storefront> = []
+        return storefronts.filter { seenStorefronts.insert($0).inserted }.flatMap { storefront in
+            developers.map { LookupRequest.roster(artistId: $0, storefront: storefront) }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What one `Roster.Get` asks for, applied to a cached ``Roster`` at read time.
+///
+/// Nothing here is ever written back to the roster or the cache: the same roster answers an iPhone on iOS 17,
+/// a Mac, and a different host's query, and an overlay reload takes effect on the next query.
+public struct RosterQuery: Sendable {
+    /// The querying host's bundle id: never listed in its own answer, and the default campaign token's source.
+    public var hostBundleId: String
+    /// The host's `trackId` when known (from its resolved identity); excluded as well as the bundle id.
+    public var hostTrackId: Int?
+    /// The store asked about. Checked before the floor, so a Mac app's low floor never leaks into iOS.
+    public var platform: Platform
+    /// The device's OS version; nil applies no floor filter (the platform still applies).
+    public var osVersion: OSVersion?
+    /// The locale for taglines; nil uses the storefront's ``Storefront/primaryLanguage``.
+    public var locale: String?
+    /// The operator's curation (already merged per host by the config layer).
+    public var overlay: Overlay
+    /// Store URL attribution.
+    public var attribution: Attribution
+
+    /// Creates a query.
+    public init(
+        hostBundleId: String, hostTrackId: Int? = nil, platform: Platform, osVersion: OSVersion? = nil,
+        locale: String? = nil, overlay: Overlay = .empty, attribution: Attribution = .disabled
+    ) {
+        self.hostBundleId = hostBundleId
+        self.hostTrackId = hostTrackId
+        self.platform = platform
+        self.osVersion = osVersion
+        self.locale = locale
+        self.overlay = overlay
+        self.attribution = attribution
+    }
+
+    /// The answer for `roster`, in order: the host excluded, then platform, then OS floor (numerically), then
+    /// the overlay (excluded hidden, pinned first), then taglines and attribution.
+    public func resolve(_ roster: Roster) -> [ResolvedApp] {
+        let locale = locale ?? roster.storefront.primaryLanguage
+        let matching = roster.apps.filter { app in
+            !isHost(app) && app.platform == platform && osVersion.map { app.minimumOS <= $0 } != false
+        }
+        return overlay.arrange(matching).map { app in
+            ResolvedApp(
+                app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+                tagline: overlay.taglines[app.id]?.text(for: locale))
+        }
+    }
+
+    /// One app by id, resolved like ``resolve(_:)`` but without platform, floor or self-exclusion filters
+    /// (`GetApp` names the app explicitly); nil when the storefront does not list it or the overlay excludes it.
+    public func resolveApp(id: Int, in roster: Roster) -> ResolvedApp? {
+        guard let app = roster.app(id: id), !overlay.excluded.contains(id) else { return nil }
+        let locale = locale ?? roster.storefront.primaryLanguage
+        return ResolvedApp(
+            app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+            tagline: overlay.taglines[id]?.text(for: locale))
+    }
+
+    private func isHost(_ app: App) -> Bool {
+        app.id == hostTrackId || app.bundleId.caseInsensitiveCompare(hostBundleId) == .orderedSame
+    }
+}

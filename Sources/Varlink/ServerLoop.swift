@@ -1,0 +1,427 @@
+import CSystem
+import Foundation
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
+/// The single epoll event loop behind `VarlinkServer`: accepts, reads, parses, dispatches and
+/// writes for every connection on one thread, so the fast path has no locks and no thread hops.
+/// Other threads talk to it only through `mailbox` plus an eventfd wake-up.
+final class ServerLoop: @unchecked Sendable {
+    enum Message {
+        case reply(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool)
+        case adopt(fd: Int32)
+        case shutdown(deadline: UInt64)
+    }
+
+    let service: VarlinkService
+    let limits: VarlinkServer.Limits
+    let epollFD: Int32
+    let wakeFD: Int32
+    var listeners: [Int32] = []
+    var connections: [UInt64: ServerConnection] = [:]
+    var nextConnectionID: UInt64 = 1
+    var dirty: [ServerConnection] = []
+    var loopThread: pthread_t?
+    var reserveFD: Int32 = -1
+    var shutdownDeadline: UInt64?
+    var running = true
+    let idleNanoseconds: UInt64
+    var lastSweep: UInt64 = 0
+
+    let mailboxLock = NSLock()
+    var mailbox: [Message] = []
+    let stopped = DispatchSemaphore(value: 0)
+    let connectionCountLock = NSLock()
+    var publishedConnectionCount = 0
+
+    static let listenerTag: UInt64 = 1 << 62
+    static let wakeTag: UInt64 = 0
+
+    init(service: VarlinkService, limits: VarlinkServer.Limits) throws(VarlinkError) {
+        self.service = service
+        self.limits = limits
+        let components = limits.idleTimeout.components
+        idleNanoseconds =
+            UInt64(max(0, components.seconds)) * 1_000_000_000
+            + UInt64(max(0, components.attoseconds / 1_000_000_000))
+        epollFD = csys_epoll_create()
+        wakeFD = csys_eventfd()
+        guard epollFD >= 0, wakeFD >= 0 else {
+            throw VarlinkError(
+                code: .bindFailed, detail: "Could not create the server's event loop (\(errnoText(-epollFD))).")
+        }
+        _ = csys_epoll_add(epollFD, wakeFD, UInt32(CSYS_EPOLLIN), ServerLoop.wakeTag)
+        reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    deinit {
+        _ = csys_close(epollFD)
+        _ = csys_close(wakeFD)
+        if reserveFD >= 0 { _ = csys_close(reserveFD) }
+    }
+
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    var isOnLoopThread: Bool {
+        guard let loopThread else { return false }
+        return pthread_equal(pthread_self(), loopThread) != 0
+    }
+
+    func addListener(_ fd: Int32) {
+        let tag = ServerLoop.listenerTag | UInt64(listeners.count)
+        listeners.append(fd)
+        _ = csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN), tag)
+    }
+
+    func post(_ message: Message) {
+        mailboxLock.lock()
+        let wasEmpty = mailbox.isEmpty
+        mailbox.append(message)
+        mailboxLock.unlock()
+        if wasEmpty { _ = csys_eventfd_signal(wakeFD) }
+    }
+
+    func deliver(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool) {
+        if isOnLoopThread {
+            apply(connectionID: connectionID, sequence: sequence, bytes: bytes, final: final)
+        } else {
+            post(.reply(connectionID: connectionID, sequence: sequence, bytes: bytes, final: final))
+        }
+    }
+
+    func apply(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool) {
+        guard let connection = connections[connectionID], connection.isOpen else { return }
+        let wasQuiet = !connection.hasPendingOutput
+        connection.deliver(sequence: sequence, bytes: bytes, final: final)
+        if connection.pendingBytes > limits.maxPendingOutputBytes { return close(connection) }
+        if wasQuiet, connection.hasPendingOutput { dirty.append(connection) }
+    }
+
+    // MARK: - The loop
+
+    func run() {
+        loopThread = pthread_self()
+        var events = [csys_event](repeating: csys_event(), count: 256)
+        let tickMilliseconds =
+            idleNanoseconds == 0 ? 1000 : Int32(clamping: max(10, min(1000, Int(idleNanoseconds / 4_000_000))))
+        while running {
+            let count = events.withUnsafeMutableBufferPointer {
+                csys_epoll_wait(
+                    epollFD, $0.baseAddress, Int32($0.count), shutdownDeadline == nil ? tickMilliseconds : 10)
+            }
+            for index in 0..<max(0, Int(count)) {
+                let event = events[index]
+                if event.data == ServerLoop.wakeTag {
+                    _ = csys_eventfd_drain(wakeFD)
+                    drainMailbox()
+                } else if event.data & ServerLoop.listenerTag != 0 {
+                    // The listeners may have been closed by a shutdown earlier in this batch.
+                    let listener = Int(event.data & ~ServerLoop.listenerTag)
+                    if listener < listeners.count { acceptAll(listeners[listener]) }
+                } else if let connection = connections[event.data] {
+                    handle(event: event.events, on: connection)
+                }
+            }
+            flushDirty()
+            let now = ServerLoop.now()
+            let sweepInterval = UInt64(shutdownDeadline == nil ? tickMilliseconds : 10) * 1_000_000
+            if now &- lastSweep >= sweepInterval || (shutdownDeadline != nil && connections.isEmpty) {
+                lastSweep = now
+                sweep(now: now)
+            }
+        }
+        for connection in Array(connections.values) { close(connection) }
+        for listener in listeners { _ = csys_close(listener) }
+        listeners = []
+        stopped.signal()
+    }
+
+    func drainMailbox() {
+        mailboxLock.lock()
+        let messages = mailbox
+        mailbox = []
+        mailboxLock.unlock()
+        for message in messages {
+            switch message {
+            case .reply(let connectionID, let sequence, let bytes, let final):
+                apply(connectionID: connectionID, sequence: sequence, bytes: bytes, final: final)
+            case .adopt(let fd):
+                _ = csys_set_nonblocking(fd, 1)
+                register(fd: fd)
+            case .shutdown(let deadline):
+                beginShutdown(deadline: deadline)
+            }
+        }
+    }
+
+    func beginShutdown(deadline: UInt64) {
+        guard shutdownDeadline == nil else { return }
+        shutdownDeadline = deadline
+        for listener in listeners {
+            _ = csys_epoll_del(epollFD, listener)
+            _ = csys_close(listener)
+        }
+        listeners = []
+        sweep(now: ServerLoop.now())
+    }
+
+    func sweep(now: UInt64) {
+        for connection in Array(connections.values) {
+            if let deadline = shutdownDeadline {
+                if connection.isQuiet || now >= deadline { close(connection) }
+            } else if connection.isQuiet, idleNanoseconds > 0, now &- connection.lastActivity >= idleNanoseconds {
+                close(connection)
+            }
+        }
+        if shutdownDeadline != nil, connections.isEmpty { running = false }
+    }
+
+    func acceptAll(_ listener: Int32) {
+        for _ in 0..<64 {
+            let fd = csys_accept(listener)
+            if fd == -EAGAIN || fd == -EWOULDBLOCK { return }
+            if fd == -EMFILE || fd == -ENFILE {
+                // Out of descriptors: use the reserve to accept and drop one client, so the
+                // listener stops reporting readiness instead of spinning the loop.
+                if reserveFD >= 0 {
+                    _ = csys_close(reserveFD)
+                    let dropped = csys_accept(listener)
+                    if dropped >= 0 { _ = csys_close(dropped) }
+                    reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                }
+                return
+            }
+            if fd < 0 { return }
+            if connections.count >= limits.maxConnections {
+                _ = csys_close(fd)
+                continue
+            }
+            register(fd: fd)
+        }
+    }
+
+    func register(fd: Int32) {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        let peer =
+            csys_peer_credentials(fd, &pid, &uid, &gid) == 0
+            ? PeerCredentials(pid: pid, uid: uid, gid: gid) : PeerCredentials.unknown
+        let id = nextConnectionID
+        nextConnectionID += 1
+        let connection = ServerConnection(id: id, fd: fd, peer: peer, now: ServerLoop.now())
+        guard csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN | CSYS_EPOLLRDHUP), id) == 0 else {
+            _ = csys_close(fd)
+            return
+        }
+        connections[id] = connection
+        publishCount()
+    }
+
+    func publishCount() {
+        connectionCountLock.lock()
+        publishedConnectionCount = connections.count
+        connectionCountLock.unlock()
+    }
+
+    func close(_ connection: ServerConnection) {
+        guard connection.isOpen else { return }
+        connection.isOpen = false
+        _ = csys_epoll_del(epollFD, connection.fd)
+        _ = csys_close(connection.fd)
+        connections[connection.id] = nil
+        publishCount()
+        let responders = connection.slots.compactMap(\.responder)
+        connection.slots = []
+        connection.output = []
+        connection.input = []
+        for responder in responders { responder.markClosed() }
+    }
+
+    // MARK: - Reading
+
+    static let readChunk = 65536
+    var scratch = [UInt8](repeating: 0, count: ServerLoop.readChunk)
+
+    func handle(event: UInt32, on connection: ServerConnection) {
+        // After a half-close, a hang-up means the peer is gone for good: nothing can be
+        // delivered, and a level-triggered HUP would otherwise wake the loop forever.
+        if connection.inputClosed, event & UInt32(CSYS_EPOLLHUP | CSYS_EPOLLERR) != 0 {
+            return close(connection)
+        }
+        if event & UInt32(CSYS_EPOLLOUT) != 0 {
+            flush(connection)
+            guard connection.isOpen else { return }
+        }
+        if event & UInt32(CSYS_EPOLLIN | CSYS_EPOLLHUP | CSYS_EPOLLERR | CSYS_EPOLLRDHUP) != 0,
+            !connection.inputClosed
+        {
+            readAvailable(connection, peerGone: event & UInt32(CSYS_EPOLLHUP | CSYS_EPOLLERR) != 0)
+        }
+    }
+
+    /// `peerGone`: the peer closed both directions (EPOLLHUP), so nothing it asked for can be
+    /// delivered; a bare EOF (EPOLLRDHUP) is a half-close and pending replies are still written.
+    func readAvailable(_ connection: ServerConnection, peerGone: Bool) {
+        for _ in 0..<4 {
+            let count = scratch.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                connection.lastActivity = ServerLoop.now()
+                scratch.withUnsafeBufferPointer { buffer in
+                    consume(UnsafeBufferPointer(rebasing: buffer[0..<count]), on: connection)
+                }
+                if !connection.isOpen { return }
+                flush(connection)
+                if !connection.isOpen || count < ServerLoop.readChunk { return }
+            } else if count == 0 {
+                connection.inputClosed = true
+                if peerGone || connection.isQuiet { return close(connection) }
+                updateInterest(connection)
+                return
+            } else if count == -Int(EAGAIN) || count == -Int(EWOULDBLOCK) {
+                return
+            } else {
+                close(connection)
+                return
+            }
+        }
+    }
+
+    /// Splits `bytes` at NULs into messages, using the connection's partial-message buffer
+    /// only when a message spans reads.
+    func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
+        var start = 0
+        while start < bytes.count, connection.isOpen {
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + start, 0, bytes.count - start)
+            else { break }
+            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if connection.input.isEmpty {
+                guard end - start <= limits.maxMessageBytes else { return close(connection) }
+                handleMessage(UnsafeBufferPointer(rebasing: bytes[start..<end]), on: connection)
+            } else {
+                guard connection.input.count + (end - start) <= limits.maxMessageBytes else {
+                    return close(connection)
+                }
+                connection.input.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                var message: [UInt8] = []
+                swap(&message, &connection.input)
+                message.withUnsafeBufferPointer { handleMessage($0, on: connection) }
+                message.removeAll(keepingCapacity: true)
+                if connection.input.isEmpty, message.capacity <= 65536 { swap(&message, &connection.input) }
+            }
+            start = end + 1
+        }
+        guard connection.isOpen, start < bytes.count else { return }
+        guard connection.input.count + (bytes.count - start) <= limits.maxMessageBytes else {
+            return close(connection)
+        }
+        connection.input.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+    }
+
+    func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
+        // Not JSON, not UTF-8, or not a call object: the stream cannot be trusted any more,
+        // so this client (only) is disconnected.
+        guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message,
+            case .string(let method)? = fields["method"]
+        else { return close(connection) }
+        let oneway = fields["oneway"]?.boolValue ?? false
+        let more = !oneway && (fields["more"]?.boolValue ?? false)
+        var sequence: UInt64 = 0
+        if !oneway {
+            guard connection.slots.count < limits.maxCallsInFlight else { return close(connection) }
+            sequence = connection.nextSequence
+            connection.nextSequence += 1
+            connection.slots.append(ServerConnection.Slot(sequence: sequence))
+        }
+        func reject(_ error: VarlinkError) {
+            if !oneway {
+                apply(
+                    connectionID: connection.id, sequence: sequence, bytes: EncodedReply(error: error).bytes,
+                    final: true)
+            }
+        }
+        let parameters: [String: JSONValue]
+        switch fields["parameters"] {
+        case nil, .null?: parameters = [:]
+        case .object(let members)?: parameters = members
+        default: return reject(.invalidParameter("parameters"))
+        }
+        if fields["upgrade"]?.boolValue == true { return reject(.invalidParameter("upgrade")) }
+        let route: VarlinkInterface.Route
+        switch service.route(for: method) {
+        case .success(let found): route = found
+        case .failure(let error): return reject(error)
+        }
+        if route.requiresMore, !more { return reject(.expectedMore()) }
+        let responder = VarlinkResponder(
+            loop: self, connectionID: connection.id, sequence: sequence, more: more, oneway: oneway)
+        if !oneway, let last = connection.slots.indices.last { connection.slots[last].responder = responder }
+        let call = VarlinkCall(
+            method: method, parameters: parameters, more: more, oneway: oneway, peer: connection.peer)
+        do {
+            try route.handler(call, responder)
+        } catch {
+            responder.fail(error)
+        }
+    }
+
+    // MARK: - Writing
+
+    func flushDirty() {
+        guard !dirty.isEmpty else { return }
+        let pending = dirty
+        dirty = []
+        for connection in pending where connection.isOpen { flush(connection) }
+    }
+
+    func flush(_ connection: ServerConnection) {
+        while connection.hasPendingOutput {
+            let sent = connection.output.withUnsafeBytes { raw in
+                csys_send(
+                    connection.fd, raw.baseAddress! + connection.outputOffset, raw.count - connection.outputOffset)
+            }
+            if sent > 0 {
+                connection.outputOffset += sent
+            } else if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) {
+                break
+            } else {
+                return close(connection)
+            }
+        }
+        if !connection.hasPendingOutput {
+            connection.outputOffset = 0
+            if connection.output.capacity > 1 << 20 {
+                connection.output = []
+            } else {
+                connection.output.removeAll(keepingCapacity: true)
+            }
+            connection.lastActivity = ServerLoop.now()
+        } else if connection.pendingBytes > limits.maxPendingOutputBytes {
+            return close(connection)
+        }
+        if connection.isQuiet, connection.inputClosed || shutdownDeadline != nil {
+            return close(connection)
+        }
+        updateInterest(connection)
+    }
+
+    func updateInterest(_ connection: ServerConnection) {
+        let wantWrite = connection.hasPendingOutput
+        guard wantWrite != connection.watchingWrite || connection.inputClosed else { return }
+        connection.watchingWrite = wantWrite
+        var events: UInt32 = wantWrite ? UInt32(CSYS_EPOLLOUT) : 0
+        if !connection.inputClosed { events |= UInt32(CSYS_EPOLLIN | CSYS_EPOLLRDHUP) }
+        _ = csys_epoll_mod(epollFD, connection.fd, events, connection.id)
+    }
+}
+
+func errnoText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}

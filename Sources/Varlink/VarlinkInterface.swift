@@ -1,0 +1,44 @@
+/// One Varlink interface a service provides: its IDL text and the handlers for its methods.
+///
+/// The IDL is parsed on creation, so a handler for a method the IDL does not declare is a
+/// programming error caught at startup, and declared methods without a handler answer
+/// `org.varlink.service.MethodNotImplemented`.
+public struct VarlinkInterface: Sendable {
+    /// Answers one call. Runs on the server's event-loop thread, so it must not block: either
+    /// reply right away through the responder (the fast path) or hand the responder to another
+    /// thread and reply later (waiting, streaming). Throwing a `VarlinkError` sends it as the
+    /// error reply.
+    public typealias Handler = @Sendable (VarlinkCall, VarlinkResponder) throws(VarlinkError) -> Void
+
+    struct Route: Sendable {
+        let handler: Handler
+        let requiresMore: Bool
+    }
+
+    /// The parsed definition.
+    public let idl: VarlinkIDL
+    var routes: [String: Route] = [:]
+
+    /// The interface's name, from its IDL.
+    public var name: String { idl.name }
+
+    /// Parses `idl`; throws `.invalidInterface` if it is not valid Varlink IDL.
+    public init(idl: String) throws(VarlinkError) {
+        self.idl = try VarlinkIDL(parsing: idl)
+    }
+
+    /// Installs the handler for `method` (unqualified, e.g. `Get`).
+    ///
+    /// `requiresMore`: the method only streams, so a call without `more` is answered
+    /// `org.varlink.service.ExpectedMore` before the handler runs.
+    public mutating func handle(
+        _ method: String, requiresMore: Bool = false, _ handler: @escaping Handler
+    ) throws(VarlinkError) {
+        guard idl.methods.contains(method) else {
+            throw VarlinkError(
+                code: .invalidInterface,
+                detail: "Interface \(name) declares no method \(method); add it to the IDL before handling it.")
+        }
+        routes[method] = Route(handler: handler, requiresMore: requiresMore)
+    }
+}

@@ -1,0 +1,163 @@
+import CSystem
+import Foundation
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
+/// A Varlink server on Unix stream sockets, driven by one epoll event-loop thread.
+///
+/// Typical use:
+/// ```swift
+/// var service = VarlinkService(vendor: "…", product: "…", version: "1", url: "…")
+/// try service.add(interface)
+/// let server = try VarlinkServer(service: service)
+/// try server.bind(path: "/run/showcased/socket", mode: 0o660)   // or adopt(listeningDescriptor: 3)
+/// try server.start()
+/// …
+/// server.shutdown(gracePeriod: .seconds(5))
+/// ```
+/// Handlers run on the loop thread; see `VarlinkInterface.Handler` for the fast and slow paths.
+public final class VarlinkServer: @unchecked Sendable {
+    let loop: ServerLoop
+    private let stateLock = NSLock()
+    private var started = false
+    private var stopped = false
+    private var boundPaths: [String] = []
+
+    /// Creates a server for `service`; nothing listens until `bind`/`adopt` and `start`.
+    public init(service: VarlinkService, limits: Limits = Limits()) throws(VarlinkError) {
+        loop = try ServerLoop(service: service, limits: limits)
+    }
+
+    /// Binds and listens on the Unix socket `path`, creating its parent directory and setting
+    /// the socket file's permission bits to `mode`.
+    ///
+    /// A socket file left behind by a crashed process (nobody accepts on it) is replaced. A
+    /// socket another process is still serving is never taken over: that throws `.bindFailed`,
+    /// so two daemons cannot silently split the clients between them. Call before `start()`.
+    public func bind(path: String, mode: mode_t = 0o666) throws(VarlinkError) {
+        try requireNotStarted()
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw VarlinkError(
+                    code: .bindFailed,
+                    detail: "Could not create the socket directory \(directory); check its parent's permissions.")
+            }
+        }
+        var fd = csys_unix_listen(path, SOMAXCONN)
+        if fd == -EADDRINUSE {
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else {
+                throw VarlinkError(
+                    code: .bindFailed, detail: "\(path) exists and is not a socket; remove it or choose another path.")
+            }
+            let probe = csys_unix_connect(path)
+            if probe >= 0 {
+                _ = csys_close(probe)
+                throw VarlinkError(
+                    code: .bindFailed,
+                    detail: "Another process is already serving \(path); stop it before starting this one.")
+            }
+            unlink(path)
+            fd = csys_unix_listen(path, SOMAXCONN)
+        }
+        guard fd >= 0 else {
+            throw VarlinkError(
+                code: .bindFailed,
+                detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
+        }
+        guard chmod(path, mode) == 0 else {
+            let code = errno
+            _ = csys_close(fd)
+            unlink(path)
+            throw VarlinkError(code: .bindFailed, detail: "Could not set the mode of \(path): \(errnoText(code)).")
+        }
+        stateLock.lock()
+        boundPaths.append(path)
+        stateLock.unlock()
+        loop.addListener(fd)
+    }
+
+    /// Serves an already-listening socket, such as one passed by systemd socket activation
+    /// (`LISTEN_FDS`, descriptor 3 onwards). The descriptor is made nonblocking and owned by
+    /// the server from now on. Call before `start()`.
+    public func adopt(listeningDescriptor fd: Int32) throws(VarlinkError) {
+        try requireNotStarted()
+        guard csys_is_listening_socket(fd) == 1 else {
+            throw VarlinkError(
+                code: .bindFailed, detail: "Descriptor \(fd) is not a listening socket; check the socket unit.")
+        }
+        _ = csys_set_nonblocking(fd, 1)
+        loop.addListener(fd)
+    }
+
+    /// Serves one already-connected stream socket (for example one end of a socketpair) as if
+    /// it had been accepted. Safe from any thread once started.
+    public func serve(connectedDescriptor fd: Int32) {
+        loop.post(.adopt(fd: fd))
+    }
+
+    private func requireNotStarted() throws(VarlinkError) {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        if started || stopped {
+            throw VarlinkError(
+                code: .bindFailed, detail: "Listeners must be added before the server starts; add them, then start().")
+        }
+    }
+
+    /// Starts the event-loop thread. A server without listeners is allowed: it can still serve
+    /// descriptors passed to `serve(connectedDescriptor:)`.
+    public func start() throws(VarlinkError) {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        guard !started else { return }
+        started = true
+        let loop = self.loop
+        let thread = Thread { loop.run() }
+        thread.name = "varlink-server"
+        thread.start()
+    }
+
+    /// Number of open client connections (for status output and tests).
+    public var connectionCount: Int {
+        loop.connectionCountLock.lock()
+        defer { loop.connectionCountLock.unlock() }
+        return loop.publishedConnectionCount
+    }
+
+    /// Stops accepting (closing and unlinking the listening sockets it bound), lets calls in
+    /// flight finish and their replies be written for up to `gracePeriod`, then closes every
+    /// connection and ends the loop. Blocks until done. Streams (`more` calls) still open at
+    /// the deadline are cut, and their responders see `isConnectionClosed`.
+    public func shutdown(gracePeriod: Duration = .seconds(5)) {
+        stateLock.lock()
+        let wasStarted = started
+        let alreadyStopped = stopped
+        stopped = true
+        let paths = boundPaths
+        stateLock.unlock()
+        guard !alreadyStopped else { return }
+        for path in paths { unlink(path) }
+        guard wasStarted else {
+            for listener in loop.listeners { _ = csys_close(listener) }
+            return
+        }
+        let components = gracePeriod.components
+        let grace =
+            UInt64(max(0, components.seconds)) * 1_000_000_000 + UInt64(max(0, components.attoseconds / 1_000_000_000))
+        loop.post(.shutdown(deadline: ServerLoop.now() + grace))
+        loop.stopped.wait()
+        loop.stopped.signal()
+    }
+
+    /// Blocks until the server has shut down.
+    public func wait() {
+        loop.stopped.wait()
+        loop.stopped.signal()
+    }
+}

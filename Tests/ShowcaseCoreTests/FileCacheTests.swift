@@ -1,0 +1,209 @@
+import Foundation
+import ShowcaseCore
+import Testing
+
+@Suite("File cache")
+struct FileCacheTests {
+    let directory: URL
+    let cache: FileCache
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("showcase-cache-\(UUID().uuidString)", isDirectory: true)
+        cache = FileCache(directory: directory)
+    }
+
+    func files() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    @Test("a stored roster loads back with its apps and its fetch time from inside the payload")
+    func roundTrip() throws {
+        let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000.25)
+        try cache.store(Fixtures.roster("jp", fetchedAt: fetchedAt))
+        // The file's mtime is irrelevant: touch it far into the past.
+        let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: url.path)
+        let loaded = try #require(cache.loadRoster(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp")))
+        #expect(loaded.fetchedAt == fetchedAt)
+        #expect(loaded.hasSameContent(as: Fixtures.roster("jp")))
+        #expect(loaded.body == Fixtures.data("roster-1641000001-jp.json"))
+        #expect(files().count == 1)
+    }
+
+    @Test("a cache file truncated mid-write reads as a miss")
+    func truncatedIsMiss() throws {
+        try cache.store(Fixtures.roster("us"))
+        let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: .unitedStates)
+        let data = try Data(contentsOf: url)
+        for length in [0, 10, data.count / 2, data.count - 1] {
+            try data.prefix(length).write(to: url)
+            #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates) == nil)
+        }
+    }
+
+    @Test("an unreadable or foreign file is a miss, never a crash")
+    func foreignIsMiss() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: .unitedStates)
+        for content in [Data("hello".utf8), Fixtures.data("roster-1641000001-us.json"), Data([0xFF, 0x0A, 0x00])] {
+            try content.write(to: url)
+            #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates) == nil)
+        }
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)  // a directory
+        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates) == nil)
+    }
+
+    @Test("a file altered after writing (same length) is a miss")
+    func alteredIsMiss() throws {
+        try cache.store(Fixtures.roster("us"))
+        let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: .unitedStates)
+        var data = try Data(contentsOf: url)
+        let index = data.lastIndex(of: UInt8(ascii: "9"))!
+        data[index] = UInt8(ascii: "8")
+        try data.write(to: url)
+        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates) == nil)
+    }
+
+    @Test("a file copied under another storefront's name is not served for that storefront")
+    func copiedFileIsMiss() throws {
+        try cache.store(Fixtures.roster("us"))
+        try FileManager.default.copyItem(
+            at: cache.rosterURL(artistId: Fixtures.artistId, storefront: .unitedStates),
+            to: cache.rosterURL(artistId: Fixtures.artistId, storefront: Fixtures.storefront("de")))
+        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: Fixtures.storefront("de")) == nil)
+        #expect(cache.loadAllRosters().count == 1)
+    }
+
+    @Test("a rewrite replaces the previous roster and leaves no temporary files")
+    func rewrite() throws {
+        try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 1)))
+        try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 2)))
+        #expect(files().count == 1)
+        #expect(
+            cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
+                == Date(timeIntervalSince1970: 2))
+    }
+
+    @Test("a failed write leaves the previous roster intact and says what to do")
+    func failedWrite() throws {
+        try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 1)))
+        #expect(throws: CacheError.self) { try cache.store(Fixtures.roster("us").compacted()) }
+        #expect(
+            cache.loadRoster(artistId: Fixtures.artistId, storefront: .unitedStates)?.fetchedAt
+                == Date(timeIntervalSince1970: 1))
+        let blocked = FileCache(directory: URL(fileURLWithPath: "/dev/null/showcase"))
+        #expect {
+            try blocked.store(Fixtures.roster("us"))
+        } throws: { error in
+            (error as? CacheError)?.description.contains("cache.directory") == true
+        }
+    }
+
+    @Test("two bundle ids that sanitize alike get different files")
+    func sanitizeCollision() throws {
+        let a = cache.identityURL(bundleId: "com.example/app")
+        let b = cache.identityURL(bundleId: "com.example_app")
+        #expect(FileCache.sanitize("com.example/app") == FileCache.sanitize("com.example_app"))
+        #expect(a != b)
+        try cache.store(
+            HostIdentity(
+                bundleId: "com.example/app", artistId: 1, trackId: 2, storefront: .unitedStates,
+                resolvedAt: Date(timeIntervalSince1970: 5)))
+        try cache.store(
+            HostIdentity(
+                bundleId: "com.example_app", artistId: 3, trackId: 4, storefront: .unitedStates,
+                resolvedAt: Date(timeIntervalSince1970: 5)))
+        #expect(cache.loadIdentity(bundleId: "com.example/app")?.artistId == 1)
+        #expect(cache.loadIdentity(bundleId: "com.example_app")?.artistId == 3)
+    }
+
+    @Test(
+        "no key can escape the cache directory",
+        arguments: ["../../etc/passwd", "/etc/passwd", "..", ".hidden", "a\u{0}b", "ü/ñ"])
+    func cannotEscape(bundleId: String) {
+        let url = cache.identityURL(bundleId: bundleId)
+        #expect(url.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)
+        #expect(!url.lastPathComponent.hasPrefix("."))
+        #expect(!url.lastPathComponent.contains("/"))
+    }
+
+    @Test("a host identity is cached so it is resolved once")
+    func identityRoundTrip() throws {
+        let identity = HostIdentity(
+            bundleId: Fixtures.tideLog, artistId: Fixtures.artistId, trackId: Fixtures.tideLogId,
+            storefront: Fixtures.storefront("de"), resolvedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        try cache.store(identity)
+        #expect(cache.loadIdentity(bundleId: Fixtures.tideLog) == identity)
+        #expect(cache.loadIdentity(bundleId: Fixtures.knotbook) == nil)
+        try Data("{}".utf8).write(to: cache.identityURL(bundleId: Fixtures.tideLog))
+        #expect(cache.loadIdentity(bundleId: Fixtures.tideLog) == nil)
+    }
+
+    @Test("all cached rosters load at startup and unusable files are skipped")
+    func loadAll() throws {
+        for code in ["us", "de", "jp"] { try cache.store(Fixtures.roster(code)) }
+        try Data("junk".utf8).write(to: directory.appendingPathComponent("roster-1-us-0000000000000000.json"))
+        try cache.store(
+            HostIdentity(bundleId: "a.b", artistId: 1, trackId: 2, storefront: .unitedStates, resolvedAt: Date()))
+        let loaded = cache.loadAllRosters()
+        #expect(Set(loaded.map(\.storefront.code)) == ["us", "de", "jp"])
+    }
+
+    @Test("the fast startup load gives exactly the apps a full load decodes, whatever characters they hold")
+    func fastLoadMatchesFullLoad() throws {
+        let jp = Fixtures.roster("jp")
+        var tricky = jp.apps[0]
+        tricky.name = "Back\\slash\nnew line\u{1F}unit +-"
+        tricky.formattedPrice = nil
+        tricky.version = ""
+        tricky.averageUserRating = 4.56789
+        let roster = Roster(
+            artistId: jp.artistId, storefront: jp.storefront, fetchedAt: jp.fetchedAt, resultCount: jp.resultCount,
+            apps: [tricky] + jp.apps, body: jp.body)
+        try cache.store(roster)
+        try cache.store(Fixtures.roster("us"))
+        let loaded = try #require(cache.loadAllRosters().first { $0.storefront == jp.storefront })
+        #expect(loaded.apps == roster.apps)
+        #expect(loaded.body == nil)
+        #expect(loaded.fetchedAt == jp.fetchedAt)
+        #expect(cache.loadRoster(artistId: jp.artistId, storefront: jp.storefront)?.hasSameContent(as: jp) == true)
+    }
+
+    @Test("the header listing names every cached roster without decoding it")
+    func listing() throws {
+        for code in ["us", "de"] { try cache.store(Fixtures.roster(code, fetchedAt: Date(timeIntervalSince1970: 7))) }
+        try Data("junk\n".utf8).write(to: directory.appendingPathComponent("roster-1-us-0000000000000000.json"))
+        let entries = cache.listRosters()
+        #expect(Set(entries.map(\.storefront.code)) == ["us", "de"])
+        #expect(
+            entries.allSatisfy { $0.fetchedAt == Date(timeIntervalSince1970: 7) && $0.artistId == Fixtures.artistId })
+    }
+
+    @Test("a missing cache directory is simply empty")
+    func missingDirectory() {
+        #expect(cache.loadAllRosters().isEmpty)
+        #expect(cache.loadRoster(artistId: 1, storefront: .unitedStates) == nil)
+    }
+}
+
+@Suite("Digests")
+struct DigestTests {
+    @Test("SHA-256 matches the FIPS 180-4 test vectors")
+    func sha256Vectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(Array(repeating: UInt8(ascii: "a"), count: 1000)).count == 64)
+    }
+
+    @Test("FNV-1a 64 matches its reference values")
+    func fnvVectors() {
+        #expect(FNV1a.hex(Array("".utf8)) == "cbf29ce484222325")
+        #expect(FNV1a.hex(Array("a".utf8)) == "af63dc4c8601ec8c")
+    }
+}

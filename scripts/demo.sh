@@ -13,8 +13,11 @@ for exe in showcased showcasectl lookup-replay; do
     [ -x "$bin_dir/$exe" ] || { echo "demo: $bin_dir/$exe is missing; run: make demo" >&2; exit 1; }
 done
 
-bold=$(tput bold 2>/dev/null || true)
-plain=$(tput sgr0 2>/dev/null || true)
+bold='' plain=''
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+    bold=$(tput bold 2>/dev/null || true)
+    plain=$(tput sgr0 2>/dev/null || true)
+fi
 step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 show() { printf '%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 
@@ -82,6 +85,9 @@ ctl roster --storefront us --wait 30
 
 step "the Japanese store: names and prices as that storefront gives them, Japanese taglines"
 ctl roster --storefront jp --wait 30
+
+step "the German Mac App Store: Mac apps only (kind mac-software), never mixed into iOS answers"
+ctl roster --storefront DEU --platform macos --wait 30
 
 step "status: one line per storefront"
 ctl status

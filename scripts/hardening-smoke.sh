@@ -2,6 +2,9 @@
 # The release showcased under the confinement systemd/showcased.service asks for, reproduced without
 # systemd as PID 1 by scripts/hardening/sandbox.sh (mount namespace, setpriv, a seccomp filter
 # built from the unit's own SystemCallFilter= lines, MemoryDenyWriteExecute, address families):
+#   - over HTTPS, as in production: a loopback TLS front (a throwaway CA trusted only inside the
+#     sandbox, bound over /etc/ssl/certs/ca-certificates.crt) before lookup-replay, so libcurl and
+#     OpenSSL run inside the daemon under MemoryDenyWriteExecute= and the syscall filter;
 #   - as the unit does it: socket activation (systemd-socket-activate), NOTIFY_SOCKET and
 #     WATCHDOG_USEC, CONFIGURATION_DIRECTORY/CACHE_DIRECTORY/RUNTIME_DIRECTORY and no flags;
 #   - it answers Roster.Get for two storefronts from a loopback lookup-replay, Admin.Status and
@@ -28,7 +31,7 @@ if [ "$(id -u)" -ne 0 ] || ! unshare -m --propagation private true 2>/dev/null; 
     echo "hardening-smoke: skipped: needs root and a private mount namespace"
     exit 0
 fi
-for tool in setpriv systemd-socket-activate systemd-analyze cc python3; do
+for tool in setpriv systemd-socket-activate systemd-analyze cc python3 openssl; do
     command -v "$tool" >/dev/null || fail "$tool is missing (make deps)"
 done
 
@@ -44,9 +47,9 @@ replay=${LOOKUP_REPLAY:-$debug_dir/lookup-replay}
 # Outside /tmp and /home: the sandbox gives the daemon an empty /tmp and hides homes, as the unit does.
 state=$(mktemp -d /run/showcase-smoke.XXXXXX)
 chmod 0755 "$state"
-replay_pid='' daemon_pid='' notify_pid=''
+replay_pid='' daemon_pid='' notify_pid='' tls_pid=''
 cleanup() {
-    for pid in $daemon_pid $notify_pid $replay_pid; do
+    for pid in $daemon_pid $notify_pid $tls_pid $replay_pid; do
         kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
@@ -64,12 +67,51 @@ for _ in $(seq 100); do [ -s "$state/replay.out" ] && break; sleep 0.1; done
 port=$(head -n 1 "$state/replay.out")
 [ -n "$port" ] || fail "lookup-replay did not start: $(cat "$state/replay.log")"
 
+# HTTPS in front of it, with a certificate for 127.0.0.1 from a CA only the sandbox trusts.
+system_bundle=/etc/ssl/certs/ca-certificates.crt
+[ -f "$system_bundle" ] || fail "$system_bundle is missing (ca-certificates)"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$state/tls.key" -out "$state/tls.crt" 2>"$state/openssl.log" || fail "openssl: $(cat "$state/openssl.log")"
+cat "$system_bundle" "$state/tls.crt" >"$state/ca-bundle.crt"
+chmod 0644 "$state/ca-bundle.crt"
+python3 -u -c '
+import http.server, ssl, sys, urllib.error, urllib.request
+upstream, cert, key, log = sys.argv[1:5]
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+class Front(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(log, "a") as f:
+            f.write(self.path + "\n")
+        try:
+            with opener.open(upstream + self.path, timeout=10) as r:
+                status, body = r.status, r.read()
+        except urllib.error.HTTPError as e:
+            status, body = e.code, e.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/javascript; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Front)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(cert, key)
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_address[1])
+server.serve_forever()
+' "http://127.0.0.1:$port" "$state/tls.crt" "$state/tls.key" "$state/tls-requests.log" >"$state/tls.out" 2>"$state/tls.log" &
+tls_pid=$!
+for _ in $(seq 100); do [ -s "$state/tls.out" ] && break; sleep 0.1; done
+tls_port=$(head -n 1 "$state/tls.out")
+[ -n "$tls_port" ] || fail "the TLS front did not start: $(cat "$state/tls.log")"
+
 cat >"$state/etc/showcase.yaml" <<EOF_CONFIG
 hosts:
   - bundle_id: com.quietharbor.TideLog
 storefronts: [us, jp]
 lookup:
-  endpoint: http://127.0.0.1:$port/lookup
+  endpoint: https://127.0.0.1:$tls_port/lookup
   timeout: 5s
 overlay:
   taglines:
@@ -107,7 +149,8 @@ ok "controls: setpriority → EPERM, / read-only, uid 65534 inside the sandbox"
 
 sock=$state/run/showcased.sock
 env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
-    --state "$state/sandbox" --rw "$state/cache" --rw "$state/run" --listen "$sock" -- \
+    --state "$state/sandbox" --rw "$state/cache" --rw "$state/run" --listen "$sock" \
+    --ro-bind "$state/ca-bundle.crt" "$system_bundle" -- \
     env LIBDISPATCH_LOG=NO NOTIFY_SOCKET="$state/run/notify" WATCHDOG_USEC=2000000 \
     CONFIGURATION_DIRECTORY="$state/etc" CACHE_DIRECTORY="$state/cache" RUNTIME_DIRECTORY="$state/run" \
     "$state/bin/showcased" >"$state/daemon.log" 2>&1 &
@@ -120,7 +163,8 @@ ctl() { "$showcasectl" --socket "$sock" "$@"; }
 ctl roster --storefront us --wait 30 >"$state/us.out" 2>&1 || fail "roster us: $(cat "$state/us.out")"
 grep -q "Windrose" "$state/us.out" || fail "roster us lacks Windrose: $(cat "$state/us.out")"
 grep -q "Wind roses for every harbour" "$state/us.out" || fail "roster us lacks the overlay's tagline"
-ok "socket-activated under the sandbox, Roster.Get us answers from upstream with the overlay"
+grep -q 'entity=software' "$state/tls-requests.log" 2>/dev/null || fail "no roster request reached the HTTPS front"
+ok "socket-activated under the sandbox, Roster.Get us answers from upstream over HTTPS with the overlay"
 
 ctl roster --storefront jp --wait 30 >"$state/jp.out" 2>&1 || fail "roster jp: $(cat "$state/jp.out")"
 grep -q "風配図" "$state/jp.out" || fail "roster jp lacks the Japanese name: $(cat "$state/jp.out")"

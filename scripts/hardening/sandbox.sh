@@ -6,6 +6,7 @@
 #
 #   --state DIR     scratch directory for the compiled seccomp helper and the syscall list
 #   --rw DIR        stays writable (the unit's RuntimeDirectory=/CacheDirectory=); repeatable
+#   --ro-bind SRC DST  bind SRC read-only over the existing file DST (e.g. a CA bundle for a test)
 #   --listen PATH   socket activation: systemd-socket-activate listens on PATH and execs the
 #                   command on the first connection with LISTEN_FDS/LISTEN_PID (as the .socket does)
 # Environment: SANDBOX_UID / SANDBOX_GID (default 65534, "nobody": an unprivileged user).
@@ -32,12 +33,13 @@ die() { echo "sandbox: $*" >&2; exit 70; }
 
 if [ -z "${SANDBOX_INNER:-}" ]; then
     [ "$(id -u)" -eq 0 ] || die "needs root (a private mount namespace and setpriv)"
-    state='' listen='' rw=()
+    state='' listen='' rw=() binds=()
     while [ $# -gt 0 ]; do
         case $1 in
             --state) state=$2; shift 2 ;;
             --rw) rw+=("$(readlink -f "$2")"); shift 2 ;;
             --listen) listen=$2; shift 2 ;;
+            --ro-bind) binds+=("$(readlink -f "$2")" "$3"); shift 3 ;;
             --) shift; break ;;
             *) die "unknown option $1" ;;
         esac
@@ -79,7 +81,8 @@ if [ -z "${SANDBOX_INNER:-}" ]; then
 
     export SANDBOX_INNER=1 SANDBOX_STATE=$state SANDBOX_LISTEN=$listen
     SANDBOX_RW=$(printf '%s\n' "${rw[@]}")
-    export SANDBOX_RW
+    SANDBOX_BINDS=$(printf '%s\n' "${binds[@]}")
+    export SANDBOX_RW SANDBOX_BINDS
     exec unshare -m --propagation private "$0" "$@"
 fi
 
@@ -89,6 +92,10 @@ gid=${SANDBOX_GID:-65534}
 mapfile -t rw <<<"$SANDBOX_RW"
 
 for d in "${rw[@]}"; do [ -z "$d" ] || mount --bind "$d" "$d"; done
+mapfile -t binds <<<"$SANDBOX_BINDS"
+for ((i = 0; i + 1 < ${#binds[@]}; i += 2)); do
+    mount --bind "${binds[i]}" "${binds[i + 1]}" # made read-only with everything else below
+done
 
 # PrivateDevices=: build the new /dev aside, then move it over the old one.
 newdev=$(mktemp -d /tmp/sandbox-dev.XXXXXX)

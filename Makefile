@@ -46,7 +46,8 @@ install: release
 uninstall:
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" scripts/install.sh uninstall
 
-demo: deps
+demo:
+	@scripts/deps.sh build
 	$(SWIFT) build --product showcased
 	$(SWIFT) build --product showcasectl
 	$(SWIFT) build --product lookup-replay

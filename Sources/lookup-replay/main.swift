@@ -1,1 +1,46 @@
-print("not implemented yet")
+import Foundation
+import LookupReplay
+
+// lookup-replay --fixtures DIR [--port N]: serves Fixtures/lookup on 127.0.0.1 for the demo and for
+// out-of-process tests. With --port 0 (the default) the chosen port is the first line on stdout.
+
+let usage = """
+    usage: lookup-replay --fixtures DIR [--port N]
+      Serves lookup responses from DIR on 127.0.0.1:N (0 = any free port, printed as the first line).
+      Control endpoints under /_replay/ inject faults and read the request log (see LookupReplayServer+Control).
+    """
+var fixtures: String?
+var port = 0
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--fixtures": fixtures = arguments.popFirst()
+    case "--port":
+        guard let value = arguments.popFirst().flatMap(Int.init), (0...65535).contains(value) else {
+            FileHandle.standardError.write(Data("lookup-replay: --port needs a number 0–65535\n".utf8))
+            exit(64)
+        }
+        port = value
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("lookup-replay: unknown argument '\(argument)'\n\(usage)\n".utf8))
+        exit(64)
+    }
+}
+guard let fixtures else {
+    FileHandle.standardError.write(Data("lookup-replay: --fixtures DIR is required\n\(usage)\n".utf8))
+    exit(64)
+}
+do {
+    let server = try LookupReplayServer(fixtures: URL(fileURLWithPath: fixtures, isDirectory: true), port: port)
+    // Unbuffered, so a parent reading the pipe sees the port at once.
+    FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
+    withExtendedLifetime(server) {
+        while true { sleep(3600) }
+    }
+} catch {
+    FileHandle.standardError.write(Data("lookup-replay: \(error.description)\n".utf8))
+    exit(71)
+}

@@ -1,1 +1,5 @@
-print("not implemented yet")
+import Foundation
+import ShowcaseDaemon
+
+// Everything lives in the ShowcaseDaemon library (Dispatch closures created here would be @MainActor).
+exit(Daemon.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,21 +1,11 @@
-/// The `refresh:` section: how often each warm roster is fetched again.
-public struct RefreshSettings: Sendable, Equatable {
-    /// `refresh.interval` — duration, default `24h`. A roster younger than this is fresh; it is also
-    /// the refresh period and the ceiling of the retry back-off.
-    public var interval: Duration
-    /// `refresh.jitter` — percentage from `0%` to `50%`, default `10%` (stored as a fraction, 0.1).
-    /// Each refresh is scheduled at interval ± this share, so storefronts never refresh in a burst.
-    public var jitter: Double
-    /// `refresh.retry` — duration, default `5m`, at most `interval`. The first retry after a failed
-    /// refresh; it doubles after each further failure up to `interval`.
-    public var retry: Duration
+import ShowcaseCore
 
-    public init(interval: Duration = .seconds(86_400), jitter: Double = 0.1, retry: Duration = .seconds(300)) {
-        self.interval = interval
-        self.jitter = jitter
-        self.retry = retry
-    }
+/// The `refresh:` section is read straight into ShowcaseCore's `RefreshSchedule`, which documents each key
+/// (`refresh.interval` 24h, `refresh.jitter` 10% as 0.1 and at most 50%, `refresh.retry` 5m and at most the
+/// interval): the schedule the daemon runs is the value the operator wrote, with no second copy to keep in step.
+public typealias RefreshSettings = RefreshSchedule
 
+extension RefreshSchedule {
     static let keys = ["interval", "jitter", "retry"]
 
     init(reading node: YAMLNode, diagnostics: inout ConfigDiagnostics) {

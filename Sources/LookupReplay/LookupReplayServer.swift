@@ -1,0 +1,302 @@
+import Foundation
+@preconcurrency import Glibc
+import Synchronization
+
+/// A loopback HTTP/1.1 server that answers like Apple's lookup endpoint from files in a fixtures
+/// directory, records every request, and misbehaves on demand.
+///
+/// It exists so the daemon's tests and the offline demo never contact the internet, and so they can
+/// prove upstream citizenship (request counts, rates, parameters, headers) from the outside.
+///
+/// File-naming contract (country lowercased; a missing country counts as `us`):
+/// - `lookup?bundleId=B&country=cc` → `identity-B-cc.json`
+/// - `lookup?id=A&entity=software&…&country=cc` → `roster-A-cc.json`
+/// - `lookup?id=A&country=cc` (no `entity`) → `artist-A-cc.json`
+/// - no matching file → `empty.json` (or a built-in `{"resultCount":0,"results":[]}`)
+///
+/// Every connection is answered once and closed (`Connection: close`). Control endpoints under
+/// `/_replay/` (see `LookupReplayServer+Control.swift`) expose the same abilities as the Swift API to
+/// an out-of-process `lookup-replay`.
+public final class LookupReplayServer: Sendable {
+    struct State: Sendable {
+        var fixtures: URL
+        var overrides: [String: Data] = [:]
+        var faults: [ReplayFaultRule] = []
+        var requests: [RecordedRequest] = []
+        var sequence = 0
+        var stopped = false
+    }
+
+    let state: Mutex<State>
+    private let listenFD: Int32
+    /// The TCP port on 127.0.0.1 the server listens on.
+    public let port: Int
+
+    /// The lookup endpoint to put in `lookup.endpoint` (`http://127.0.0.1:PORT/lookup`).
+    public var endpoint: String { "http://127.0.0.1:\(port)/lookup" }
+
+    /// Starts listening on 127.0.0.1:`port` (0 picks a free port) and serving `fixtures`.
+    public init(fixtures: URL, port: Int = 0) throws(LookupReplayError) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw LookupReplayError("socket() failed: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw LookupReplayError("cannot listen on 127.0.0.1:\(port): \(message)")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.listenFD = fd
+        self.port = Int(UInt16(bigEndian: actual.sin_port))
+        self.state = Mutex(State(fixtures: fixtures))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "lookup-replay.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting; connections in progress finish on their own threads.
+    public func stop() {
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }
+            return state.stopped
+        }
+        guard !wasStopped else { return }
+        shutdown(listenFD, Int32(SHUT_RDWR))
+        close(listenFD)
+    }
+
+    // MARK: Test-facing API
+
+    /// Every lookup request received so far (control requests excluded), in arrival order.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// Forgets the recorded requests (sequence numbers keep increasing).
+    public func clearRequests() { state.withLock { $0.requests.removeAll() } }
+
+    /// Arms `fault` for the next `count` matching requests, or until `clearFaults()` when `count` is nil.
+    /// `matching` is a substring of the request target (`country=de`, `entity=software`).
+    public func inject(_ fault: ReplayFault, matching: String? = nil, count: Int? = nil) {
+        state.withLock { $0.faults.append(ReplayFaultRule(fault, matching: matching, count: count)) }
+    }
+
+    /// Removes every armed fault.
+    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+
+    /// Serves a different fixtures directory from the next request on (overrides stay).
+    public func setFixtures(_ directory: URL) { state.withLock { $0.fixtures = directory } }
+
+    /// The directory currently served.
+    public var fixtures: URL { state.withLock { $0.fixtures } }
+
+    /// Answers requests for fixture `name` (`roster-1-us.json`) with `contents` until cleared —
+    /// for example to make the next refresh return changed content.
+    public func setOverride(_ name: String, contents: Data) { state.withLock { $0.overrides[name] = contents } }
+
+    /// Removes one override, or all when `name` is nil.
+    public func clearOverride(_ name: String? = nil) {
+        state.withLock { state in
+            if let name { state.overrides[name] = nil } else { state.overrides.removeAll() }
+        }
+    }
+
+    /// Clears faults, overrides and the request log.
+    public func reset() {
+        state.withLock { state in
+            state.faults.removeAll()
+            state.overrides.removeAll()
+            state.requests.removeAll()
+        }
+    }
+
+    // MARK: Serving
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listenFD, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if state.withLock({ $0.stopped }) {
+                close(client)
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(fd) else {
+            close(fd)
+            return
+        }
+        if request.path.hasPrefix("/_replay/") {
+            let response = handleControl(request)
+            send(fd, response)
+            close(fd)
+            return
+        }
+        answerLookup(request, fd: fd)
+    }
+
+    private func readRequest(_ fd: Int32) -> HTTPRequestHead? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        let separator = Data("\r\n\r\n".utf8)
+        while buffer.count < 1 << 20 {
+            if let range = buffer.range(of: separator) {
+                let head = buffer[..<range.lowerBound]
+                var body = Data(buffer[range.upperBound...])
+                guard var request = HTTPRequestHead(head: Data(head)) else { return nil }
+                while body.count < request.contentLength {
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    if n <= 0 { break }
+                    body.append(chunk, count: n)
+                }
+                request.body = body
+                return request
+            }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer.append(chunk, count: n)
+        }
+        return nil
+    }
+
+    /// Picks the fault (if any) for this request, decrementing its count, and records the request.
+    private func admit(_ request: HTTPRequestHead) -> (ReplayFault?, fixtures: URL, overrides: [String: Data]) {
+        state.withLock { state in
+            var chosen: ReplayFault?
+            if let index = state.faults.firstIndex(where: { rule in
+                rule.matching.map { request.target.contains($0) } ?? true
+            }) {
+                chosen = state.faults[index].fault
+                if let remaining = state.faults[index].remaining {
+                    if remaining <= 1 {
+                        state.faults.remove(at: index)
+                    } else {
+                        state.faults[index].remaining = remaining - 1
+                    }
+                }
+            }
+            state.sequence += 1
+            let name = Self.fixtureName(for: request.query)
+            state.requests.append(
+                RecordedRequest(
+                    sequence: state.sequence, method: request.method, path: request.path, target: request.target,
+                    query: request.query, headers: request.headers, receivedAt: Date(),
+                    answeredWith: chosen?.label ?? name))
+            return (chosen, state.fixtures, state.overrides)
+        }
+    }
+
+    /// The fixture file name a lookup query maps to, by the naming contract.
+    public static func fixtureName(for query: [String: String]) -> String {
+        let country = (query["country"] ?? "us").lowercased()
+        switch LookupKind(query: query) {
+        case .identity: return "identity-\(query["bundleId"]!)-\(country).json"
+        case .roster: return "roster-\(query["id"]!)-\(country).json"
+        case .artist: return "artist-\(query["id"]!)-\(country).json"
+        case .other: return "empty.json"
+        }
+    }
+
+    private func answerLookup(_ request: HTTPRequestHead, fd: Int32) {
+        let (fault, fixtures, overrides) = admit(request)
+        let body = { () -> Data in
+            let name = Self.fixtureName(for: request.query)
+            if !name.contains("/"),
+                let data = overrides[name] ?? (try? Data(contentsOf: fixtures.appendingPathComponent(name)))
+            {
+                return data
+            }
+            return overrides["empty.json"] ?? (try? Data(contentsOf: fixtures.appendingPathComponent("empty.json")))
+                ?? Data(#"{"resultCount":0,"results":[]}"#.utf8)
+        }
+        switch fault {
+        case nil:
+            send(fd, Self.response(status: 200, body: body()))
+        case .status(let code, let retryAfter)?:
+            var headers: [(String, String)] = []
+            if let retryAfter { headers.append(("Retry-After", retryAfter)) }
+            let payload =
+                code == 403
+                ? ((try? Data(contentsOf: fixtures.appendingPathComponent("throttled-403.txt"))) ?? Data()) : Data()
+            send(fd, Self.response(status: code, headers: headers, body: payload))
+        case .delay(let duration)?:
+            let (seconds, attoseconds) = duration.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            send(fd, Self.response(status: 200, body: body()))
+        case .close?:
+            break
+        case .reset?:
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        case .body(let file)?:
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : fixtures.appendingPathComponent(file)
+            send(fd, Self.response(status: 200, body: (try? Data(contentsOf: url)) ?? Data()))
+        case .truncate?:
+            let full = body()
+            send(fd, Self.response(status: 200, body: full.prefix(full.count / 2)))
+        }
+        close(fd)
+    }
+
+    static func response(
+        status: Int, headers: [(String, String)] = [], body: Data,
+        contentType: String = "text/javascript; charset=utf-8"
+    ) -> Data {
+        var head = "HTTP/1.1 \(status) \(reason(status))\r\n"
+        head += "Content-Type: \(contentType)\r\n"
+        head += "Content-Length: \(body.count)\r\n"
+        head += "Connection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        var data = Data(head.utf8)
+        data.append(body)
+        return data
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    private func send(_ fd: Int32, _ data: Data) {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}

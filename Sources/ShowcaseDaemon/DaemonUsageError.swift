@@ -1,0 +1,5 @@
+/// A command-line mistake: printed with the usage, exit status 64.
+public struct DaemonUsageError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

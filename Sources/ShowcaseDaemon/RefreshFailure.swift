@@ -1,0 +1,18 @@
+import ShowcaseCore
+
+/// Why a refresh did not produce a roster: the message shown in `Admin.Refresh`'s `failed` list and Status.
+public struct RefreshFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    /// The lookup failure behind it, when there was one (the scheduler honours a throttle's `Retry-After`).
+    public let error: LookupError?
+
+    public init(_ description: String, error: LookupError? = nil) {
+        self.description = description
+        self.error = error
+    }
+
+    public init(_ error: LookupError) { self.init(error.description, error: error) }
+
+    static let shuttingDown = RefreshFailure("the daemon is shutting down; the refresh did not run")
+    static let notWarm = RefreshFailure("the storefront was removed from the configuration before it was refreshed")
+}

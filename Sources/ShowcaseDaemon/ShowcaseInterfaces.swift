@@ -1,0 +1,61 @@
+/// The IDL text of the daemon's two Varlink interfaces, exactly as SPEC §8 fixes them.
+///
+/// `org.varlink.service.GetInterfaceDescription` returns these strings, so third-party clients
+/// (`varlinkctl`, the Python and Go libraries) can introspect and type-check calls; the method set and
+/// error names are the contract with `showcasectl` and every other client.
+public enum ShowcaseInterfaces {
+    /// `io.showcase.Roster`: read-only queries, open to anyone who can open the socket.
+    public static let roster = """
+        interface io.showcase.Roster
+
+        type App (id: int, artistId: int, name: string, bundleId: string, genre: string,
+                  formattedPrice: ?string, platform: string, minimumOsVersion: string,
+                  iconUrl: string, storeUrl: string, tagline: ?string)
+
+        # state: fresh | stale | warming (never fetched yet; apps is empty, which does NOT mean "no apps")
+        method Get(storefront: string, host: ?string, platform: ?string, osVersion: ?string,
+                   locale: ?string, waitMs: ?int)
+            -> (storefront: string, host: string, state: string, fetchedAt: ?string, apps: []App)
+        method GetApp(id: int, storefront: string, host: ?string) -> (app: App)
+        method Storefronts() -> (storefronts: [](code: string, alpha3: string, name: string, warm: bool))
+        # With more: one reply per roster change (a new revision of that storefront's roster);
+        # identical refreshes send nothing; a slow reader gets the latest state, not a backlog.
+        method Watch(storefront: ?string, host: ?string) -> (storefront: string, revision: int,
+                   state: string, apps: []App)
+
+        error UnknownStorefront (storefront: string)
+        error UnknownHost (host: string)
+        error AppNotFound (id: int, storefront: string)
+        error HostAppNotFound (host: string, storefront: string)
+        error MalformedResponse (storefront: string, detail: string)
+        error MissingEntityParameter (storefront: string)
+        error Unavailable (storefront: string, reason: string)   # transport failed and nothing cached
+
+        """
+
+    /// `io.showcase.Admin`: status and state-changing methods, for root, the daemon's uid and
+    /// `socket.admin_uids` only.
+    public static let admin = """
+        interface io.showcase.Admin
+        method Status() -> (version: string, configPath: string, configGeneration: int,
+                   lastReloadError: ?string, upstream: (requests: int, failures: int,
+                   throttled: int), storefronts: [](code: string, state: string,
+                   fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string))
+        method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
+        method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
+        error ConfigInvalid (file: string, line: int, column: int, message: string)
+
+        """
+
+    /// Fully qualified error names, so handlers cannot misspell them.
+    public enum Error {
+        public static let unknownStorefront = "io.showcase.Roster.UnknownStorefront"
+        public static let unknownHost = "io.showcase.Roster.UnknownHost"
+        public static let appNotFound = "io.showcase.Roster.AppNotFound"
+        public static let hostAppNotFound = "io.showcase.Roster.HostAppNotFound"
+        public static let malformedResponse = "io.showcase.Roster.MalformedResponse"
+        public static let missingEntityParameter = "io.showcase.Roster.MissingEntityParameter"
+        public static let unavailable = "io.showcase.Roster.Unavailable"
+        public static let configInvalid = "io.showcase.Admin.ConfigInvalid"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LookupReplay
+import Testing
+
+@Suite("Upstream citizenship", .serialized)
+struct CitizenshipTests {
+    @Test("a full warm of S storefronts and H hosts of one developer costs at most S + H requests, within rate_limit")
+    func fullWarmIsCheapAndPaced() throws {
+        let bed = try TestBed()
+        bed.hosts = [TestBed.knotbook, TestBed.tideLog]
+        bed.storefronts = ["us", "de", "jp"]
+        bed.rateLimit = "2/s"
+        try bed.start()
+        try bed.waitUntilWarm()
+        let requests = bed.requests()
+        #expect(requests.count <= 3 + 2, "\(requests.map(\.target))")
+        #expect(requests.filter { $0.kind == .roster }.count == 3)
+        // Never more than 2 requests in any one-second window (arrival-time tolerance of 10%).
+        for index in requests.indices.dropLast(2) {
+            let window = requests[index + 2].receivedAt.timeIntervalSince(requests[index].receivedAt)
+            #expect(window >= 0.9, "3 requests within \(window)s: \(requests.map(\.target))")
+        }
+        // Only what the lookup needs, and a User-Agent naming showcased.
+        for request in requests {
+            #expect(request.headers["user-agent"]?.hasPrefix("showcased/") == true)
+            #expect(request.headers["cookie"] == nil)
+            #expect(Set(request.query.keys).isSubset(of: ["bundleId", "id", "entity", "limit", "country"]))
+        }
+    }
+
+    @Test("concurrent queries for a storefront outside the warm set share one fetch and warm it")
+    func onDemandStorefrontFetchedOnce() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        bed.replay.inject(.delay(.milliseconds(300)), matching: "country=jp")
+        let clients = try (0..<4).map { _ in try bed.client() }
+        for client in clients { try client.send("io.showcase.Roster.Get", ["storefront": "JPN", "waitMs": 10_000]) }
+        let answers = try clients.map { try $0.next() }
+        for answer in answers {
+            #expect(answer.string("state") == "fresh", "\(answer)")
+            #expect(!answer.appIDs.isEmpty)
+        }
+        #expect(bed.requests(matching: "country=jp").filter { $0.kind == .roster }.count == 1)
+        let storefronts = try bed.client().call("io.showcase.Roster.Storefronts")
+        let jp = (storefronts["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "jp" }
+        #expect(jp?["warm"] as? Bool == true)
+        #expect(jp?["alpha3"] as? String == "JPN")
+    }
+
+    @Test("an unknown storefront code is refused by name without any upstream request")
+    func unknownStorefront() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let before = bed.requests().count
+        let answer = try bed.get("zz")
+        #expect(answer.error == "io.showcase.Roster.UnknownStorefront")
+        #expect(answer.string("storefront") == "zz")
+        let host = try bed.get("de", ["host": "com.example.Nope"])
+        #expect(host.error == "io.showcase.Roster.UnknownHost")
+        #expect(host.string("host") == "com.example.Nope")
+        #expect(bed.requests().count == before)
+    }
+
+    @Test("a query waiting on a warming roster moves it to the front of the refresh queue")
+    func waitingQueryJumpsTheQueue() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us", "de", "fr", "gb", "it", "jp"]
+        bed.rateLimit = "3/s"
+        try bed.start()
+        let answer = try bed.get("jp", ["waitMs": 15_000])
+        #expect(answer.string("state") == "fresh", "\(answer)")
+        let order = bed.requests().filter { $0.kind == .roster }.compactMap { $0.query["country"] }
+        let position = try #require(order.firstIndex(of: "jp"))
+        #expect(position <= 2, "jp was fetched as roster #\(position + 1) of \(order)")
+        #expect(!order.contains("it"), "the last scheduled storefront was fetched before the waiting one: \(order)")
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import LookupReplay
+import Testing
+
+@Suite("Logging", .serialized)
+struct LoggingTests {
+    @Test("under journald every line carries a priority, repeated errors are condensed, queries log nothing")
+    func journalPrioritiesAndCondensing() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        bed.retry = "50ms"
+        bed.replay.inject(.status(500))
+        try bed.start(environment: ["JOURNAL_STREAM": "8:12345"])
+        try waitFor { bed.requests().count >= 5 }
+        for _ in 0..<20 { _ = try bed.get("de") }
+        let lines = bed.daemon!.log.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "\(lines)")
+        let errors = lines.filter { $0.contains("HTTP 500") }
+        #expect(errors.count == 1, "\(bed.requests().count) failed requests logged as: \(errors)")
+        #expect(errors.first?.hasPrefix("<4>") == true)
+        #expect(!lines.contains { $0.contains("Get") })
+        #expect(lines.count <= 3, "\(lines)")
+    }
+}

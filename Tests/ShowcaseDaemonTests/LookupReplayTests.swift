@@ -1,0 +1,54 @@
+import Foundation
+import LookupReplay
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("LookupReplay control endpoints")
+struct LookupReplayTests {
+    private func get(_ url: String) throws -> (Int, Data) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        URLSession.shared.dataTask(with: URL(string: url)!) { data, response, _ in
+            box.set((response as? HTTPURLResponse)?.statusCode ?? -1, data ?? Data())
+            semaphore.signal()
+        }.resume()
+        semaphore.wait()
+        return box.value
+    }
+
+    @Test("serves fixtures by the naming contract and obeys faults armed over HTTP")
+    func namingAndControl() throws {
+        let replay = try LookupReplayServer(fixtures: TestBed.fixtures)
+        defer { replay.stop() }
+        let base = "http://127.0.0.1:\(replay.port)"
+        let (status, body) = try get("\(base)/lookup?id=\(TestBed.artistId)&entity=software&limit=200&country=de")
+        #expect(status == 200)
+        #expect(
+            body
+                == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("roster-\(TestBed.artistId)-de.json")))
+        )
+        let (_, unknown) = try get("\(base)/lookup?id=1&entity=software&limit=200&country=de")
+        #expect(unknown == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("empty.json"))))
+
+        #expect(try get("\(base)/_replay/fault?status=429&retryAfter=7&count=1").0 == 200)
+        #expect(try get("\(base)/lookup?bundleId=\(TestBed.knotbook)&country=us").0 == 429)
+        #expect(try get("\(base)/lookup?bundleId=\(TestBed.knotbook)&country=us").0 == 200)
+        #expect(try get("\(base)/_replay/fault?action=bogus").0 == 400)
+
+        let (_, log) = try get("\(base)/_replay/requests")
+        let requests = try JSONSerialization.jsonObject(with: log) as? [[String: Any]] ?? []
+        #expect(requests.count == 4)
+        #expect(requests[2]["answeredWith"] as? String == "fault:429 retry-after=7")
+        #expect(replay.requests.map(\.kind) == [.roster, .roster, .identity, .identity])
+    }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (Int, Data) = (-1, Data())
+    func set(_ status: Int, _ data: Data) { lock.withLock { stored = (status, data) } }
+    var value: (Int, Data) { lock.withLock { stored } }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@Suite("Queries", .serialized)
+struct QueryTests {
+    @Test("Get applies host self-exclusion, platform and OS floor per query, from one cached roster")
+    func perQueryFiltering() throws {
+        let bed = try TestBed()
+        bed.hosts = [TestBed.knotbook, TestBed.tideLog]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let requestsBefore = bed.requests().count
+        let knotbook = try bed.get("us")
+        let tideLog = try bed.get("us", ["host": TestBed.tideLog])
+        #expect(!knotbook.apps.contains { $0["bundleId"] as? String == TestBed.knotbook })
+        #expect(!tideLog.apps.contains { $0["bundleId"] as? String == TestBed.tideLog })
+        #expect(knotbook.apps.contains { $0["bundleId"] as? String == TestBed.tideLog })
+        #expect(knotbook.apps.allSatisfy { $0["platform"] as? String == "ios" })
+
+        let mac = try bed.get("us", ["platform": "macos"])
+        #expect(!mac.apps.isEmpty)
+        #expect(mac.apps.allSatisfy { $0["platform"] as? String == "macos" })
+
+        let old = try bed.get("us", ["osVersion": "15.0"])
+        #expect(old.apps.count < knotbook.apps.count)
+        for app in old.apps {
+            let floor = (app["minimumOsVersion"] as? String ?? "").split(separator: ".").compactMap { Int($0) }
+            #expect(floor.lexicographicallyPrecedes([15, 0, 1]), "\(app)")
+        }
+        #expect(bed.requests().count == requestsBefore)
+    }
+
+    @Test("GetApp answers one app, and AppNotFound with id and storefront for an unlisted one")
+    func getApp() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let id = try #require(try bed.get("de").appIDs.first)
+        let reply = try bed.client().call("io.showcase.Roster.GetApp", ["id": id, "storefront": "de"])
+        let app = reply["app"] as? [String: Any]
+        #expect((app?["id"] as? NSNumber)?.intValue == id)
+        #expect((app?["storeUrl"] as? String)?.contains("/de/") == true)
+        let missing = try bed.client().call("io.showcase.Roster.GetApp", ["id": 1, "storefront": "de"])
+        #expect(missing.error == "io.showcase.Roster.AppNotFound")
+        #expect(missing.int("id") == 1)
+        #expect(missing.string("storefront") == "de")
+    }
+}

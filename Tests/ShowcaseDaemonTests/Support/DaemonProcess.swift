@@ -1,0 +1,116 @@
+import Foundation
+@preconcurrency import Glibc
+
+/// The real `showcased` binary (`.build/debug/showcased`, built by `make test` before testing) running
+/// as a child process with its stderr captured to a file.
+final class DaemonProcess: @unchecked Sendable {
+    /// The package root, from this file's path (`SHOWCASE_PACKAGE_ROOT` overrides it).
+    static let packageRoot =
+        ProcessInfo.processInfo.environment["SHOWCASE_PACKAGE_ROOT"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let binary = packageRoot.appendingPathComponent(".build/debug/showcased")
+
+    let process = Process()
+    let logFile: URL
+    let socketPath: String
+
+    /// Starts `showcased --config CONFIG --socket SOCKET` with `extraEnvironment`, and waits until its
+    /// socket accepts connections (or it exits).
+    init(
+        config: URL, socketPath: String, logFile: URL, arguments: [String] = [],
+        environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true,
+        launcher: [String] = [], listenPath: String? = nil
+    ) throws {
+        self.logFile = logFile
+        self.socketPath = listenPath ?? socketPath
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let daemonArguments = ["--config", config.path, "--socket", socketPath] + arguments
+        if let tool = launcher.first {
+            // e.g. systemd-socket-activate, which then execs the daemon with LISTEN_FDS set.
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + daemonArguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = daemonArguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "WATCHDOG_USEC", "JOURNAL_STREAM"] {
+            environment[key] = nil
+        }
+        environment.merge(extraEnvironment) { $1 }
+        process.environment = environment
+        let log = try FileHandle(forWritingTo: logFile)
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        if waitForSocket { try self.waitForSocket() }
+    }
+
+    /// Polls until the socket accepts a connection; throws with the daemon's log if it exits first.
+    func waitForSocket(timeout: Duration = .seconds(15)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if Self.canConnect(socketPath) { return }
+            if !process.isRunning {
+                throw HarnessError("showcased exited with \(process.terminationStatus) before answering: \(log)")
+            }
+            usleep(10_000)
+        }
+        throw HarnessError("showcased did not open \(socketPath) in time: \(log)")
+    }
+
+    /// Everything the daemon wrote to stderr/stdout so far.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func send(_ signalNumber: Int32) { kill(process.processIdentifier, signalNumber) }
+
+    /// Waits for the process to exit and returns its exit status (128+N for a signal).
+    @discardableResult
+    func waitForExit(timeout: Duration = .seconds(15)) throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                throw HarnessError("showcased did not exit in time: \(log)")
+            }
+            usleep(10_000)
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    func stop() throws -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        send(SIGTERM)
+        return try waitForExit()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    static func canConnect(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            path.utf8CString.withUnsafeBytes {
+                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count)))
+            }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}

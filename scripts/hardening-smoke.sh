@@ -7,9 +7,9 @@
 #     OpenSSL run inside the daemon under MemoryDenyWriteExecute= and the syscall filter;
 #   - as the unit does it: socket activation (systemd-socket-activate), NOTIFY_SOCKET and
 #     WATCHDOG_USEC, CONFIGURATION_DIRECTORY/CACHE_DIRECTORY/RUNTIME_DIRECTORY and no flags;
-#   - it answers Roster.Get for two storefronts from a loopback lookup-replay, Admin.Status and
-#     Admin.Reload; sends READY=1 and WATCHDOG=1; writes its cache as the unprivileged user with
-#     UMask=0077; and exits 0 on SIGTERM after STOPPING=1;
+#   - it answers Roster.Get for two storefronts, Admin.Status and Admin.Reload (asked with a plain
+#     Python Varlink client, independent of showcasectl); sends READY=1 and WATCHDOG=1; writes its
+#     cache as the unprivileged user with UMask=0077; and exits 0 on SIGTERM after STOPPING=1;
 #   - controls prove the confinement is real (setpriority refused, / read-only) so a pass means something.
 # Needs root (mount namespaces); prints what it skips otherwise.
 set -euo pipefail
@@ -38,10 +38,8 @@ done
 bin_dir=${BIN_DIR:-$(swift build -c release --static-swift-stdlib --show-bin-path)}
 debug_dir=$(swift build --show-bin-path)
 showcased=${SHOWCASED:-$bin_dir/showcased}
-showcasectl=${SHOWCASECTL:-$bin_dir/showcasectl}
 replay=${LOOKUP_REPLAY:-$debug_dir/lookup-replay}
 [ -x "$showcased" ] || fail "no built showcased at $showcased (make release)"
-[ -x "$showcasectl" ] || fail "no built showcasectl at $showcasectl"
 [ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"
 
 # Outside /tmp and /home: the sandbox gives the daemon an empty /tmp and hides homes, as the unit does.
@@ -58,6 +56,7 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$state/bin" "$state/etc" "$state/cache" "$state/run"
+sock=$state/run/showcased.sock
 cp "$showcased" "$state/bin/showcased"
 chown 65534:65534 "$state/cache" "$state/run"
 
@@ -147,7 +146,6 @@ grep -q "Read-only file system" "$state/control.out" || fail "/etc was writable 
 [ "$(tail -n 1 "$state/control.out")" = 65534 ] || fail "the sandbox did not drop to uid 65534"
 ok "controls: setpriority → EPERM, / read-only, uid 65534 inside the sandbox"
 
-sock=$state/run/showcased.sock
 env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
     --state "$state/sandbox" --rw "$state/cache" --rw "$state/run" --listen "$sock" \
     --ro-bind "$state/ca-bundle.crt" "$system_bundle" -- \
@@ -158,21 +156,51 @@ daemon_pid=$!
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || fail "systemd-socket-activate did not listen on $sock"
 
+# The client: plain Varlink from Python's standard library (independent of showcasectl). Prints the
+# reply's parameters as JSON; exits 1 with the error on stderr.
+vcall() {
+    python3 -c '
+import json, socket, sys
+path, method, parameters = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+with socket.socket(socket.AF_UNIX) as s:
+    s.settimeout(60)
+    s.connect(path)
+    s.sendall(json.dumps({"method": method, "parameters": parameters}).encode() + b"\0")
+    data = b""
+    while not data.endswith(b"\0"):
+        chunk = s.recv(65536)
+        if not chunk:
+            sys.exit("connection closed without a reply")
+        data += chunk
+reply = json.loads(data[:-1])
+if "error" in reply:
+    sys.exit(json.dumps(reply))
+print(json.dumps(reply["parameters"], ensure_ascii=False))
+' "$sock" "$@"
+}
+field() { python3 -c 'import json, sys; r = json.load(sys.stdin); print(eval(sys.argv[1], {}, {"r": r}))' "$1"; }
+
 # The first connection starts the daemon (socket activation), as with showcased.socket.
-ctl() { "$showcasectl" --socket "$sock" "$@"; }
-ctl roster --storefront us --wait 30 >"$state/us.out" 2>&1 || fail "roster us: $(cat "$state/us.out")"
-grep -q "Windrose" "$state/us.out" || fail "roster us lacks Windrose: $(cat "$state/us.out")"
-grep -q "Wind roses for every harbour" "$state/us.out" || fail "roster us lacks the overlay's tagline"
+vcall io.showcase.Roster.Get '{"storefront": "us", "waitMs": 30000}' >"$state/us.json" 2>&1 \
+    || fail "Roster.Get us: $(cat "$state/us.json")"
+[ "$(field 'r["state"]' <"$state/us.json")" = fresh ] || fail "Roster.Get us is not fresh: $(cat "$state/us.json")"
+field '[a["name"] for a in r["apps"]]' <"$state/us.json" | grep -q "Windrose" \
+    || fail "Roster.Get us lacks Windrose: $(cat "$state/us.json")"
+[ "$(field '[a.get("tagline") for a in r["apps"] if a["id"] == 1641000105][0]' <"$state/us.json")" \
+    = "Wind roses for every harbour" ] || fail "Roster.Get us lacks the overlay's tagline"
 grep -q 'entity=software' "$state/tls-requests.log" 2>/dev/null || fail "no roster request reached the HTTPS front"
 ok "socket-activated under the sandbox, Roster.Get us answers from upstream over HTTPS with the overlay"
 
-ctl roster --storefront jp --wait 30 >"$state/jp.out" 2>&1 || fail "roster jp: $(cat "$state/jp.out")"
-grep -q "風配図" "$state/jp.out" || fail "roster jp lacks the Japanese name: $(cat "$state/jp.out")"
-ok "Roster.Get jp answers with the storefront's localized names"
+vcall io.showcase.Roster.Get '{"storefront": "JPN", "waitMs": 30000}' >"$state/jp.json" 2>&1 \
+    || fail "Roster.Get jp: $(cat "$state/jp.json")"
+field '[a["formattedPrice"] for a in r["apps"]]' <"$state/jp.json" | grep -q "¥800" \
+    || fail "Roster.Get JPN lacks yen prices: $(cat "$state/jp.json")"
+ok "Roster.Get JPN answers with the jp storefront's localized prices"
 
-ctl status >"$state/status.out" 2>&1 || fail "status: $(cat "$state/status.out")"
-ctl reload >"$state/reload.out" 2>&1 || fail "reload: $(cat "$state/reload.out")"
-ok "Admin.Status and Admin.Reload answer"
+vcall io.showcase.Admin.Status '{}' >"$state/status.json" 2>&1 || fail "Admin.Status: $(cat "$state/status.json")"
+vcall io.showcase.Admin.Reload '{}' >"$state/reload.json" 2>&1 || fail "Admin.Reload: $(cat "$state/reload.json")"
+[ "$(field 'r["generation"]' <"$state/reload.json")" = 2 ] || fail "Admin.Reload: $(cat "$state/reload.json")"
+ok "Admin.Status and Admin.Reload answer (generation 2)"
 
 grep -q '^READY=1' "$state/notify.log" || grep -q 'READY=1' "$state/notify.log" \
     || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$state/notify.log")"

@@ -36,6 +36,6 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
         ),
-        .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay"]),
+        .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore"]),
     ]
 )

@@ -20,6 +20,8 @@ if [ "$profile" = all ]; then
     # (systemd as PID 1 is not needed), and `man` for the units' Documentation= lines.
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
     command -v man >/dev/null 2>&1 || missing+=(man-db)
+    # showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
+    command -v zsh >/dev/null 2>&1 || missing+=(zsh)
     # scripts/hardening-smoke.sh: setpriv and unshare (util-linux), a C compiler and the kernel
     # headers for the seccomp helper, python3 for the notify socket and the TLS front, openssl and
     # the CA bundle for HTTPS.

@@ -5,7 +5,8 @@
 #   - an existing /etc/showcase/showcase.yaml is left untouched, the rest of etc/showcase arrives;
 #   - the installed binaries resolve no library into the Swift toolchain (ldd) and run with the
 #     toolchain out of reach: `env -i` (no LD_LIBRARY_PATH) and, where a private mount namespace
-#     can be had, the toolchain directory hidden under an empty tmpfs;
+#     can be had, with the toolchain directory hidden under an empty tmpfs, where the installed
+#     showcased serves a localized jp roster (from a loopback lookup-replay) to the installed showcasectl;
 # then `make uninstall` and the tree must hold nothing but the operator's own configuration.
 # Reuses the release build `make install` makes (swift build -c release --static-swift-stdlib).
 set -euo pipefail
@@ -91,13 +92,36 @@ run_clean "$root/bin/showcasectl" version >"$work/out" 2>&1 || { cat "$work/out"
 echo "check-install: showcasectl version: $(head -n 1 "$work/out")"
 ok "installed binaries run under env -i"
 
-# The toolchain hidden entirely: a private mount namespace with an empty tmpfs over it.
+# The toolchain hidden entirely: a private mount namespace with an empty tmpfs over it, where the
+# installed daemon serves a real query (from a loopback lookup-replay started outside) to the
+# installed client: URLSession, JSON, ICU-backed formatting, Varlink, all from the static binaries.
 if unshare -m --propagation private true 2>/dev/null; then
+    replay=$(swift build --show-bin-path)/lookup-replay
+    [ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"
+    "$replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
+    replay_pid=$!
+    trap 'kill "$replay_pid" 2>/dev/null; wait "$replay_pid" 2>/dev/null; rm -rf "$dest" "$work"' EXIT
+    for _ in $(seq 100); do [ -s "$work/replay.out" ] && break; sleep 0.1; done
+    port=$(head -n 1 "$work/replay.out")
+    [ -n "$port" ] || fail "lookup-replay did not start: $(cat "$work/replay.log")"
+    mkdir -p "$work/run"
+    sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" -e "s#^\(  directory:\).*#\1 $work/cache#" \
+        -e "s#^\(  path:\).*#\1 $work/run/showcased.sock#" Fixtures/demo/showcase.yaml >"$work/showcase.yaml"
+    cp Fixtures/demo/overlay.yaml "$work/overlay.yaml"
     unshare -m --propagation private env -i PATH=/usr/bin:/bin sh -c '
-        mount -t tmpfs none "$1" && ! command -v swift >/dev/null &&
-        "$2/bin/showcased" --version && "$2/bin/showcasectl" version' sh "$toolchain" "$root" \
-        >"$work/out" 2>&1 || { cat "$work/out" >&2; fail "installed binaries fail with $toolchain hidden"; }
-    ok "installed binaries run with $toolchain hidden"
+        mount -t tmpfs none "$1" && ! command -v swift >/dev/null || exit 70
+        "$2/bin/showcased" --version && "$2/bin/showcasectl" version || exit 71
+        "$2/bin/showcased" --config "$3/showcase.yaml" 2>"$3/daemon.log" &
+        daemon=$!
+        for _ in $(seq 100); do [ -S "$3/run/showcased.sock" ] && break; sleep 0.1; done
+        "$2/bin/showcasectl" --socket "$3/run/showcased.sock" --json roster --storefront jp --wait 30 >"$3/jp.json"
+        status=$?
+        kill -TERM "$daemon"
+        wait "$daemon" || status=72
+        exit $status' sh "$toolchain" "$root" "$work" \
+        >"$work/out" 2>&1 || { cat "$work/out" "$work/daemon.log" >&2; fail "installed binaries fail with $toolchain hidden"; }
+    grep -q '¥800' "$work/jp.json" || { cat "$work/jp.json" >&2; fail "no localized jp roster from the installed binaries"; }
+    ok "with $toolchain hidden, the installed showcased serves a jp roster to the installed showcasectl"
 else
     echo "check-install: note: no private mount namespace here; skipped hiding $toolchain"
 fi

@@ -66,10 +66,12 @@ for _ in $(seq 100); do [ -s "$state/replay.out" ] && break; sleep 0.1; done
 port=$(head -n 1 "$state/replay.out")
 [ -n "$port" ] || fail "lookup-replay did not start: $(cat "$state/replay.log")"
 
-# HTTPS in front of it, with a certificate for 127.0.0.1 from a CA only the sandbox trusts.
+# HTTPS in front of it, with a certificate for localhost from a CA only the sandbox trusts. The
+# endpoint names localhost, so the daemon resolves a host name (NSS, /etc/hosts) as it would
+# itunes.apple.com, with AF_NETLINK refused by RestrictAddressFamilies=.
 system_bundle=/etc/ssl/certs/ca-certificates.crt
 [ -f "$system_bundle" ] || fail "$system_bundle is missing (ca-certificates)"
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
     -keyout "$state/tls.key" -out "$state/tls.crt" 2>"$state/openssl.log" || fail "openssl: $(cat "$state/openssl.log")"
 cat "$system_bundle" "$state/tls.crt" >"$state/ca-bundle.crt"
 chmod 0644 "$state/ca-bundle.crt"
@@ -110,7 +112,7 @@ hosts:
   - bundle_id: com.quietharbor.TideLog
 storefronts: [us, jp]
 lookup:
-  endpoint: https://127.0.0.1:$tls_port/lookup
+  endpoint: https://localhost:$tls_port/lookup
   timeout: 5s
 overlay:
   taglines:

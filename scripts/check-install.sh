@@ -100,7 +100,7 @@ if unshare -m --propagation private true 2>/dev/null; then
     [ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"
     "$replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
     replay_pid=$!
-    trap 'kill "$replay_pid" 2>/dev/null; wait "$replay_pid" 2>/dev/null; rm -rf "$dest" "$work"' EXIT
+    trap 'kill "$replay_pid" 2>/dev/null || true; wait "$replay_pid" 2>/dev/null || true; rm -rf "$dest" "$work"' EXIT
     for _ in $(seq 100); do [ -s "$work/replay.out" ] && break; sleep 0.1; done
     port=$(head -n 1 "$work/replay.out")
     [ -n "$port" ] || fail "lookup-replay did not start: $(cat "$work/replay.log")"

@@ -25,6 +25,11 @@ conformance:
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests
 
+# --- benchmarks (SPEC §11): release build, daemon vs the transport floor, one table -----------------------
+.PHONY: bench
+bench: deps
+	@scripts/bench.sh
+
 # ---- ship: install, uninstall, demo and the checks they add to `make test` ------------------
 # `make install` builds release binaries once (--static-swift-stdlib, so they run without the
 # Swift toolchain) and installs them, the systemd units, the configuration (never overwriting),

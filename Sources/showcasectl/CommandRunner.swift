@@ -1,10 +1,12 @@
+import ShowcaseCore
+
 /// Runs one `showcasectl` invocation from arguments to exit status.
 ///
 /// Parsing, the call to the daemon and output are kept apart so that every failure, whatever its
 /// source, ends the same way: one stderr line that says what to do, and the status of SPEC §9.
 enum CommandRunner {
-    /// This client's version, printed by `showcasectl version`.
-    static let version = "0.1.0"
+    /// This client's version, printed by `showcasectl version`: the release's one number.
+    static let version = ShowcaseVersion.string
 
     static func run(arguments: [String], environment: [String: String]) -> Int32 {
         let console = Console(environment: environment)

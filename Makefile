@@ -18,6 +18,7 @@ test: deps lint
 	$(SWIFT) build --build-tests
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
+	$(MAKE) ship-checks
 
 # Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
 conformance:
@@ -30,3 +31,45 @@ lint:
 .PHONY: bench
 bench: deps
 	@scripts/bench.sh
+
+# ---- ship: install, uninstall, demo and the checks they add to `make test` ------------------
+# `make install` builds release binaries once (--static-swift-stdlib, so they run without the
+# Swift toolchain) and installs them, the systemd units, the configuration (never overwriting),
+# man pages and completions; `make uninstall` removes exactly what the manifest lists.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+.PHONY: release install uninstall demo ship-checks check-units check-install hardening-smoke
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+install: release
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" \
+	    BIN_DIR="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" scripts/install.sh install
+
+uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" scripts/install.sh uninstall
+
+demo:
+	@scripts/deps.sh build
+	$(SWIFT) build --product showcased
+	$(SWIFT) build --product showcasectl
+	$(SWIFT) build --product lookup-replay
+	scripts/demo.sh
+
+# Run by `make test` after the debug build: unit files, the daemon under the hardening options
+# that can be reproduced without systemd as PID 1, and an install into a temporary DESTDIR.
+ship-checks: check-units hardening-smoke check-install
+
+check-units:
+	scripts/check-units.sh
+
+hardening-smoke: release
+	scripts/hardening-smoke.sh
+
+check-install: release
+	scripts/check-install.sh
+# ---- end ship -------------------------------------------------------------------------------

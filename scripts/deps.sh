@@ -1,16 +1,41 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with only the Swift toolchain lacks, and nothing else.
 # Each package is installed only when the thing it provides is missing; never interactive.
+#   scripts/deps.sh build   what building needs (make build, make demo: works offline when present)
+#   scripts/deps.sh [all]   also what make test, make release and make install need
 set -euo pipefail
+profile=${1:-all}
+case $profile in build | all) ;; *) echo "usage: scripts/deps.sh [build|all]" >&2; exit 64 ;; esac
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
-# showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
-command -v man >/dev/null 2>&1 || missing+=(man-db)
-command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+if [ "$profile" = all ]; then
+    # `make install` links release binaries with --static-swift-stdlib; the static
+    # FoundationNetworking needs libcurl's development files (the OpenSSL flavour).
+    installed libcurl4-openssl-dev || missing+=(libcurl4-openssl-dev)
+    # scripts/check-units.sh: `systemd-analyze verify` and `systemd-analyze security --offline=yes`
+    # (systemd as PID 1 is not needed), and `man` for the units' Documentation= lines.
+    command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+    command -v man >/dev/null 2>&1 || missing+=(man-db)
+    # showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
+    command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+    # scripts/hardening-smoke.sh: setpriv and unshare (util-linux), a C compiler and the kernel
+    # headers for the seccomp helper, python3 for the notify socket and the TLS front, openssl and
+    # the CA bundle for HTTPS.
+    command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+    command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
+    command -v cc >/dev/null 2>&1 || missing+=(gcc)
+    [ -f /usr/include/linux/seccomp.h ] || missing+=(linux-libc-dev)
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     echo "deps: installing ${missing[*]}"
     if [ "$(id -u)" -ne 0 ]; then
         echo "deps: need root to install ${missing[*]} (run: sudo apt-get install -y ${missing[*]})" >&2

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `make demo`: showcased end to end with no internet. A loopback lookup-replay server answers from
+# Fixtures/lookup/ (an invented developer, in the exact shape of Apple's responses); showcased runs
+# as your user with the demo configuration (Fixtures/demo/) in a temporary directory; showcasectl
+# queries it; the overlay is edited and reloaded; everything is stopped and removed on exit.
+# Expects the debug build (`make demo` builds it first); BIN_DIR overrides where the binaries are.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+bin_dir=${BIN_DIR:-$(swift build --show-bin-path)}
+for exe in showcased showcasectl lookup-replay; do
+    [ -x "$bin_dir/$exe" ] || { echo "demo: $bin_dir/$exe is missing; run: make demo" >&2; exit 1; }
+done
+
+bold='' plain=''
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+    bold=$(tput bold 2>/dev/null || true)
+    plain=$(tput sgr0 2>/dev/null || true)
+fi
+step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
+show() { printf '%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
+
+demo=$(mktemp -d "${TMPDIR:-/tmp}/showcase-demo.XXXXXX")
+replay_pid='' daemon_pid=''
+cleanup() {
+    local status=$?
+    if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
+        kill -TERM "$daemon_pid" 2>/dev/null || true
+        wait "$daemon_pid" 2>/dev/null || true
+    fi
+    if [ -n "$replay_pid" ] && kill -0 "$replay_pid" 2>/dev/null; then
+        kill -TERM "$replay_pid" 2>/dev/null || true
+        wait "$replay_pid" 2>/dev/null || true
+    fi
+    if [ "$status" -ne 0 ] && [ -s "$demo/showcased.log" ]; then
+        echo "demo: failed; showcased's log:" >&2
+        sed 's/^/  /' "$demo/showcased.log" >&2
+    fi
+    rm -rf "$demo"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# 1. The loopback lookup server: it prints its port on the first line.
+step "lookup-replay serves Fixtures/lookup/ on 127.0.0.1 (no internet needed)"
+"$bin_dir/lookup-replay" --fixtures "$repo/Fixtures/lookup" --port 0 >"$demo/replay.out" 2>"$demo/replay.log" &
+replay_pid=$!
+for _ in $(seq 100); do
+    [ -s "$demo/replay.out" ] && break
+    kill -0 "$replay_pid" 2>/dev/null || { cat "$demo/replay.log" >&2; exit 1; }
+    sleep 0.1
+done
+port=$(head -n 1 "$demo/replay.out")
+[ -n "$port" ] || { echo "demo: lookup-replay did not print its port" >&2; exit 1; }
+echo "lookup endpoint: http://127.0.0.1:$port/lookup"
+
+# 2. The demo configuration, pointed at the loopback server and the temporary directory.
+step "the demo configuration ($demo/etc)"
+mkdir -p "$demo/etc" "$demo/cache" "$demo/run"
+sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" \
+    -e "s#^\(  directory:\).*#\1 $demo/cache#" \
+    -e "s#^\(  path:\).*#\1 $demo/run/showcased.sock#" \
+    Fixtures/demo/showcase.yaml >"$demo/etc/showcase.yaml"
+cp Fixtures/demo/overlay.yaml "$demo/etc/overlay.yaml"
+socket=$demo/run/showcased.sock
+ctl() { show "$bin_dir/showcasectl" --socket "$socket" "$@"; }
+show "$bin_dir/showcasectl" check-config "$demo/etc/showcase.yaml"
+
+# 3. The daemon, as this user, logging to a file.
+step "showcased starts: it answers at once and warms us, de and jp in the background"
+"$bin_dir/showcased" --config "$demo/etc/showcase.yaml" --socket "$socket" 2>"$demo/showcased.log" &
+daemon_pid=$!
+ready=''
+for _ in $(seq 300); do
+    if "$bin_dir/showcasectl" --socket "$socket" status >/dev/null 2>&1; then ready=yes; break; fi
+    kill -0 "$daemon_pid" 2>/dev/null || break
+    sleep 0.1
+done
+[ -n "$ready" ] || { echo "demo: showcased did not answer on $socket" >&2; exit 1; }
+echo "showcased (pid $daemon_pid) answers on $socket"
+
+step "the roster for the US store (waits up to 30 s for the first fetch)"
+ctl roster --storefront us --wait 30
+
+step "the Japanese store: names and prices as that storefront gives them, Japanese taglines"
+ctl roster --storefront jp --wait 30
+
+step "the German Mac App Store: Mac apps only (kind mac-software), never mixed into iOS answers"
+ctl roster --storefront DEU --platform macos --wait 30
+
+step "status: one line per storefront"
+ctl status
+
+# 4. The operator edits the overlay and reloads: the new order applies with no upstream request.
+step "edit the overlay: pin Windrose first and give it a tagline, then reload"
+show diff -u "$demo/etc/overlay.yaml" "$repo/Fixtures/demo/overlay-edited.yaml" || true
+cp Fixtures/demo/overlay-edited.yaml "$demo/etc/overlay.yaml"
+ctl reload
+ctl roster --storefront us
+
+step "stop: SIGTERM finishes in-flight replies and cache writes, then exits 0"
+kill -TERM "$daemon_pid"
+status=0
+wait "$daemon_pid" || status=$?
+daemon_pid=''
+echo "showcased exited with status $status"
+[ "$status" -eq 0 ] || exit 1
+
+step "run it for real"
+cat <<EOF_REAL
+  make install                                   # release binaries, units, /etc/showcase, man pages
+  \$EDITOR /etc/showcase/showcase.yaml            # your host app's bundle id and storefronts
+  showcasectl check-config /etc/showcase/showcase.yaml
+  systemctl enable --now showcased.socket showcased.service
+  showcasectl roster --storefront de             # as root or a member of group "showcase"
+  journalctl -u showcased                        # the daemon's log
+Read README.md for configuration, operations and troubleshooting.
+EOF_REAL

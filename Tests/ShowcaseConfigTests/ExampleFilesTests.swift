@@ -36,7 +36,7 @@ struct ExampleFilesTests {
     @Test(
         "loads every valid fixture and the demo configuration",
         arguments: [
-            "valid/minimal.yaml", "valid/full.yaml", "valid/inline-overlay.yaml", "demo/showcase.yaml",
+            "valid/minimal.yaml", "valid/full.yaml", "valid/inline-overlay.yaml", "../demo/showcase.yaml",
         ])
     func validFixtures(name: String) throws {
         let configuration = try ConfigLoader.load(path: fixture(name), defaults: testDefaults)

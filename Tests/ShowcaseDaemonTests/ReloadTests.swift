@@ -5,7 +5,7 @@ import Testing
 @Suite("Reload", .serialized)
 struct ReloadTests {
     /// Starts a warm daemon whose overlay pins `pinned` first; returns the bed and the roster's app ids.
-    private func warmBed() throws -> (TestBed, [Int]) {
+    func warmBed() throws -> (TestBed, [Int]) {
         let bed = try TestBed()
         try bed.start()
         try bed.waitUntilWarm()
@@ -95,5 +95,29 @@ struct ReloadStorefrontTests {
         #expect(bed.requests(matching: "country=jp").count == 1)
         // The removed storefront's roster is still answered from what is cached.
         #expect(!(try bed.get("us").appIDs.isEmpty))
+    }
+}
+
+extension ReloadTests {
+    @Test("a successful reload clears lastReloadError, by Admin.Reload and by SIGHUP alike")
+    func successfulReloadClearsTheError() throws {
+        let (bed, ids) = try warmBed()
+        for trigger in ["Admin.Reload", "SIGHUP"] {
+            let generation = try #require(try bed.status().int("configGeneration"))
+            try bed.writeOverlay("order: [\(ids[1])\n")
+            #expect(try bed.client().call("io.showcase.Admin.Reload").error == "io.showcase.Admin.ConfigInvalid")
+            #expect(try bed.status()["lastReloadError"] is String, "\(trigger)")
+
+            try bed.writeOverlay("order: [\(ids[1])]\n")
+            if trigger == "SIGHUP" {
+                bed.daemon!.send(SIGHUP)
+                try waitFor { try bed.status().int("configGeneration") == generation + 1 }
+            } else {
+                #expect(try bed.client().call("io.showcase.Admin.Reload").int("generation") == generation + 1)
+            }
+            let status = try bed.status()
+            #expect(status["lastReloadError"] == nil, "\(trigger): \(status)")
+            #expect(try bed.get("de").appIDs.first == ids[1])
+        }
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// SPEC §8's defaults and parameter checking, end to end over the real socket.
+@Suite("Method contract", .serialized)
+struct ContractTests {
+    /// Windrose: an iOS app every fixture storefront lists.
+    static let windrose = 1_641_000_105
+
+    @Test("Get without a platform answers for default_platform")
+    func defaultPlatformApplies() throws {
+        let bed = try TestBed()
+        bed.extra = "default_platform: macos\n"
+        try bed.start()
+        try bed.waitUntilWarm()
+        let answer = try bed.get("de")
+        #expect(answer.error == nil, "\(answer)")
+        #expect(!answer.apps.isEmpty)
+        #expect(answer.apps.allSatisfy { $0["platform"] as? String == "macos" }, "\(answer.apps)")
+        let ios = try bed.get("de", ["platform": "ios"])
+        #expect(!ios.apps.isEmpty)
+        #expect(ios.apps.allSatisfy { $0["platform"] as? String == "ios" })
+    }
+
+    @Test("Get without a host answers for the first configured host, and names it")
+    func defaultHostIsTheFirst() throws {
+        let bed = try TestBed()
+        bed.hosts = [TestBed.tideLog, TestBed.knotbook]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let answer = try bed.get("us")
+        #expect(answer.string("host") == TestBed.tideLog)
+        #expect(!answer.apps.contains { $0["bundleId"] as? String == TestBed.tideLog })
+        #expect(answer.apps.contains { $0["bundleId"] as? String == TestBed.knotbook })
+    }
+
+    @Test("a tagline follows the storefront's primary language without a locale, then the tagline's default")
+    func localeDefaultsToTheStorefrontLanguage() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us", "de", "jp"]
+        try bed.writeOverlay(
+            """
+            taglines:
+              \(Self.windrose):
+                default: "Wind"
+                de: "Wind auf Deutsch"
+                ja: "風"
+
+            """)
+        try bed.start()
+        try bed.waitUntilWarm()
+        func tagline(_ storefront: String, _ locale: String? = nil) throws -> String? {
+            let reply = try bed.get(storefront, locale.map { ["locale": $0] } ?? [:])
+            #expect(reply.error == nil, "\(reply)")
+            let app = reply.apps.first { ($0["id"] as? NSNumber)?.intValue == Self.windrose }
+            #expect(app != nil, "\(reply)")
+            return app?["tagline"] as? String
+        }
+        #expect(try tagline("de") == "Wind auf Deutsch")
+        #expect(try tagline("jp") == "風")
+        #expect(try tagline("us") == "Wind")
+        #expect(try tagline("de", "ja") == "風")
+        #expect(try tagline("de", "fr") == "Wind")
+    }
+
+    @Test("a parameter of the wrong type or out of range is InvalidParameter naming that parameter")
+    func wrongTypesAreInvalidParameter() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let cases: [(String, [String: Any], String)] = [
+            ("io.showcase.Roster.Get", ["storefront": 5], "storefront"),
+            ("io.showcase.Roster.Get", [:], "storefront"),
+            ("io.showcase.Roster.Get", ["storefront": "de", "waitMs": "x"], "waitMs"),
+            ("io.showcase.Roster.Get", ["storefront": "de", "waitMs": -1], "waitMs"),
+            ("io.showcase.Roster.Get", ["storefront": "de", "host": 7], "host"),
+            ("io.showcase.Roster.Get", ["storefront": "de", "osVersion": "seventeen"], "osVersion"),
+            ("io.showcase.Roster.GetApp", ["id": "x", "storefront": "de"], "id"),
+            ("io.showcase.Roster.Watch", ["storefront": 5], "storefront"),
+            ("io.showcase.Admin.Refresh", ["storefront": 5], "storefront"),
+        ]
+        for (method, parameters, name) in cases {
+            let reply = try bed.client().call(method, parameters)
+            #expect(reply.error == "org.varlink.service.InvalidParameter", "\(method) \(parameters): \(reply)")
+            #expect(reply.string("parameter") == name, "\(method) \(parameters): \(reply)")
+        }
+        #expect(try bed.get("de").error == nil)
+    }
+
+    @Test("a fetched roster has fetchedAt as an RFC 3339 string; a warming one leaves it out")
+    func fetchedAtShape() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let answer = try bed.get("de")
+        let fetchedAt = try #require(answer.string("fetchedAt"))
+        #expect(fetchedAt.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+        let status = try bed.status()
+        let de = (status["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "de" }
+        #expect(de?["fetchedAt"] as? String == fetchedAt)
+        #expect(de?["apps"] is NSNumber)
+        #expect(status["lastReloadError"] == nil)
+        #expect(status.string("configPath") == bed.configURL.path)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import LookupReplay
+import Testing
+
+extension UpstreamFailureTests {
+    /// Every file in the cache directory, by name, byte for byte.
+    static func cacheContents(_ bed: TestBed) throws -> [String: Data] {
+        var contents: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: bed.cacheDirectory.path) {
+            contents[name] = try Data(contentsOf: bed.cacheDirectory.appendingPathComponent(name))
+        }
+        return contents
+    }
+
+    @Test("a transport failure with nothing cached is Unavailable naming the storefront and the reason")
+    func transportFailureWithoutCacheIsUnavailable() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us"]
+        bed.replay.inject(.status(500), matching: "entity=software")
+        try bed.start()
+        try bed.refresh("de")  // the identity resolves; the roster request fails
+        let answer = try bed.get("de")
+        #expect(answer.error == "io.showcase.Roster.Unavailable", "\(answer)")
+        #expect(answer.string("storefront") == "de")
+        #expect(answer.string("reason")?.contains("500") == true, "\(answer)")
+        bed.replay.clearFaults()
+        try bed.refresh("de")
+        #expect(try bed.get("de").string("state") == "fresh")
+    }
+
+    @Test(
+        "after a diagnostic the cache file stays untouched, and a later transport failure does not bring the cache back")
+    func diagnosticSurvivesTransportFailure() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let good = try bed.get("de")
+        let cached = try Self.cacheContents(bed)
+        #expect(cached.keys.contains { $0.hasPrefix("roster-\(TestBed.artistId)-de") }, "\(cached.keys)")
+
+        bed.replay.inject(.body("malformed.html"), matching: "entity=software", count: 1)
+        try bed.refresh("de")
+        let malformed = try bed.get("de")
+        #expect(malformed.error == "io.showcase.Roster.MalformedResponse", "\(malformed)")
+        #expect(malformed.string("detail")?.isEmpty == false, "\(malformed)")
+
+        bed.replay.inject(.status(500), matching: "entity=software", count: 1)
+        let refresh = try bed.refresh("de")
+        #expect((refresh["failed"] as? [Any])?.count == 1, "\(refresh)")
+        #expect(try bed.get("de").error == "io.showcase.Roster.MalformedResponse")
+        #expect(try Self.cacheContents(bed) == cached)
+
+        try bed.refresh("de")
+        #expect(try bed.get("de").appIDs == good.appIDs)
+    }
+
+    @Test("a restart does not let the cached roster hide a diagnostic that no refresh has cleared yet")
+    func diagnosticSurvivesRestart() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        bed.replay.inject(.body("artist-\(TestBed.artistId)-de.json"), matching: "entity=software")
+        try bed.refresh("de")
+        #expect(try bed.get("de").error == "io.showcase.Roster.MissingEntityParameter")
+        try bed.daemon!.stop()
+        try bed.start()
+        // SPEC §6: the error is answered "until a refresh succeeds"; upstream still sends entity-less bodies.
+        let answer = try bed.get("de", ["waitMs": 3000])
+        withKnownIssue("the diagnostic lives only in memory: after a restart the cached roster is served as fresh") {
+            #expect(answer.error == "io.showcase.Roster.MissingEntityParameter", "\(answer)")
+        }
+    }
+}

@@ -29,7 +29,8 @@ extension UpstreamFailureTests {
     }
 
     @Test(
-        "after a diagnostic the cache file stays untouched, and a later transport failure does not bring the cache back")
+        "after a diagnostic the cache file stays untouched, and a later transport failure does not bring the cache back"
+    )
     func diagnosticSurvivesTransportFailure() throws {
         let bed = try TestBed()
         try bed.start()

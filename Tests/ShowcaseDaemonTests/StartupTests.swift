@@ -96,3 +96,17 @@ struct StartupTests {
         #expect(try daemon.waitForExit() == 0)
     }
 }
+
+extension StartupTests {
+    @Test("READY=1 is sent before the first upstream request, even with nothing cached")
+    func readyBeforeAnyRequest() throws {
+        let bed = try TestBed()
+        let listener = try NotifyListener()
+        try bed.start(environment: ["NOTIFY_SOCKET": listener.address])
+        let ready = try listener.receiveStamped(until: { $0.contains("READY=1") })
+        try bed.waitUntilWarm()
+        let first = try #require(bed.requests().map(\.receivedAt).min())
+        // Both clocks are this machine's wall clock: the kernel stamped READY=1 when the daemon sent it.
+        #expect(ready.sentAt <= first, "READY=1 at \(ready.sentAt), first lookup request at \(first)")
+    }
+}

@@ -54,12 +54,18 @@ final class RosterMethods: Sendable {
         let answer = store.answer(
             host: query.host.bundleID, storefront: query.storefront, now: Date(),
             lifetime: query.snapshot.configuration.refresh.interval)
-        if case .warming = answer.answer {
+        switch answer.answer {
+        case .warming:
             startOnDemandIfNeeded(query.storefront)
             if let waitMs, waitMs > 0 {
                 waitThenAnswer(query, key: key, waitMs: Int(waitMs), responder: responder)
                 return
             }
+        case .roster(let roster, _):
+            // Cached but outside the warm set (fetched on demand before a restart, or dropped by a reload).
+            startOnDemandIfNeeded(query.storefront, cachedAt: roster.fetchedAt)
+        case .failed, .unavailable:
+            startOnDemandIfNeeded(query.storefront)
         }
         let built = try reply(for: query, answer: answer)
         if let expires = built.cacheUntil {
@@ -139,9 +145,14 @@ final class RosterMethods: Sendable {
     }
 
     /// A storefront outside the warm set: fetch it once (concurrent queries share the fetch) and keep it warm.
-    private func startOnDemandIfNeeded(_ storefront: Storefront) {
-        if warm.insert(storefront) {
-            let scheduler = self.scheduler
+    /// With a cached roster (`cachedAt`) it is scheduled from that fetch time instead — refreshed at once only
+    /// if stale — so a roster served from the cache never ages unrefreshed.
+    private func startOnDemandIfNeeded(_ storefront: Storefront, cachedAt fetchedAt: Date? = nil) {
+        guard warm.insert(storefront) else { return }
+        let scheduler = self.scheduler
+        if let fetchedAt {
+            Task { await scheduler.keepWarm(storefront, fetchedAt: fetchedAt) }
+        } else {
             Task { _ = await scheduler.refreshNow(storefront) }
         }
     }
@@ -182,6 +193,7 @@ final class RosterMethods: Sendable {
         let answer = currentAnswer(query)
         switch answer.answer {
         case .roster(let roster, _):
+            startOnDemandIfNeeded(query.storefront, cachedAt: roster.fetchedAt)
             let rosterQuery = RosterQuery(
                 hostBundleId: query.host.bundleID, hostTrackId: answer.identity?.trackId, platform: query.platform,
                 overlay: query.host.overlay, attribution: query.snapshot.configuration.attribution)

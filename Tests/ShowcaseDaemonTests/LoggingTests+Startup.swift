@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+extension LoggingTests {
+    @Test("under journald a configuration rejected at startup is logged with an error priority")
+    func startupConfigErrorCarriesAPriority() throws {
+        let bed = try TestBed()
+        bed.extra = "storefront: [de]\n"
+        try bed.writeConfig()
+        let process = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
+            environment: ["JOURNAL_STREAM": "8:12345"], waitForSocket: false)
+        #expect(try process.waitForExit() == 78)
+        let lines = process.log.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("\(bed.configURL.path):") }, "\(lines)")
+        withKnownIssue("Daemon.main writes config errors to stderr directly, bypassing DaemonLog's <N> prefix") {
+            #expect(lines.allSatisfy { $0.hasPrefix("<3>") }, "\(lines)")
+        }
+    }
+}

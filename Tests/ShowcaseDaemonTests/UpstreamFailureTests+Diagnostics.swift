@@ -53,6 +53,10 @@ extension UpstreamFailureTests {
 
         try bed.refresh("de")
         #expect(try bed.get("de").appIDs == good.appIDs)
+        let status = try bed.status()
+        let de = (status["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "de" }
+        #expect(de?["state"] as? String == "fresh", "\(status)")
+        #expect(de?["lastError"] == nil, "a successful refresh must clear lastError: \(status)")
     }
 
     @Test("a restart does not let the cached roster hide a diagnostic that no refresh has cleared yet")

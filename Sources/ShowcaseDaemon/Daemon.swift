@@ -55,7 +55,7 @@ public enum Daemon {
             configuration = try DaemonCore.loadConfiguration(path: configPath, options: options)
         } catch {
             for item in error.errors {
-                FileHandle.standardError.write(Data("\(item.file):\(item.line):\(item.column): \(item.message)\n".utf8))
+                log.error("\(item.file):\(item.line):\(item.column): \(item.message)")
             }
             return ExitCode.config
         }

@@ -13,8 +13,6 @@ extension LoggingTests {
         #expect(try process.waitForExit() == 78)
         let lines = process.log.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("\(bed.configURL.path):") }, "\(lines)")
-        withKnownIssue("Daemon.main writes config errors to stderr directly, bypassing DaemonLog's <N> prefix") {
-            #expect(lines.allSatisfy { $0.hasPrefix("<3>") }, "\(lines)")
-        }
+        #expect(lines.allSatisfy { $0.hasPrefix("<3>") }, "\(lines)")
     }
 }

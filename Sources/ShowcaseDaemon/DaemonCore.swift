@@ -37,7 +37,7 @@ final class DaemonCore: Sendable {
         let limiter = RateLimiter(count: rate.requests, per: rate.period)
         upstream = Upstream(
             transport: Self.transport(for: configuration), limiter: limiter,
-            fallbackBackoff: configuration.refresh.retry, log: log)
+            fallbackBackoff: configuration.refresh.retry, maximumBackoff: configuration.refresh.interval, log: log)
         let refresher = Refresher(store: store, upstream: upstream, config: config, log: log)
         // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
         let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
@@ -211,7 +211,8 @@ final class DaemonCore: Sendable {
         let rate = configuration.lookup.rateLimit
         upstream.limiter.setRate(count: rate.requests, per: rate.period)
         upstream.reconfigure(
-            transport: Self.transport(for: configuration), fallbackBackoff: configuration.refresh.retry)
+            transport: Self.transport(for: configuration), fallbackBackoff: configuration.refresh.retry,
+            maximumBackoff: configuration.refresh.interval)
         let added = configuration.storefronts.filter { !old.storefronts.contains($0) }
         let removed = old.storefronts.filter { !configuration.storefronts.contains($0) }
         let newHosts = configuration.hosts.contains { store.identity($0.bundleID) == nil }

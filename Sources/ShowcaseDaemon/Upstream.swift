@@ -13,22 +13,28 @@ public final class Upstream: Sendable {
     }
 
     private let transport: Mutex<any LookupTransport>
-    private let fallbackBackoff: Mutex<Duration>
+    /// How long a 403/429 without `Retry-After` pauses upstream traffic (`refresh.retry`), and the longest any
+    /// throttled answer may pause it (`refresh.interval`): an absurd `Retry-After` must not silence every
+    /// refresh and `Admin.Refresh` for days.
+    private let backoff: Mutex<(fallback: Duration, ceiling: Duration)>
     let limiter: RateLimiter
     private let counters = Mutex(Counters())
     private let log: DaemonLog
 
-    init(transport: any LookupTransport, limiter: RateLimiter, fallbackBackoff: Duration, log: DaemonLog) {
+    init(
+        transport: any LookupTransport, limiter: RateLimiter, fallbackBackoff: Duration, maximumBackoff: Duration,
+        log: DaemonLog
+    ) {
         self.transport = Mutex(transport)
         self.limiter = limiter
-        self.fallbackBackoff = Mutex(fallbackBackoff)
+        self.backoff = Mutex((fallbackBackoff, maximumBackoff))
         self.log = log
     }
 
-    /// Replaces the transport and throttling fallback after a reload changed `lookup.*` or `refresh.retry`.
-    func reconfigure(transport: any LookupTransport, fallbackBackoff: Duration) {
+    /// Replaces the transport and throttling back-off after a reload changed `lookup.*` or `refresh.*`.
+    func reconfigure(transport: any LookupTransport, fallbackBackoff: Duration, maximumBackoff: Duration) {
         self.transport.withLock { $0 = transport }
-        self.fallbackBackoff.withLock { $0 = fallbackBackoff }
+        self.backoff.withLock { $0 = (fallbackBackoff, maximumBackoff) }
     }
 
     public var snapshot: Counters { counters.withLock { $0 } }
@@ -50,9 +56,12 @@ public final class Upstream: Sendable {
                 if error.isThrottled { counters.throttled += 1 }
             }
             if case .throttled(let status, let retryAfter) = error {
-                let pause = retryAfter ?? fallbackBackoff.withLock { $0 }
+                let (fallback, ceiling) = backoff.withLock { $0 }
+                let pause = min(retryAfter ?? fallback, ceiling)
                 limiter.backOff(for: pause)
-                log.warning("upstream throttled \(request) with HTTP \(status); pausing all lookups for \(pause)")
+                let capped = (retryAfter ?? .zero) > ceiling ? " (Retry-After capped at refresh.interval)" : ""
+                log.warning(
+                    "upstream throttled \(request) with HTTP \(status); pausing all lookups for \(pause)\(capped)")
             }
             throw error
         }

@@ -55,6 +55,22 @@ struct UpstreamFailureTests {
         #expect(gap >= 1.9, "the request after a 429 with Retry-After: 2 came \(gap)s later")
     }
 
+    @Test("an absurd Retry-After pauses upstream for at most refresh.interval, never for days")
+    func retryAfterIsCapped() throws {
+        let bed = try TestBed()
+        bed.interval = "2s"
+        bed.retry = "100ms"
+        try bed.start()
+        try bed.waitUntilWarm()
+        bed.replay.clearRequests()
+        bed.replay.inject(.status(429, retryAfter: "864000"), count: 1)
+        try bed.refresh("de")
+        // Admin.Refresh waits for the rate limiter: without the cap this call would wait ten days.
+        let refresh = try bed.refresh("us")
+        #expect((refresh["refreshed"] as? [String]) == ["us"], "\(refresh)")
+        #expect(bed.requests().count >= 2)
+    }
+
     @Test("connection refused keeps serving the cached roster")
     func connectionRefusedKeepsCache() throws {
         let bed = try TestBed()

@@ -57,7 +57,8 @@ struct CommandSpec: Sendable {
         OptionSpec(
             "socket", value: "PATH",
             help: "the daemon's socket (default: $RUNTIME_DIRECTORY/showcased.sock, "
-                + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock)"),
+                + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock, "
+                + "or /run/showcase/showcased.sock when only that one exists)"),
         OptionSpec(
             "config", value: "PATH", help: "the configuration file (check-config; its socket.path when no --socket)"),
         OptionSpec("json", help: "print the method's reply parameters as one JSON document (watch: one per line)"),

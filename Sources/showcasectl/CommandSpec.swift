@@ -151,7 +151,8 @@ struct CommandSpec: Sendable {
                 Validates the configuration file (PATH, else --config, else the default path) and every \
                 overlay it references, without needing the cache directory, the socket or a running \
                 daemon. Prints a summary and exits 0, or prints each error as FILE:LINE:COLUMN: MESSAGE \
-                and exits 78.
+                and exits 78. With --json, stdout has one document: {"file", "valid", "summary"} or \
+                {"file", "valid": false, "errors": [{"file", "line", "column", "message"}]}.
                 """,
             example: "showcasectl check-config /etc/showcase/showcase.yaml"),
         CommandSpec(

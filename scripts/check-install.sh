@@ -7,7 +7,8 @@
 #     toolchain out of reach: `env -i` (no LD_LIBRARY_PATH) and, where a private mount namespace
 #     can be had, with the toolchain directory hidden under an empty tmpfs, where the installed
 #     showcased serves a localized jp roster (from a loopback lookup-replay) to the installed showcasectl;
-# then `make uninstall` and the tree must hold nothing but the operator's own configuration.
+# then `make uninstall` and the tree must hold nothing but the operator's own configuration (the file that
+# was there before, and an installed one edited since).
 # Reuses the release build `make install` makes (swift build -c release --static-swift-stdlib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,11 +127,19 @@ else
     echo "check-install: note: no private mount namespace here; skipped hiding $toolchain"
 fi
 
+# A configuration file make install put there and the operator edited since is theirs: kept.
+edited=etc/showcase/overlay.yaml
+[ -f "$dest/$edited" ] || fail "$edited was not installed"
+echo "# edited by the operator" >>"$dest/$edited"
+cp "$dest/$edited" "$work/edited.expected"
+
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX="$prefix" >"$work/uninstall.log" 2>&1 \
     || { cat "$work/uninstall.log" >&2; fail "make uninstall failed"; }
-left=$(cd "$dest" && find . -mindepth 1 ! -path ./etc ! -path ./etc/showcase ! -path ./etc/showcase/showcase.yaml | sort)
+left=$(cd "$dest" && find . -mindepth 1 ! -path ./etc ! -path ./etc/showcase ! -path ./etc/showcase/showcase.yaml \
+    ! -path "./$edited" | sort)
 [ -z "$left" ] || { echo "$left" >&2; fail "make uninstall left files behind"; }
 [ "$(cat "$dest/etc/showcase/showcase.yaml")" = "# the operator's own configuration" ] \
     || fail "make uninstall touched the operator's configuration"
-ok "make uninstall removed exactly what was installed"
+cmp -s "$dest/$edited" "$work/edited.expected" || fail "make uninstall removed or changed the edited $edited"
+ok "make uninstall removed exactly what was installed, keeping configuration edited since"
 echo "check-install: $passed passed, 0 failed"

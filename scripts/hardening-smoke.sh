@@ -8,7 +8,8 @@
 #   - as the unit does it: socket activation (systemd-socket-activate), NOTIFY_SOCKET and
 #     WATCHDOG_USEC, CONFIGURATION_DIRECTORY/CACHE_DIRECTORY/RUNTIME_DIRECTORY and no flags;
 #   - it answers Roster.Get for two storefronts, Admin.Status and Admin.Reload (asked with a plain
-#     Python Varlink client, independent of showcasectl); sends READY=1 and WATCHDOG=1; writes its
+#     Python Varlink client, independent of showcasectl), and ExecReload='s `showcasectl reload` under the
+#     same confinement; sends READY=1 and WATCHDOG=1; writes its
 #     cache as the unprivileged user with UMask=0077; and exits 0 on SIGTERM after STOPPING=1;
 #   - controls prove the confinement is real (setpriority refused, / read-only) so a pass means something.
 # Needs root (mount namespaces); prints what it skips otherwise.
@@ -38,8 +39,10 @@ done
 bin_dir=${BIN_DIR:-$(swift build -c release --static-swift-stdlib --show-bin-path)}
 debug_dir=$(swift build --show-bin-path)
 showcased=${SHOWCASED:-$bin_dir/showcased}
+showcasectl=${SHOWCASECTL:-$bin_dir/showcasectl}
 replay=${LOOKUP_REPLAY:-$debug_dir/lookup-replay}
 [ -x "$showcased" ] || fail "no built showcased at $showcased (make release)"
+[ -x "$showcasectl" ] || fail "no built showcasectl at $showcasectl (make release)"
 [ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"
 
 # Outside /tmp and /home: the sandbox gives the daemon an empty /tmp and hides homes, as the unit does.
@@ -58,6 +61,7 @@ trap cleanup EXIT
 mkdir -p "$state/bin" "$state/etc" "$state/cache" "$state/run"
 sock=$state/run/showcased.sock
 cp "$showcased" "$state/bin/showcased"
+cp "$showcasectl" "$state/bin/showcasectl"
 chown 65534:65534 "$state/cache" "$state/run"
 
 "$replay" --fixtures "$repo/Fixtures/lookup" --port 0 >"$state/replay.out" 2>"$state/replay.log" &
@@ -157,6 +161,9 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
 daemon_pid=$!
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || fail "systemd-socket-activate did not listen on $sock"
+# What showcased.socket's SocketUser=/SocketGroup=/SocketMode= do (systemd-socket-activate cannot).
+chown 65534:65534 "$sock"
+chmod "$(sed -n 's/^SocketMode=//p' systemd/showcased.socket)" "$sock"
 
 # The client: plain Varlink from Python's standard library (independent of showcasectl). Prints the
 # reply's parameters as JSON; exits 1 with the error on stderr.
@@ -204,11 +211,25 @@ vcall io.showcase.Admin.Reload '{}' >"$state/reload.json" 2>&1 || fail "Admin.Re
 [ "$(field 'r["generation"]' <"$state/reload.json")" = 2 ] || fail "Admin.Reload: $(cat "$state/reload.json")"
 ok "Admin.Status and Admin.Reload answer (generation 2)"
 
+# ExecReload= as the unit runs it: the release showcasectl under the same confinement and uid as the
+# daemon (systemd applies the service's sandbox to ExecReload= too), waiting for the outcome.
+env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$repo/scripts/hardening/sandbox.sh" \
+    --state "$state/sandbox-reload" --rw "$state/cache" --rw "$state/run" -- \
+    env LIBDISPATCH_LOG=NO "$state/bin/showcasectl" --socket "$sock" reload >"$state/execreload.out" 2>&1 \
+    || fail "ExecReload= (showcasectl reload) under the sandbox: $(cat "$state/execreload.out")"
+grep -q "generation 3" "$state/execreload.out" || fail "showcasectl reload under the sandbox: $(cat "$state/execreload.out")"
+if grep -E 'Bad system call|SIGSYS|Operation not permitted' "$state/execreload.out" >&2; then
+    fail "showcasectl logged a refused system call under the sandbox"
+fi
+ok "ExecReload= (showcasectl --socket … reload) works under the unit's confinement (generation 3)"
+
 grep -q '^READY=1' "$state/notify.log" || grep -q 'READY=1' "$state/notify.log" \
     || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$state/notify.log")"
 for _ in $(seq 100); do grep -q 'WATCHDOG=1' "$state/notify.log" && break; sleep 0.1; done
 grep -q 'WATCHDOG=1' "$state/notify.log" || fail "no WATCHDOG=1 with WATCHDOG_USEC set: $(cat "$state/notify.log")"
-ok "READY=1 and WATCHDOG=1 reach NOTIFY_SOCKET"
+grep 'RELOADING=1' "$state/notify.log" | grep -q 'MONOTONIC_USEC=' \
+    || fail "no RELOADING=1 with MONOTONIC_USEC= after the reloads: $(cat "$state/notify.log")"
+ok "READY=1, WATCHDOG=1 and RELOADING=1 with MONOTONIC_USEC= reach NOTIFY_SOCKET"
 
 files=$(find "$state/cache" -type f | wc -l)
 [ "$files" -ge 2 ] || fail "expected cache files for us and jp in CACHE_DIRECTORY, found $files"

@@ -24,7 +24,7 @@ enum CommandRunner {
             return ExitCode.success.rawValue
         case .checkConfig(let path):
             // ShowcaseConfig's entry point: validates without a daemon, prints file:line:column errors.
-            return checkConfigCommand(path: path, environment: environment)
+            return checkConfigCommand(path: path, environment: environment, json: invocation.options.json)
         default:
             break
         }

@@ -57,7 +57,8 @@ struct CommandSpec: Sendable {
         OptionSpec(
             "socket", value: "PATH",
             help: "the daemon's socket (default: $RUNTIME_DIRECTORY/showcased.sock, "
-                + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock)"),
+                + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock, "
+                + "or /run/showcase/showcased.sock when only that one exists)"),
         OptionSpec(
             "config", value: "PATH", help: "the configuration file (check-config; its socket.path when no --socket)"),
         OptionSpec("json", help: "print the method's reply parameters as one JSON document (watch: one per line)"),
@@ -150,7 +151,8 @@ struct CommandSpec: Sendable {
                 Validates the configuration file (PATH, else --config, else the default path) and every \
                 overlay it references, without needing the cache directory, the socket or a running \
                 daemon. Prints a summary and exits 0, or prints each error as FILE:LINE:COLUMN: MESSAGE \
-                and exits 78.
+                and exits 78. With --json, stdout has one document: {"file", "valid", "summary"} or \
+                {"file", "valid": false, "errors": [{"file", "line", "column", "message"}]}.
                 """,
             example: "showcasectl check-config /etc/showcase/showcase.yaml"),
         CommandSpec(

@@ -10,13 +10,13 @@ struct DaemonConnection {
     let socketPath: String
     private let client: VarlinkClient
 
-    /// Connects to `socketPath`, or fails with "not running" (69) or "permission denied" (77).
-    init(socketPath: String) throws(CommandFailure) {
-        self.socketPath = socketPath
+    /// Connects to `location.path`, or fails with "not running" (69) or "permission denied" (77).
+    init(_ location: SocketLocation) throws(CommandFailure) {
+        self.socketPath = location.path
         do {
-            client = try VarlinkClient(path: socketPath, timeout: .seconds(30))
+            client = try VarlinkClient(path: location.path, timeout: .seconds(30))
         } catch {
-            throw Self.connectFailure(socketPath: socketPath, error: error)
+            throw Self.connectFailure(location, error: error)
         }
     }
 
@@ -71,9 +71,11 @@ struct DaemonConnection {
 
     /// Finds out why connecting failed by looking at the path itself: the client reports the
     /// failure as text, and the exit status depends on whether it was absence or permissions.
-    private static func connectFailure(socketPath path: String, error: VarlinkError) -> CommandFailure {
+    private static func connectFailure(_ location: SocketLocation, error: VarlinkError) -> CommandFailure {
+        let path = location.path
         let notRunning = CommandFailure(
-            message: "showcased is not running (no socket at \(path)); start it with: systemctl start showcased",
+            message: "showcased is not running (no socket at \(location.triedDescription)); "
+                + "start it with: systemctl start showcased",
             exitCode: .unavailable)
         let denied = CommandFailure(
             message: "permission denied opening \(path); run as root or as a member of the socket's group "

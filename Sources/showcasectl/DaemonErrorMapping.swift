@@ -47,9 +47,10 @@ enum DaemonErrorMapping {
                 exitCode: .failure)
         case "io.showcase.Roster.Unavailable":
             return CommandFailure(
-                message: "no roster for \(storefront) yet"
-                    + (p.reason.map { ": \($0)" } ?? "")
-                    + ", and nothing is cached; check that the daemon can reach lookup.endpoint, then \(refreshHint)",
+                message: "no roster for \(storefront) and nothing cached"
+                    + (p.reason.map { " (\($0))" } ?? "")
+                    + "; if it persists, check that the daemon can reach lookup.endpoint (showcasectl status "
+                    + "counts upstream failures), then \(refreshHint)",
                 exitCode: .failure)
         case "org.varlink.service.PermissionDenied":
             return CommandFailure(

@@ -12,16 +12,16 @@ struct Session {
     let console: Console
 
     func execute(_ command: Command) throws(CommandFailure) {
-        let socketPath = try SocketPath.resolve(options, environment: environment)
+        let socket = try SocketPath.resolve(options, environment: environment)
         switch command {
         case .version:
-            return version(socketPath: socketPath)
+            return version(socket: socket)
         case .help, .checkConfig:
             return
         default:
             break
         }
-        let daemon = try DaemonConnection(socketPath: socketPath)
+        let daemon = try DaemonConnection(socket)
         let time = RelativeTime(now: Date())
         switch command {
         case .roster(let query):
@@ -141,11 +141,11 @@ struct Session {
     /// Prints this client's version, then the daemon's from `org.varlink.service.GetInfo` when it
     /// answers; a daemon that does not is reported, not an error, since the client's version is
     /// still worth printing.
-    private func version(socketPath: String) {
+    private func version(socket: SocketLocation) {
         var info: JSONValue?
         var problem: CommandFailure?
         do {
-            let daemon = try DaemonConnection(socketPath: socketPath)
+            let daemon = try DaemonConnection(socket)
             info = try daemon.call("org.varlink.service.GetInfo", timeout: .seconds(5))
         } catch {
             problem = error
@@ -158,12 +158,13 @@ struct Session {
         console.line("showcasectl \(CommandRunner.version)")
         if let info {
             let version = info["version"]?.stringValue ?? "?"
-            console.line("showcased \(version) at \(socketPath)")
+            console.line("showcased \(version) at \(socket.path)")
         } else {
             // "Not running" is the expected answer here; anything else (permissions, a foreign
             // service on the socket) is worth its own sentence.
             let reason = problem.flatMap { $0.exitCode == .unavailable ? nil : $0.message }
-            console.line("showcased: not reachable at \(socketPath)" + (reason.map { " (\($0))" } ?? ""))
+            let place = reason == nil ? socket.triedDescription : socket.path
+            console.line("showcased: not reachable at \(place)" + (reason.map { " (\($0))" } ?? ""))
         }
     }
 

@@ -17,7 +17,7 @@ enum StatusView {
         lines.append("")
         var table = TextTable([
             .init(title: "STOREFRONT"), .init(title: "STATE"), .init(title: "FETCHED"), .init(title: "NEXT REFRESH"),
-            .init(title: "APPS", alignment: .right), .init(title: "LAST ERROR"),
+            .init(title: "CACHED APPS", alignment: .right), .init(title: "LAST ERROR"),
         ])
         for storefront in status.storefronts {
             table.append([

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Varlink
 
 /// `check-config` and `--config` from the command line: the configuration module decides what is
 /// valid; these check that showcasectl routes to it and keeps the contract's exit statuses.
@@ -32,6 +33,37 @@ struct ConfigOptionTests {
             #expect(
                 line.range(of: #"^[^:]+:\d+:\d+: .+"#, options: .regularExpression) != nil,
                 "not file:line:column: \(line)")
+        }
+    }
+
+    @Test("check-config --json prints one document: valid with a summary, or each error with file, line and column")
+    func jsonOutput() throws {
+        let valid = Self.fixture("valid/full.yaml")
+        let good = try Ctl.run(["--json", "check-config", valid])
+        #expect(good.status == 0, "stderr: \(good.stderr)")
+        let accepted = try JSONValue(parsing: good.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(accepted["valid"] == .bool(true))
+        #expect(accepted["file"] == .string(valid))
+        #expect(accepted["summary"]?.stringValue?.isEmpty == false)
+
+        let invalid = Self.fixture("invalid/bad-overlay.yaml")
+        let bad = try Ctl.run(["check-config", "--json", invalid])
+        #expect(bad.status == 78)
+        let rejected = try JSONValue(parsing: bad.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(rejected["valid"] == .bool(false))
+        guard case .array(let errors)? = rejected["errors"] else {
+            Issue.record("no errors array: \(bad.stdout)")
+            return
+        }
+        // The same problems, in the same order, as the file:line:column lines on stderr.
+        let lines = bad.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == lines.count)
+        for (error, line) in zip(errors, lines) {
+            let file = try #require(error["file"]?.stringValue)
+            let lineNumber = try #require(error["line"]?.intValue)
+            let column = try #require(error["column"]?.intValue)
+            let message = try #require(error["message"]?.stringValue)
+            #expect(line == "\(file):\(lineNumber):\(column): \(message)")
         }
     }
 

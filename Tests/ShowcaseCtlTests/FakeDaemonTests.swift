@@ -135,6 +135,11 @@ struct FakeDaemonTests {
                 "io.showcase.Roster.Unavailable", ["storefront": "de", "reason": "connection refused"], 1,
                 "connection refused"
             ),
+            (
+                "io.showcase.Roster.Unavailable",
+                ["storefront": "de", "reason": "the de roster is still warming; retry in a moment"], 1,
+                "no roster for de and nothing cached (the de roster is still warming; retry in a moment); if it persists"
+            ),
             ("io.showcase.Roster.AppNotFound", ["id": 42, "storefront": "de"], 1, "app 42"),
             ("org.varlink.service.PermissionDenied", [:], 77, "socket.admin_uids"),
         ] as [(String, JSONValue, Int32, String)])

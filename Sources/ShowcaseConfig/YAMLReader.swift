@@ -57,7 +57,7 @@ public struct YAMLReader: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ConfigError(
                 .unreadable, at: start,
-                "cannot read '\(path)': permission denied; make it readable by the user running showcase")
+                "cannot read '\(path)': permission denied; make it readable by the user running showcased")
         }
         defer { try? handle.close() }
         let data: Data

@@ -16,7 +16,7 @@ struct ExampleFilesTests {
         #expect(configuration.lookup == LookupSettings())
         #expect(configuration.cache.directory == "/var/cache/showcase")
         #expect(configuration.socket == SocketSettings(path: "/run/showcase/showcased.sock"))
-        #expect(configuration.attribution == Attribution(providerToken: "1234567"))
+        #expect(configuration.attribution == Attribution(providerToken: nil))
         #expect(configuration.overlayFile == examples + "/overlay.yaml")
     }
 

@@ -102,7 +102,9 @@ public enum Daemon {
         }
         started.wait()
         notifier.status(core.statusLine())
-        notifier.startWatchdog()
+        // WATCHDOG=1 only while the Varlink loop answers a call of its own within a quarter of the period.
+        let probe = ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4)
+        notifier.startWatchdog(isHealthy: probe.isAnswering)
 
         stop.wait()
 

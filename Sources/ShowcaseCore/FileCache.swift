@@ -58,7 +58,7 @@ public struct FileCache: Sendable {
         return result.isEmpty ? "_" : result
     }
 
-    private static func digest(_ key: String) -> String { String(SHA256.hex(key).prefix(16)) }
+    static func digest(_ key: String) -> String { String(SHA256.hex(key).prefix(16)) }
 
     // MARK: Rosters
 
@@ -237,7 +237,7 @@ public struct FileCache: Sendable {
         var identity: HostIdentity
     }
 
-    private static var encoder: JSONEncoder {
+    static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -246,7 +246,7 @@ public struct FileCache: Sendable {
     // MARK: Atomic write
 
     /// Temporary file in the same directory, write, fsync, rename over `url`, fsync the directory.
-    private func writeAtomically(_ data: Data, to url: URL) throws(CacheError) {
+    func writeAtomically(_ data: Data, to url: URL) throws(CacheError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

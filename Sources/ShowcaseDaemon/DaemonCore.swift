@@ -71,13 +71,14 @@ final class DaemonCore: Sendable {
 
     // MARK: Cache and schedule
 
-    /// Seeds the store from the cache directory: host identities and every roster file.
+    /// Seeds the store from the cache directory: host identities, every roster file, then the diagnostics.
     func loadCache() -> Int {
         let cache = config.cache
         let hosts = config.current.configuration.hosts
         let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
         let rosters = cache.loadAllRosters()
         store.load(identities: identities, rosters: rosters)
+        restoreDiagnostics(from: cache, over: rosters)
         return rosters.count
     }
 

@@ -6,7 +6,9 @@ import ShowcaseCore
 /// most S + H requests.
 ///
 /// Results go to the cache file first (atomically) and then to the store, so a crash in between leaves a
-/// roster on disk at least as new as the one served.
+/// roster on disk at least as new as the one served. A diagnostic is written to its own file and removed by the
+/// next success (after the roster file, so a crash in between leaves a roster newer than the diagnostic, which
+/// then no longer counts).
 final class Refresher: Sendable {
     private let store: RosterStore
     private let upstream: Upstream
@@ -38,9 +40,11 @@ final class Refresher: Sendable {
                 do { try cache.store(identity) } catch {
                     log.warning("could not cache the identity of \(bundleID): \(error)")
                 }
+                cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
                 log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
             } catch {
+                persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
                 store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
                 failure = failure ?? error
                 log.log(
@@ -57,9 +61,11 @@ final class Refresher: Sendable {
                 do { try cache.store(roster) } catch {
                     log.warning("could not write the \(storefront) roster to the cache: \(error)")
                 }
+                cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
                 if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
                 apps += roster.apps.count
             } catch {
+                persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))
                 failure = failure ?? error
                 log.log(error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)")
@@ -72,5 +78,19 @@ final class Refresher: Sendable {
             log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
         }
         return .updated(changed: changed)
+    }
+
+    /// Writes a diagnostic to the cache directory (next to the untouched roster), so a restart still answers
+    /// it until a refresh succeeds (SPEC §6). Transport failures are not persisted: they never hide the cache.
+    private func persist(
+        _ error: LookupError, of subject: FileCache.Diagnostic.Subject, in storefront: Storefront, cache: FileCache
+    ) {
+        guard
+            let diagnostic = FileCache.Diagnostic(
+                subject: subject, storefront: storefront, error: error, recordedAt: Date())
+        else { return }
+        do { try cache.store(diagnostic) } catch {
+            log.warning("could not keep the \(storefront) diagnostic in the cache: \(error)")
+        }
     }
 }

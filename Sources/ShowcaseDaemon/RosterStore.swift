@@ -86,15 +86,19 @@ public final class RosterStore: Sendable {
         }
     }
 
-    /// The cached roster's fetch time for each storefront where `artistIds` has one (the oldest wins).
+    /// The cached roster's fetch time for each storefront where `artistIds` has one (the oldest wins). A
+    /// storefront where one of them is hidden by a diagnostic is left out: that roster is not served, so the
+    /// storefront is due for a refresh now, which is what clears the diagnostic once upstream recovers.
     func fetchTimes(artistIds: Set<Int>) -> [Storefront: Date] {
         state.withLock { state in
             var result: [Storefront: Date] = [:]
+            var diagnosed: Set<Storefront> = []
             for (key, record) in state.records where artistIds.contains(key.artistId) {
+                if record.diagnostic != nil { diagnosed.insert(key.storefront) }
                 guard let fetchedAt = record.roster?.fetchedAt else { continue }
                 result[key.storefront] = min(result[key.storefront] ?? fetchedAt, fetchedAt)
             }
-            return result
+            return result.filter { !diagnosed.contains($0.key) }
         }
     }
 
@@ -113,8 +117,13 @@ public final class RosterStore: Sendable {
         bump(nil)
     }
 
+    /// Records a failed identity lookup. A transport failure does not replace a diagnostic
+    /// (`HostAppNotFound`, a malformed body): only a success proves upstream is sound again.
     func recordIdentityFailure(host: String, storefront: Storefront, _ error: LookupError) {
-        state.withLock { $0.identityFailures[host, default: [:]][storefront] = error }
+        state.withLock { state in
+            if error.isTransport, state.identityFailures[host]?[storefront]?.isTransport == false { return }
+            state.identityFailures[host, default: [:]][storefront] = error
+        }
         bump(storefront)
     }
 

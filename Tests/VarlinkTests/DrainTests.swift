@@ -20,7 +20,9 @@ struct DrainTests {
         // Far more than the kernel's socket buffers hold, so most of it waits in the server.
         let size = 2 << 20
         peer.send(
-            call("org.example.test.Flood", ["size": .int(Int64(size)), "elsewhere": .bool(fromAnotherThread)], more: true)
+            call(
+                "org.example.test.Flood", ["size": .int(Int64(size)), "elsewhere": .bool(fromAnotherThread)], more: true
+            )
         )
         // The reader does not read: the reply cannot have been written.
         #expect(server.observations.drained.wait(timeout: .now() + .milliseconds(300)) == .timedOut)

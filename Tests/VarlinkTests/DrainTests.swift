@@ -38,6 +38,24 @@ struct DrainTests {
         #expect(last["parameters"]?["payload"] == "drained")
         #expect(last["continues"] == nil || last["continues"] == false)
     }
+
+    @Test("counts a stream's reply held back behind an earlier unfinished call as not yet written")
+    func heldBackIsNotDrained() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let peer = try server.raw()
+        peer.send(
+            call("org.example.test.Slow", ["delayMs": 1500, "tag": "first"])
+                + call("org.example.test.Flood", ["size": 16], more: true))
+        #expect(server.observations.slowStarted.wait(timeout: .now() + 10) == .success)
+        // The stream's reply waits for Slow's, which is not due yet.
+        #expect(server.observations.drained.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+
+        #expect(peer.receive()?["parameters"]?["tag"] == "first")
+        #expect(peer.receive()?["continues"] == true)
+        #expect(server.observations.drained.wait(timeout: .now() + 10) == .success)
+        #expect(peer.receive()?["parameters"]?["payload"] == "drained")
+    }
 }
 
 extension RawPeer {

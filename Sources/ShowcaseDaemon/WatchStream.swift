@@ -6,10 +6,12 @@ import Varlink
 /// storefront's roster.
 ///
 /// Store changes only mark storefronts dirty; a serial queue then sends each dirty storefront's *latest*
-/// state, so bursts of changes coalesce instead of queueing a backlog for a slow reader. A refresh that
-/// returns identical content does not bump the revision, so it sends nothing. A diagnostic (malformed
-/// response, missing entity parameter, host not found) ends the stream with that error, because a
-/// watcher must not mistake it for an empty roster.
+/// state. After sending, the stream waits until the connection has written those replies
+/// (`whenOutputDrained`) before it sends again, so a slow reader gets the latest state, not a backlog of
+/// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
+/// refresh that returns identical content does not bump the revision, so it sends nothing. A diagnostic
+/// (malformed response, missing entity parameter, host not found) ends the stream with that error, because
+/// a watcher must not mistake it for an empty roster.
 final class WatchStream: @unchecked Sendable {
     private let host: String
     private let filter: Storefront?
@@ -24,6 +26,8 @@ final class WatchStream: @unchecked Sendable {
     private var scheduled = NSLockedBox(false)
     private var watcherID: UInt64?
     private var ended = false
+    /// Replies were sent and are not written yet: changes wait in `dirty` until the drained callback.
+    private var awaitingDrain = false
 
     init(
         host: String, filter: Storefront?, responder: VarlinkResponder, config: ConfigHolder, store: RosterStore,
@@ -47,13 +51,17 @@ final class WatchStream: @unchecked Sendable {
             }
             return
         }
-        let id = store.watch { storefront in self.changed(storefront) }
-        watcherID = id
-        let store = self.store
-        responder.onConnectionClosed { store.unwatch(id) }
         queue.async { [self] in
+            guard !ended else { return }  // finished (shutdown) before it started
+            // Watching before reading the initial state misses no change; the queue runs any change
+            // reported meanwhile after this block, and one that is already sent compares equal and is skipped.
+            let id = store.watch { storefront in self.changed(storefront) }
+            watcherID = id
+            let store = self.store
+            responder.onConnectionClosed { store.unwatch(id) }
             let initial = filter.map { [$0] } ?? warm.all.sorted()
             for storefront in initial where !ended { send(storefront, continues: true, force: true) }
+            if !ended { awaitDrain() }
         }
     }
 
@@ -77,30 +85,53 @@ final class WatchStream: @unchecked Sendable {
         guard shouldSchedule else { return }
         queue.async { [self] in
             scheduled.withLock { $0 = false }
-            let pending = dirty.withLock { set in
-                defer { set.removeAll() }
-                return set
-            }
-            for storefront in pending.sorted() where !ended { send(storefront, continues: true, force: false) }
+            sendDirty()
         }
     }
 
-    /// Sends `storefront`'s current state if its revision changed since the last reply (or `force`).
-    private func send(_ storefront: Storefront, continues: Bool, force: Bool) {
+    /// Sends the latest state of every dirty storefront, unless earlier replies are still being written:
+    /// then the drained callback sends them, so whatever changed meanwhile goes out once, as it is by then.
+    private func sendDirty() {
+        guard !ended, !awaitingDrain else { return }
+        let pending = dirty.withLock { set in
+            defer { set.removeAll() }
+            return set
+        }
+        var sent = false
+        for storefront in pending.sorted() where !ended {
+            if send(storefront, continues: true, force: false) { sent = true }
+        }
+        if sent, !ended { awaitDrain() }
+    }
+
+    private func awaitDrain() {
+        awaitingDrain = true
+        responder.whenOutputDrained { [self] in
+            queue.async { [self] in
+                awaitingDrain = false
+                sendDirty()
+            }
+        }
+    }
+
+    /// Sends `storefront`'s current state if its revision changed since the last reply (or `force`); returns
+    /// whether a reply (or an ending error) went out.
+    @discardableResult
+    private func send(_ storefront: Storefront, continues: Bool, force: Bool) -> Bool {
         if responder.isConnectionClosed {
             end()
-            return
+            return false
         }
         let snapshot = config.current
         guard let hostConfig = snapshot.host(named: host) else {
             responder.fail(ReplyEncoding.unknownHost(host))
             end()
-            return
+            return true
         }
         let (answer, revision, identity) = store.answer(
             host: host, storefront: storefront, now: Date(),
             lifetime: snapshot.configuration.refresh.interval)
-        if !force, lastRevision[storefront] == revision { return }
+        if !force, lastRevision[storefront] == revision { return false }
         lastRevision[storefront] = revision
         var parameters: [String: JSONValue] = [
             "storefront": .string(storefront.code), "revision": .int(Int64(max(revision, 0))),
@@ -119,10 +150,11 @@ final class WatchStream: @unchecked Sendable {
         case .failed(let error):
             responder.fail(ReplyEncoding.error(error, storefront: storefront, host: host))
             end()
-            return
+            return true
         }
         responder.reply(.object(parameters), continues: continues)
         if !continues { end() }
+        return true
     }
 
     private func end() {

@@ -25,6 +25,8 @@ final class ServerConnection {
     /// The peer shut down its sending side: finish pending replies, then close.
     var inputClosed = false
     var isOpen = true
+    /// `whenOutputDrained` callbacks, run by `runDrainWaiters()` once their call's replies are written.
+    var drainWaiters: [DrainWaiter] = []
 
     init(id: UInt64, fd: Int32, peer: PeerCredentials, now: UInt64) {
         self.id = id

@@ -13,6 +13,7 @@ final class ServerLoop: @unchecked Sendable {
         case reply(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool)
         case adopt(fd: Int32)
         case shutdown(deadline: UInt64)
+        case drained(connectionID: UInt64, sequence: UInt64, body: @Sendable () -> Void)
     }
 
     let service: VarlinkService
@@ -156,6 +157,8 @@ final class ServerLoop: @unchecked Sendable {
                 register(fd: fd)
             case .shutdown(let deadline):
                 beginShutdown(deadline: deadline)
+            case .drained(let connectionID, let sequence, let body):
+                whenDrained(connectionID: connectionID, sequence: sequence, body)
             }
         }
     }
@@ -403,6 +406,7 @@ final class ServerLoop: @unchecked Sendable {
                 connection.output.removeAll(keepingCapacity: true)
             }
             connection.lastActivity = ServerLoop.now()
+            connection.runDrainWaiters()
         } else if connection.pendingBytes > limits.maxPendingOutputBytes {
             return close(connection)
         }

@@ -15,6 +15,7 @@ final class Observations: @unchecked Sendable {
     private var notes: [String] = []
     let slowStarted = DispatchSemaphore(value: 0)
     let watchClosed = DispatchSemaphore(value: 0)
+    let drained = DispatchSemaphore(value: 0)
 
     func note(_ text: String) {
         lock.lock()
@@ -49,6 +50,9 @@ enum TestService {
         method Watch() -> (tick: int)
         # Returns a pre-encoded reply.
         method Cached() -> (cached: bool)
+        # Streams one reply with a payload of size bytes (sent from another thread if elsewhere),
+        # then a final reply once that one has been written.
+        method Flood(size: int, elsewhere: ?bool) -> (payload: string)
         """
 
     static func make(_ observations: Observations) throws -> VarlinkService {
@@ -84,6 +88,21 @@ enum TestService {
         try interface.handle("Watch", requiresMore: true) { _, responder in
             responder.reply(["tick": 0], continues: true)
             responder.onConnectionClosed { observations.watchClosed.signal() }
+        }
+        try interface.handle("Flood", requiresMore: true) { call, responder throws(VarlinkError) in
+            let payload = String(repeating: "f", count: Int(try call.int("size")))
+            let stream: @Sendable () -> Void = {
+                responder.reply(["payload": .string(payload)], continues: true)
+                responder.whenOutputDrained {
+                    observations.drained.signal()
+                    responder.reply(["payload": "drained"])
+                }
+            }
+            if try call.optionalBool("elsewhere") == true {
+                DispatchQueue(label: "flood").async(execute: stream)
+            } else {
+                stream()
+            }
         }
         let cached = EncodedReply(encodedParameters: Array(#"{"cached":true}"#.utf8))
         try interface.handle("Cached") { _, responder in responder.reply(cached) }

@@ -37,7 +37,9 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
         ),
-        .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore"]),
+        .testTarget(
+            name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseDaemon"]
+        ),
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )

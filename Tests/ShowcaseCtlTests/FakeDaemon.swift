@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseDaemon
 import Varlink
 
 /// A stand-in for showcased that speaks the SPEC §8 interfaces over a real Unix socket and answers
@@ -18,41 +19,9 @@ final class FakeDaemon: @unchecked Sendable {
         case stream([JSONValue])
     }
 
-    static let rosterIDL = """
-        interface io.showcase.Roster
-
-        type App (id: int, artistId: int, name: string, bundleId: string, genre: string,
-                  formattedPrice: ?string, platform: string, minimumOsVersion: string,
-                  iconUrl: string, storeUrl: string, tagline: ?string)
-
-        method Get(storefront: string, host: ?string, platform: ?string, osVersion: ?string,
-                   locale: ?string, waitMs: ?int)
-            -> (storefront: string, host: string, state: string, fetchedAt: ?string, apps: []App)
-        method GetApp(id: int, storefront: string, host: ?string) -> (app: App)
-        method Storefronts() -> (storefronts: [](code: string, alpha3: string, name: string, warm: bool))
-        method Watch(storefront: ?string, host: ?string) -> (storefront: string, revision: int,
-                   state: string, apps: []App)
-
-        error UnknownStorefront (storefront: string)
-        error UnknownHost (host: string)
-        error AppNotFound (id: int, storefront: string)
-        error HostAppNotFound (host: string, storefront: string)
-        error MalformedResponse (storefront: string, detail: string)
-        error MissingEntityParameter (storefront: string)
-        error Unavailable (storefront: string, reason: string)
-        """
-
-    static let adminIDL = """
-        interface io.showcase.Admin
-
-        method Status() -> (version: string, configPath: string, configGeneration: int,
-                   lastReloadError: ?string, upstream: (requests: int, failures: int,
-                   throttled: int), storefronts: [](code: string, state: string,
-                   fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string))
-        method Reload() -> (generation: int)
-        method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
-        error ConfigInvalid (file: string, line: int, column: int, message: string)
-        """
+    /// The daemon's own interface definitions, so the fake can never drift from the real contract.
+    static let rosterIDL = ShowcaseInterfaces.roster
+    static let adminIDL = ShowcaseInterfaces.admin
 
     let directory: URL
     let socketPath: String

@@ -23,3 +23,8 @@ conformance:
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests
+
+# --- benchmarks (SPEC §11): release build, daemon vs the transport floor, one table -----------------------
+.PHONY: bench
+bench: deps
+	@scripts/bench.sh

@@ -29,6 +29,7 @@ let package = Package(
         .executableTarget(name: "showcasectl", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
+        .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
@@ -37,5 +38,6 @@ let package = Package(
             dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
         ),
         .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay"]),
+        .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )

@@ -1,0 +1,345 @@
+import Foundation
+
+/// The subcommands of `showcase-bench`. Each prints one JSON object on stdout (what `scripts/bench.sh`
+/// collects) and, where useful, a readable line on stderr.
+enum BenchCommands {
+    static let usage = """
+        usage: showcase-bench COMMAND [FLAGS]
+          load --socket PATH (--call JSON | --call-file FILE) [--connections 16] [--depth 1] [--threads 1]
+               [--warmup 1] [--duration 5] [--calls N] [--label TEXT]
+              Drives a Varlink socket and reports calls/s and latency p50/p90/p99/max (ms).
+          floor --socket PATH --reply-file FILE
+              The transport floor: answers every call with the bytes of FILE.
+          call --socket PATH --call JSON [--out FILE] [--timeout SECONDS]
+              One call; writes the reply (without NUL) to FILE or stdout.
+          fake-reply --apps N [--out FILE]
+              A stand-in Roster.Get reply with N apps (for proving the harness without the daemon).
+          startup --socket PATH --call JSON [--touch-file FILE] [--log FILE] [--timeout 20] [--settle 0.5] -- CMD…
+              Exec to ready (first reply to JSON), then RSS after sending every call in FILE, then SIGTERM.
+          exec-time [--runs 21] [--warmups 2] [--log FILE] -- CMD…
+              End-to-end time of a command, median of the runs.
+          reload --socket PATH --call JSON [load flags] [--reload-at 1] [--check-call JSON --expect TEXT]
+              Admin.Reload while the load runs: reload latency and every failed call.
+          wait-fresh --socket PATH [--timeout 60]
+              Polls Admin.Status until every storefront is fresh.
+          gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
+              Lookup responses for the bench developer, named for lookup-replay.
+          gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--touch-file F]
+              Fresh rosters written in ShowcaseCore's FileCache format; F gets one Roster.Get per storefront.
+          upstream-count --replay URL
+              Counts the lookup requests lookup-replay recorded, by kind.
+          report --results FILE [--json OUT]
+              The SPEC §11 table from the collected results.
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            return 64
+        }
+        let rest = arguments.dropFirst()
+        do throws(BenchError) {
+            switch command {
+            case "load": try load(rest)
+            case "floor": try floor(rest)
+            case "call": try call(rest)
+            case "fake-reply": try fakeReply(rest)
+            case "startup": try startup(rest)
+            case "exec-time": try execTime(rest)
+            case "reload": try reload(rest)
+            case "wait-fresh": try waitFresh(rest)
+            case "gen-lookup": try generateLookup(rest)
+            case "gen-cache": try generateCache(rest)
+            case "upstream-count": try upstreamCount(rest)
+            case "report": try BenchReport.run(rest)
+            case "help", "--help", "-h": print(usage)
+            default: throw BenchError("unknown command '\(command)'; see showcase-bench --help")
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("showcase-bench \(command): \(error.description)\n".utf8))
+            return 1
+        }
+    }
+
+    private static let loadFlags: Set<String> = [
+        "socket", "call", "call-file", "connections", "depth", "threads", "warmup", "duration", "calls", "label",
+        "server-pid",
+    ]
+
+    private static func loadOptions(_ arguments: Arguments) throws(BenchError) -> LoadOptions {
+        var options = LoadOptions(socketPath: try arguments.required("socket"), call: try callBytes(arguments))
+        options.connections = try arguments.int("connections", default: options.connections)
+        options.depth = try arguments.int("depth", default: options.depth)
+        options.threads = try arguments.int("threads", default: options.threads)
+        options.warmupSeconds = try arguments.double("warmup", default: options.warmupSeconds)
+        options.durationSeconds = try arguments.double("duration", default: options.durationSeconds)
+        if arguments.string("calls") != nil { options.totalCalls = try arguments.int("calls", default: 0) }
+        if arguments.string("server-pid") != nil {
+            options.serverPid = Int32(try arguments.int("server-pid", default: 0))
+        }
+        return options
+    }
+
+    static func load(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: loadFlags)
+        let options = try loadOptions(arguments)
+        let result = try LoadGenerator.run(options)
+        let label = arguments.string("label") ?? "load"
+        FileHandle.standardError.write(Data(summaryLine(label, result).utf8))
+        print(
+            result.json(
+                label: label,
+                extra: [
+                    ("connections", String(options.connections)), ("depth", String(options.depth)),
+                    ("threads", String(options.threads)),
+                ]))
+    }
+
+    private static func summaryLine(_ label: String, _ result: LoadResult) -> String {
+        let summary = LatencySummary(samples: result.latencies)
+        return String(
+            format: "%@: %.0f calls/s, p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms, %d errors, %d lost\n",
+            label, result.callsPerSecond, Double(summary.p50) / 1e6, Double(summary.p90) / 1e6,
+            Double(summary.p99) / 1e6, Double(summary.max) / 1e6, result.totalErrors,
+            result.unanswered + result.failedConnections)
+    }
+
+    static func startup(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest, known: ["socket", "call", "touch-file", "log", "timeout", "settle", "label"])
+        var touches: [String] = []
+        if let file = arguments.string("touch-file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw BenchError("cannot read the touch file \(file)")
+            }
+            touches = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        }
+        let outcome = try StartupProbe.run(
+            command: arguments.trailing, socketPath: try arguments.required("socket"),
+            call: try arguments.required("call"), touchCalls: touches, logPath: arguments.string("log"),
+            timeoutSeconds: try arguments.double("timeout", default: 20),
+            settleSeconds: try arguments.double("settle", default: 0.5))
+        let label = arguments.string("label") ?? "startup"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: ready in %.1f ms (first reply: %@), RSS %.1f MB (peak %.1f MB), %d touch errors\n",
+                    label, outcome.readyMilliseconds, outcome.firstReplyState, Double(outcome.rssKiB) * 1024 / 1e6,
+                    Double(outcome.peakKiB) * 1024 / 1e6, outcome.touchErrors
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)),
+                ("readyMs", JSONText.number(outcome.readyMilliseconds, decimals: 2)),
+                ("firstReplyState", JSONText.string(outcome.firstReplyState)),
+                ("touched", String(touches.count)), ("touchErrors", String(outcome.touchErrors)),
+                ("readyRssKiB", String(outcome.readyRssKiB)), ("rssKiB", String(outcome.rssKiB)),
+                ("peakKiB", String(outcome.peakKiB)),
+                ("exitStatus", String(outcome.exitStatus)),
+            ]))
+    }
+
+    static func execTime(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["runs", "warmups", "log", "label"])
+        let outcome = try CommandTimer.run(
+            command: arguments.trailing, runs: try arguments.int("runs", default: 21),
+            warmups: try arguments.int("warmups", default: 2), logPath: arguments.string("log"))
+        let summary = LatencySummary(samples: outcome.runs)
+        let label = arguments.string("label") ?? "exec-time"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: median %.2f ms, p90 %.2f ms, max %.2f ms over %d runs, %d failed\n", label,
+                    Double(summary.p50) / 1e6, Double(summary.p90) / 1e6, Double(summary.max) / 1e6,
+                    outcome.runs.count, outcome.failures
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)), ("runs", String(outcome.runs.count)),
+                ("failures", String(outcome.failures)), ("lastStatus", String(outcome.lastStatus)),
+                ("medianMs", JSONText.milliseconds(summary.p50)), ("p90Ms", JSONText.milliseconds(summary.p90)),
+                ("maxMs", JSONText.milliseconds(summary.max)),
+                ("minMs", JSONText.milliseconds(outcome.runs.min() ?? 0)),
+            ]))
+    }
+
+    static func reload(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: loadFlags.union(["reload-at", "check-call", "expect"]))
+        var options = try loadOptions(arguments)
+        if arguments.string("warmup") == nil { options.warmupSeconds = 0 }
+        let outcome = try ReloadProbe.run(
+            load: options, reloadAtSeconds: try arguments.double("reload-at", default: 1),
+            checkCall: arguments.string("check-call"), expectAfter: arguments.string("expect"))
+        let label = arguments.string("label") ?? "reload"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: reload %.2f ms, generation %d → %d, applied: %@; load: %@", label,
+                    outcome.reloadMilliseconds, outcome.generationBefore, outcome.generationAfter,
+                    outcome.appliedAfterReload.map { $0 ? "yes" : "NO" } ?? "not checked",
+                    summaryLine("during reload", outcome.load)
+                ).utf8))
+        print(
+            outcome.load.json(
+                label: label,
+                extra: [
+                    ("reloadMs", JSONText.number(outcome.reloadMilliseconds, decimals: 2)),
+                    ("generationBefore", String(outcome.generationBefore)),
+                    ("generationAfter", String(outcome.generationAfter)),
+                    ("applied", outcome.appliedAfterReload.map { $0 ? "true" : "false" } ?? "null"),
+                    ("reloadError", outcome.reloadError.map(JSONText.string) ?? "null"),
+                ]))
+    }
+
+    static func waitFresh(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["socket", "timeout", "label"])
+        let outcome = try StatusWaiter.waitUntilFresh(
+            socketPath: try arguments.required("socket"), timeoutSeconds: try arguments.double("timeout", default: 60))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(arguments.string("label") ?? "wait-fresh")),
+                ("seconds", JSONText.number(outcome.seconds, decimals: 3)),
+                ("storefronts", String(outcome.storefronts)), ("fresh", String(outcome.fresh)),
+                ("timedOut", outcome.timedOut ? "true" : "false"),
+            ]))
+        if outcome.timedOut {
+            throw BenchError(
+                "only \(outcome.fresh) of \(outcome.storefronts) storefronts were fresh after \(outcome.seconds) s")
+        }
+    }
+
+    static func generateLookup(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["template", "dir", "storefronts", "apps", "hosts"])
+        let generator = try LookupFixtureGenerator(templatePath: try arguments.required("template"))
+        let directory = try arguments.required("dir")
+        let apps = try arguments.int("apps", default: 30)
+        let hosts = try arguments.int("hosts", default: 1)
+        let codes = try storefrontCodes(try arguments.required("storefronts"))
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func save(_ data: Data, _ name: String) throws(BenchError) {
+            guard FileManager.default.createFile(atPath: directory + "/" + name, contents: data) else {
+                throw BenchError("cannot write \(directory)/\(name)")
+            }
+        }
+        for code in codes {
+            try save(
+                generator.rosterBody(apps: apps, storefront: code),
+                "roster-\(LookupFixtureGenerator.artistId)-\(code).json")
+            for host in 0..<hosts {
+                try save(
+                    generator.identityBody(appIndex: host, storefront: code),
+                    "identity-\(LookupFixtureGenerator.bundleId(host))-\(code).json")
+            }
+        }
+        try save(Data("{\"resultCount\":0,\"results\":[]}".utf8), "empty.json")
+        print(
+            JSONText.object([
+                ("label", JSONText.string("gen-lookup")), ("storefronts", String(codes.count)),
+                ("apps", String(apps)), ("hosts", String(hosts)),
+            ]))
+    }
+
+    static func generateCache(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest, known: ["template", "dir", "storefronts", "apps", "hosts", "touch-file"])
+        let generator = try LookupFixtureGenerator(templatePath: try arguments.required("template"))
+        let directory = try arguments.required("dir")
+        let start = MonotonicClock.now()
+        let outcome = try CacheGenerator.run(
+            generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
+            apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1))
+        if let touchFile = arguments.string("touch-file") {
+            let calls = outcome.storefronts.map {
+                #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#($0.code)"}}"#
+            }
+            guard
+                FileManager.default.createFile(
+                    atPath: touchFile, contents: Data((calls.joined(separator: "\n") + "\n").utf8))
+            else { throw BenchError("cannot write \(touchFile)") }
+        }
+        print(
+            JSONText.object([
+                ("label", JSONText.string("gen-cache")), ("storefronts", String(outcome.storefronts.count)),
+                ("apps", String(try arguments.int("apps", default: 200))),
+                ("bodyBytes", String(outcome.bytes)),
+                ("seconds", JSONText.number(Double(MonotonicClock.now() - start) / 1e9, decimals: 2)),
+            ]))
+    }
+
+    static func upstreamCount(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["replay", "label", "storefronts", "hosts"])
+        let base = try arguments.required("replay")
+        let requests = try ReplayLog.fetch(baseURL: base)
+        let identity = requests.filter { $0["bundleId"] != nil }.count
+        let roster = requests.filter { $0["id"] != nil && $0["entity"] == "software" }.count
+        print(
+            JSONText.object([
+                ("label", JSONText.string(arguments.string("label") ?? "upstream")),
+                ("requests", String(requests.count)), ("identity", String(identity)), ("roster", String(roster)),
+                ("other", String(requests.count - identity - roster)),
+                ("storefronts", String(try arguments.int("storefronts", default: -1))),
+                ("hosts", String(try arguments.int("hosts", default: -1))),
+            ]))
+    }
+
+    /// `us,de,jp` as given (lowercased).
+    private static func storefrontCodes(_ text: String) throws(BenchError) -> [String] {
+        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 2 }) else {
+            throw BenchError("--storefronts needs alpha-2 codes separated by commas, like us,de,jp")
+        }
+        return codes
+    }
+
+    static func floor(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["socket", "reply-file"])
+        let path = try arguments.required("reply-file")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("cannot read the reply file \(path); capture one with showcase-bench call --out")
+        }
+        let server = try FloorServer(socketPath: try arguments.required("socket"), replyBytes: [UInt8](data))
+        server.run()
+    }
+
+    static func call(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["socket", "call", "out", "timeout"])
+        let reply = try VarlinkProbe.call(
+            socketPath: try arguments.required("socket"), try arguments.required("call"),
+            timeoutSeconds: try arguments.double("timeout", default: 10))
+        try write(Data(reply), to: arguments.string("out"))
+    }
+
+    static func fakeReply(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["apps", "out"])
+        let reply = RosterReplyGenerator.reply(apps: try arguments.int("apps", default: 30))
+        try write(Data(reply.utf8), to: arguments.string("out"))
+    }
+
+    private static func callBytes(_ arguments: Arguments) throws(BenchError) -> [UInt8] {
+        var bytes: [UInt8]
+        if let call = arguments.string("call") {
+            bytes = Array(call.utf8)
+        } else if let file = arguments.string("call-file") {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw BenchError("cannot read the call file \(file)")
+            }
+            bytes = [UInt8](data)
+        } else {
+            throw BenchError("--call JSON or --call-file FILE is required")
+        }
+        while let last = bytes.last, last == 0 || last == 0x0A { bytes.removeLast() }
+        bytes.append(0)
+        return bytes
+    }
+
+    private static func write(_ data: Data, to path: String?) throws(BenchError) {
+        guard let path else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw BenchError("cannot write \(path); check the directory exists")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ShowcaseCore
+
+/// Writes the startup and memory load straight into a cache directory in ShowcaseCore's own format
+/// (``FileCache``): one fresh roster per storefront and the host identities, so the daemon starts warm
+/// from disk without a single upstream request.
+enum CacheGenerator {
+    struct Outcome {
+        var storefronts: [Storefront]
+        var bytes: Int
+    }
+
+    static func run(
+        generator: LookupFixtureGenerator, directory: String, storefronts: String, apps: Int, hosts: Int
+    ) throws(BenchError) -> Outcome {
+        let cache = FileCache(directory: URL(fileURLWithPath: directory, isDirectory: true))
+        let codes: [Storefront]
+        if storefronts == "all" {
+            codes = Storefront.all
+        } else {
+            var parsed: [Storefront] = []
+            for text in storefronts.split(separator: ",") {
+                guard let storefront = try? Storefront(parsing: String(text)) else {
+                    throw BenchError("'\(text)' is not an App Store storefront")
+                }
+                parsed.append(storefront)
+            }
+            codes = parsed
+        }
+        let now = Date()
+        var bytes = 0
+        for storefront in codes {
+            let body = generator.rosterBody(apps: apps, storefront: storefront.code)
+            bytes += body.count
+            do {
+                let roster = try Roster(
+                    artistId: LookupFixtureGenerator.artistId, storefront: storefront, body: body, fetchedAt: now)
+                try cache.store(roster)
+            } catch {
+                throw BenchError("cannot write the \(storefront.code) roster into \(directory): \(error)")
+            }
+        }
+        for host in 0..<hosts {
+            let identity = HostIdentity(
+                bundleId: LookupFixtureGenerator.bundleId(host), artistId: LookupFixtureGenerator.artistId,
+                trackId: LookupFixtureGenerator.trackId(host), storefront: codes.first ?? .unitedStates,
+                resolvedAt: now)
+            do {
+                try cache.store(identity)
+            } catch {
+                throw BenchError("cannot write the identity of host \(host) into \(directory): \(error)")
+            }
+        }
+        return Outcome(storefronts: codes, bytes: bytes)
+    }
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# make bench: SPEC §11 figures against the transport floor, in one table.
+#
+# Builds release binaries, generates the fixture load (a 30-app roster served by a loopback lookup-replay;
+# 175 storefronts × 200 apps written as cache files), runs the daemon and the floor in alternating rounds on
+# the same kind of socket with the same client, and prints one table (also .build/bench.json).
+# All traffic stays on Unix sockets and 127.0.0.1. Bounded: a few minutes on 2 cores.
+#
+# Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION seconds per round (3), BENCH_CONNECTIONS (16),
+# BENCH_PROFILE=1 also records `perf` of the daemon under the same load into .build/bench/profile.txt,
+# BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
+# the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS=${BENCH_ROUNDS:-5}
+DURATION=${BENCH_DURATION:-3}
+CONNECTIONS=${BENCH_CONNECTIONS:-16}
+THREADS=${BENCH_THREADS:-1}
+STOREFRONTS_S=(us de jp gb fr it es ca au nl)   # the upstream-citizenship warm (S = 10)
+HOSTS_H=3                                       # hosts of the one bench developer (H = 3)
+ROSTER_APPS=31                                  # the host hides itself: 30 apps in the reply
+TEMPLATE=Fixtures/lookup/roster-1641000001-us.json
+
+log() { printf 'bench: %s\n' "$*" >&2; }
+
+# Placement: with the client and the server sharing a core, each call pays both in series and the figure
+# halves; which happens is the scheduler's choice per run. Pinning makes every round (daemon or floor) the
+# same experiment. Needs 2+ cores and taskset (util-linux).
+CLIENT_PIN=()
+SERVER_PIN=()
+if [ "${BENCH_PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+    CLIENT_PIN=(taskset -c 0)
+    SERVER_PIN=(taskset -c 1)
+fi
+
+log "building release binaries"
+swift build -c release >&2
+BIN=$(swift build -c release --show-bin-path)
+BENCH="$BIN/showcase-bench"
+
+WORK=$(mktemp -d /tmp/showcase-bench.XXXXXX)   # short: socket paths must fit sockaddr_un
+RESULTS=.build/bench/results.jsonl
+mkdir -p .build/bench
+: >"$RESULTS"
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if [ "${BENCH_KEEP:-0}" = 1 ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+record() { tee -a "$RESULTS" >/dev/null; }
+skip() { printf '{"label":"skip","row":"%s","reason":"%s"}\n' "$1" "$2" >>"$RESULTS"; log "skipped $1: $2"; }
+
+# The daemon is real once `showcased --help` documents its flags (the placeholder printed "not implemented").
+DAEMON_REAL=0
+if "$BIN/showcased" --help 2>&1 | grep -q -- '--socket'; then DAEMON_REAL=1; fi
+CTL_REAL=0
+if "$BIN/showcasectl" --help 2>&1 | grep -q 'roster'; then CTL_REAL=1; fi
+REPLAY_REAL=0
+if "$BIN/lookup-replay" --help 2>&1 | grep -q -- '--fixtures'; then REPLAY_REAL=1; fi
+
+GET_US='{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}'
+
+# --- fixtures -------------------------------------------------------------------------------------------
+if [ -f "$TEMPLATE" ]; then
+    S_LIST=$(IFS=,; echo "${STOREFRONTS_S[*]}")
+    "$BENCH" gen-lookup --template "$TEMPLATE" --dir "$WORK/lookup" --storefronts "$S_LIST" \
+        --apps "$ROSTER_APPS" --hosts "$HOSTS_H" >/dev/null
+fi
+
+# write_config FILE CACHE_DIR SOCKET ENDPOINT STOREFRONTS HOSTS OVERLAY
+write_config() {
+    local file=$1 cache=$2 socket=$3 endpoint=$4 storefronts=$5 hosts=$6 overlay=$7 i
+    {
+        echo "hosts:"
+        for ((i = 0; i < hosts; i++)); do
+            echo "  - bundle_id: com.benchharbor.BenchApp$i"
+        done
+        echo "storefronts: $storefronts"
+        echo "default_platform: ios"
+        echo "refresh: {interval: 24h, jitter: 10%, retry: 5m}"
+        echo "lookup: {endpoint: \"$endpoint\", timeout: 5s, rate_limit: 100/s}"
+        echo "cache: {directory: \"$cache\"}"
+        echo "socket: {path: \"$socket\", mode: \"0600\"}"
+        echo "overlay: $overlay"
+    } >"$file"
+}
+
+start_replay() {   # sets REPLAY to the server's base URL
+    local out=$WORK/replay.out
+    "$BIN/lookup-replay" --fixtures "$WORK/lookup" --port 0 >"$out" 2>"$WORK/replay.log" &
+    PIDS+=($!)
+    local i
+    for ((i = 0; i < 100; i++)); do
+        if [ -s "$out" ]; then REPLAY="http://127.0.0.1:$(head -1 "$out")"; return; fi
+        sleep 0.05
+    done
+    log "lookup-replay did not start; see $WORK/replay.log"; return 1
+}
+
+wait_socket() {   # SOCKET: until it answers a Get
+    local i
+    for ((i = 0; i < 200; i++)); do
+        if "$BENCH" call --socket "$1" --call "$GET_US" --timeout 2 >/dev/null 2>&1; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
+# --- daemon on the S×H warm: upstream requests, then throughput, reload, showcasectl --------------------
+DAEMON_SOCK=$WORK/d.sock
+FLOOR_SOCK=$WORK/f.sock
+if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ]; then
+    start_replay
+    printf 'order: []\n' >"$WORK/overlay.yaml"
+    write_config "$WORK/showcase.yaml" "$WORK/cache-warm" "$DAEMON_SOCK" "$REPLAY/lookup" \
+        "[$(IFS=,; echo "${STOREFRONTS_S[*]}")]" "$HOSTS_H" overlay.yaml
+    log "starting showcased on an empty cache (S=${#STOREFRONTS_S[@]}, H=$HOSTS_H)"
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase.yaml" >"$WORK/daemon.log" 2>&1 &
+    DAEMON_PID=$!
+    PIDS+=("$DAEMON_PID")
+    wait_socket "$DAEMON_SOCK" || { log "showcased did not answer; see $WORK/daemon.log"; exit 1; }
+    "$BENCH" wait-fresh --socket "$DAEMON_SOCK" --timeout 60 --label warm | record
+    "$BENCH" upstream-count --replay "$REPLAY" --storefronts "${#STOREFRONTS_S[@]}" --hosts "$HOSTS_H" | record
+    "$BENCH" call --socket "$DAEMON_SOCK" --call "$GET_US" --out "$WORK/reply.json"
+    log "captured the daemon's Roster.Get reply: $(wc -c <"$WORK/reply.json") bytes"
+    DAEMON_SIDE=$DAEMON_SOCK
+    DAEMON_SIDE_PID=$DAEMON_PID
+else
+    log "showcased/lookup-replay not available yet: throughput runs floor against floor (stand-in)"
+    skip upstream "daemon or lookup-replay not merged yet"
+    "$BENCH" fake-reply --apps 30 --out "$WORK/reply.json"
+    "${SERVER_PIN[@]}" "$BENCH" floor --socket "$WORK/standin.sock" --reply-file "$WORK/reply.json" &
+    DAEMON_SIDE_PID=$!
+    PIDS+=("$DAEMON_SIDE_PID")
+    DAEMON_SIDE=$WORK/standin.sock
+    printf '{"label":"meta","daemonSide":"stand-in: a second floor (daemon not merged)"}\n' >>"$RESULTS"
+fi
+
+"${SERVER_PIN[@]}" "$BENCH" floor --socket "$FLOOR_SOCK" --reply-file "$WORK/reply.json" &
+FLOOR_PID=$!
+PIDS+=("$FLOOR_PID")
+wait_socket "$FLOOR_SOCK"
+wait_socket "$DAEMON_SIDE"
+
+LOAD=(--call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" --warmup 1 --duration "$DURATION")
+
+# Instrument check: the floor against a second copy of itself, same client, same rounds. Its ratio is the
+# noise of this machine right now; a daemon ratio within that distance of 75% is not a clear verdict.
+"${SERVER_PIN[@]}" "$BENCH" floor --socket "$WORK/twin.sock" --reply-file "$WORK/reply.json" &
+TWIN_PID=$!
+PIDS+=("$TWIN_PID")
+wait_socket "$WORK/twin.sock"
+for ((round = 1; round <= 2; round++)); do
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$WORK/twin.sock" --server-pid "$TWIN_PID" "${LOAD[@]}" --label instrument-twin | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label instrument-floor | record
+done
+kill "$TWIN_PID" 2>/dev/null || true
+
+for ((round = 1; round <= ROUNDS; round++)); do
+    log "round $round/$ROUNDS"
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$DAEMON_SIDE" --server-pid "$DAEMON_SIDE_PID" "${LOAD[@]}" --label throughput-daemon | record
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$FLOOR_SOCK" --server-pid "$FLOOR_PID" "${LOAD[@]}" --label throughput-floor | record
+done
+
+if [ "${BENCH_PROFILE:-0}" = 1 ] && [ -n "${DAEMON_PID:-}" ] && command -v perf >/dev/null 2>&1; then
+    log "profiling the daemon under the same load (perf, 3 s)"
+    "${CLIENT_PIN[@]}" "$BENCH" load --socket "$DAEMON_SOCK" "${LOAD[@]}" --duration 5 --label profile >/dev/null &
+    PROFILE_LOAD=$!
+    sleep 1.5
+    perf record -F 2000 -g -p "$DAEMON_PID" -o "$WORK/perf.data" -- sleep 3 >/dev/null 2>&1 || true
+    wait "$PROFILE_LOAD" || true
+    (
+        set +o pipefail
+        echo "# perf of showcased under ${CONNECTIONS} connections: by object, then by symbol (self, then inclusive)"
+        perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -12
+        perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
+        perf report -i "$WORK/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -40
+    ) 2>/dev/null | swift demangle --simplified >.build/bench/profile.txt || true   # head closes pipes early
+    log "profile: .build/bench/profile.txt"
+fi
+
+if [ "$DAEMON_REAL" = 1 ] && [ -n "${DAEMON_PID:-}" ]; then
+    # A real change: a tagline for the first app shown, applied by the reload, seen by the next Get.
+    printf 'taglines:\n  %s: "bench-reload-marker"\n' 1650000102 >"$WORK/overlay.yaml"
+    "${CLIENT_PIN[@]}" "$BENCH" reload --socket "$DAEMON_SOCK" --call "$GET_US" --connections "$CONNECTIONS" --threads "$THREADS" \
+        --duration 3 --reload-at 1 --check-call "$GET_US" --expect bench-reload-marker --label reload | record
+    if [ "$CTL_REAL" = 1 ]; then
+        "$BENCH" exec-time --runs 21 --warmups 2 --label ctl -- \
+            "$BIN/showcasectl" --socket "$DAEMON_SOCK" roster --storefront us | record
+    else
+        skip ctl "showcasectl roster not merged yet"
+    fi
+else
+    skip reload "daemon not merged yet"
+    skip ctl "daemon not merged yet"
+fi
+
+# --- 175 storefronts × 200 apps from the cache: exec → ready, RSS ---------------------------------------
+if [ "$DAEMON_REAL" = 1 ] && "$BENCH" help 2>/dev/null | grep -q gen-cache; then
+    # `all` is every storefront ShowcaseCore knows (SPEC §11 says 175; the table decides, the row shows it).
+    log "writing every storefront × 200 apps into a cache directory"
+    "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-175" --storefronts all --apps 200 \
+        --hosts 1 --touch-file "$WORK/touch.txt" | record
+    write_config "$WORK/showcase-175.yaml" "$WORK/cache-175" "$WORK/s.sock" "${REPLAY:-http://127.0.0.1:9}/lookup" \
+        all 1 overlay.yaml
+    for ((round = 1; round <= ROUNDS; round++)); do
+        "$BENCH" startup --socket "$WORK/s.sock" --call "$GET_US" --touch-file "$WORK/touch.txt" \
+            --log "$WORK/daemon-175.log" --label startup -- \
+            "$BIN/showcased" --config "$WORK/showcase-175.yaml" | record
+    done
+else
+    skip startup "daemon or cache generator not available yet"
+fi
+
+echo
+"$BENCH" report --results "$RESULTS" --json .build/bench.json
+log "results: .build/bench.json (raw lines: $RESULTS)"

@@ -134,12 +134,16 @@ public struct FileCache: Sendable {
     /// Returns a ``Roster/compacted()`` roster (no body in memory), or nil when the file is no longer usable or
     /// no longer the one listed: truncated, altered (length or checksum), foreign, or replaced by a newer fetch
     /// since the listing (a different fetch time or result count). Nil is a miss, as for every other read.
-    public func loadRoster(listed entry: Entry) -> Roster? {
+    ///
+    /// Strings equal to the same app's in `reference` (another storefront's roster of this developer) share its
+    /// storage instead of being allocated again; see ``Roster/sharingStorage(with:)``.
+    public func loadRoster(listed entry: Entry, sharingWith reference: Roster? = nil) -> Roster? {
         let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront)
+        let shared = reference?.appsByID ?? [:]
         guard let (header, data, appsRange, _) = Self.readParts(at: url),
             self.entry(for: header, at: url) == entry,
             FNV1a.hex(data[appsRange]) == header.appsFNV1a,
-            let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0) })
+            let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
         else { return nil }
         return Roster(
             artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
@@ -152,7 +156,12 @@ public struct FileCache: Sendable {
     /// The daemon does not call this at startup — it lists headers and decodes lazily, so readiness does not
     /// wait for 175 rosters — but tools and tests that want everything in memory do.
     public func loadAllRosters() -> [Roster] {
-        listRosters().compactMap { loadRoster(listed: $0) }
+        var previous: [Int: Roster] = [:]
+        return listRosters().compactMap { entry in
+            let roster = loadRoster(listed: entry, sharingWith: previous[entry.artistId])
+            if let roster { previous[entry.artistId] = roster }
+            return roster
+        }
     }
 
     /// Removes the cached roster for (`artistId`, `storefront`) if present. Missing files are not an error.

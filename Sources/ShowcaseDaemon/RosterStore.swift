@@ -34,6 +34,11 @@ public final class RosterStore: Sendable {
         var listed: [Key: FileCache.Entry] = [:]
         /// Where `listed` rosters are decoded from.
         var cache: FileCache?
+
+        /// A decoded roster of the same developer in another storefront, to share string storage with.
+        func sibling(of key: Key) -> Roster? {
+            records.first { $0.key.artistId == key.artistId && $0.key != key && $0.value.roster != nil }?.value.roster
+        }
     }
 
     private let state = Mutex(State())
@@ -107,10 +112,13 @@ public final class RosterStore: Sendable {
     /// work is dropped, so no reader ever sees the key as neither listed nor decoded.
     @discardableResult
     private func decodeIfListed(_ key: Key) -> Bool? {
-        guard let (entry, cache) = state.withLock({ state in state.listed[key].map { ($0, state.cache) } }),
+        guard
+            let (entry, cache, reference) = state.withLock({ state in
+                state.listed[key].map { ($0, state.cache, state.sibling(of: key)) }
+            }),
             let cache
         else { return nil }
-        let roster = cache.loadRoster(listed: entry)
+        let roster = cache.loadRoster(listed: entry, sharingWith: reference)
         let installed = state.withLock { state -> Bool in
             guard state.listed[key] == entry else { return false }
             state.listed[key] = nil
@@ -203,9 +211,14 @@ public final class RosterStore: Sendable {
         // The listed roster is the one this outcome is compared with (same content: no new revision) and the
         // one a transport failure keeps serving.
         decodeIfListed(key)
+        // Share string storage with the roster it replaces (or a sibling storefront's): see Roster+SharedStorage.
+        let outcome = outcome.map { fetched in
+            fetched.compacted().sharingStorage(
+                with: state.withLock { $0.records[key]?.roster ?? $0.sibling(of: key) })
+        }
         let changed = state.withLock { state in
             var record = state.records[key] ?? RosterRecord()
-            let changed = record.record(outcome.map { $0.compacted() })
+            let changed = record.record(outcome)
             state.records[key] = record
             return changed
         }

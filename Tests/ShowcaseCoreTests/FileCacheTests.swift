@@ -193,6 +193,25 @@ struct FileCacheTests {
         #expect(decoded.body == nil)
     }
 
+    @Test("decoding next to another storefront's roster gives this file's apps, whatever the other one holds")
+    func sharingNeverSubstitutesContent() throws {
+        let jp = Fixtures.roster("jp")
+        try cache.store(jp)
+        let entry = try #require(cache.listRosters().first)
+        var apps = jp.apps
+        apps[0].name = "Another name"
+        apps[1].iconUrl = "https://example.invalid/icon.png"
+        apps[2].formattedPrice = nil
+        apps[3].version = "0.0.1"
+        let sibling = Roster(
+            artistId: jp.artistId, storefront: .unitedStates, fetchedAt: jp.fetchedAt, resultCount: jp.resultCount,
+            apps: apps, body: nil)
+        let decoded = try #require(cache.loadRoster(listed: entry, sharingWith: sibling))
+        #expect(decoded.apps == jp.apps)
+        #expect(jp.sharingStorage(with: sibling).apps == jp.apps)
+        #expect(jp.sharingStorage(with: sibling).hasSameContent(as: jp))
+    }
+
     @Test("a listed roster altered, truncated or replaced since the listing is a miss, never a crash")
     func listedRosterChangedSinceIsMiss() throws {
         try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 7)))

@@ -4,7 +4,7 @@ final class ServerConnection {
     /// held in `buffered` until every earlier call has finished.
     struct Slot {
         let sequence: UInt64
-        var buffered: [UInt8] = []
+        var buffered: [[UInt8]] = []
         var finished = false
         var responder: VarlinkResponder?
     }
@@ -13,8 +13,13 @@ final class ServerConnection {
     let fd: Int32
     let peer: PeerCredentials
     var input: [UInt8] = []
-    var output: [UInt8] = []
+    /// Reply messages waiting to be written, oldest first, each the very bytes the handler gave (a cached
+    /// reply is not copied: the loop writes them with one gathering `sendmsg`). `outputOffset` bytes of the
+    /// first one are already written.
+    var output: [[UInt8]] = []
     var outputOffset = 0
+    /// Bytes in `output` not yet written.
+    var outputBytes = 0
     var slots: [Slot] = []
     /// Bytes held in `slots[…].buffered`, counted against the pending-output limit.
     var bufferedBytes = 0
@@ -33,10 +38,10 @@ final class ServerConnection {
         self.lastActivity = now
     }
 
-    var hasPendingOutput: Bool { outputOffset < output.count }
+    var hasPendingOutput: Bool { outputBytes > 0 }
 
     /// Reply bytes this peer has not read yet, written or held back.
-    var pendingBytes: Int { output.count - outputOffset + bufferedBytes }
+    var pendingBytes: Int { outputBytes + bufferedBytes }
 
     /// Nothing in flight and nothing to write.
     var isQuiet: Bool { slots.isEmpty && !hasPendingOutput }
@@ -48,22 +53,48 @@ final class ServerConnection {
         let position = Int(sequence - head.sequence)
         guard position < slots.count else { return }
         if position > 0 {
-            slots[position].buffered.append(contentsOf: bytes)
+            slots[position].buffered.append(bytes)
             bufferedBytes += bytes.count
             if final { slots[position].finished = true }
             return
         }
-        output.append(contentsOf: bytes)
+        enqueue(bytes)
         guard final else { return }
         slots.removeFirst()
         while !slots.isEmpty {
             if !slots[0].buffered.isEmpty {
-                bufferedBytes -= slots[0].buffered.count
-                output.append(contentsOf: slots[0].buffered)
+                for chunk in slots[0].buffered {
+                    bufferedBytes -= chunk.count
+                    enqueue(chunk)
+                }
                 slots[0].buffered = []
             }
             guard slots[0].finished else { break }
             slots.removeFirst()
+        }
+    }
+
+    private func enqueue(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        output.append(bytes)
+        outputBytes += bytes.count
+    }
+
+    /// Drops `count` written bytes from the front of `output`.
+    func consumeOutput(_ count: Int) {
+        outputBytes -= count
+        var remaining = outputOffset + count
+        var finished = 0
+        while finished < output.count, remaining >= output[finished].count {
+            remaining -= output[finished].count
+            finished += 1
+        }
+        if finished == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 64)
+            outputOffset = 0
+        } else {
+            output.removeFirst(finished)
+            outputOffset = remaining
         }
     }
 }

@@ -3,6 +3,33 @@ import Testing
 
 @Suite("Queries", .serialized)
 struct QueryTests {
+    @Test("Get names its first invalid parameter in the interface's order, reads null as absent, ignores extras")
+    func parameterValidation() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let expected = try bed.get("us")
+        #expect(!expected.appIDs.isEmpty)
+
+        let cases: [([String: Any], String)] = [
+            (["waitMs": -1, "locale": 3, "host": 7], "host"),
+            (["waitMs": "soon", "osVersion": 18], "osVersion"),
+            (["waitMs": -5], "waitMs"),
+            (["platform": true], "platform"),
+        ]
+        for (parameters, named) in cases {
+            let answer = try bed.get("us", parameters)
+            #expect(answer.error == "org.varlink.service.InvalidParameter", "\(parameters)")
+            #expect(answer.string("parameter") == named, "\(parameters): \(answer)")
+        }
+        let missing = try bed.client().call("io.showcase.Roster.Get", ["host": TestBed.knotbook])
+        #expect(missing.string("parameter") == "storefront")
+
+        let relaxed = try bed.get("us", ["host": NSNull(), "locale": NSNull(), "waitMs": NSNull(), "extra": [1]])
+        #expect(relaxed.error == nil, "\(relaxed)")
+        #expect(relaxed.appIDs == expected.appIDs)
+    }
+
     @Test("Get applies host self-exclusion, platform and OS floor per query, from one cached roster")
     func perQueryFiltering() throws {
         let bed = try TestBed()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One accepted client, confined to the event-loop thread.
 final class ServerConnection {
     /// A call awaiting its final reply, in call order. Replies of calls behind the head are
@@ -9,10 +11,27 @@ final class ServerConnection {
         var responder: VarlinkResponder?
     }
 
+    /// The last call message this connection sent, and what it parsed to. A client polling the same query
+    /// sends the same bytes every time; comparing them is far cheaper than parsing them again into
+    /// dictionaries (the largest cost of a cached `Get` after the kernel's).
+    struct LastCall {
+        /// Longer messages are parsed every time rather than kept.
+        static let maxBytes = 1024
+
+        let bytes: [UInt8]
+        let fields: [String: JSONValue]
+
+        func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == other.count, let right = other.baseAddress else { return false }
+            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, right, other.count) == 0 }
+        }
+    }
+
     let id: UInt64
     let fd: Int32
     let peer: PeerCredentials
     var input: [UInt8] = []
+    var lastCall: LastCall?
     /// Reply messages waiting to be written, oldest first, each the very bytes the handler gave (a cached
     /// reply is not copied: the loop writes them with one gathering `sendmsg`). `outputOffset` bytes of the
     /// first one are already written.

@@ -334,8 +334,17 @@ final class ServerLoop: @unchecked Sendable {
     func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
         // Not JSON, not UTF-8, or not a call object: the stream cannot be trusted any more,
         // so this client (only) is disconnected.
-        guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message else {
-            return close(connection)
+        let fields: [String: JSONValue]
+        if let last = connection.lastCall, last.matches(bytes) {
+            fields = last.fields
+        } else {
+            guard let message = try? JSONValue(parsing: bytes), case .object(let parsed) = message else {
+                return close(connection)
+            }
+            fields = parsed
+            if bytes.count <= ServerConnection.LastCall.maxBytes {
+                connection.lastCall = ServerConnection.LastCall(bytes: Array(bytes), fields: parsed)
+            }
         }
         // One pass over the members instead of a hashed lookup per field: this runs for every call.
         var methodValue: JSONValue?

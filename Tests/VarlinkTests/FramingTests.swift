@@ -109,6 +109,20 @@ struct FramingTests {
         #expect(peer.receive() == ["parameters": ["cached": true]])
     }
 
+    @Test("answers a call repeated byte for byte like the first, and a same-length different call as itself")
+    func repeatedCalls() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let peer = try server.raw()
+        let sequence = [1, 1, 1, 2, 1, 3, 3]  // one digit each: every message has the same length
+        peer.send(sequence.map { call("org.example.test.Echo", ["n": .int(Int64($0))]) }.joined())
+        for n in sequence { #expect(peer.receive() == ["parameters": ["n": .int(Int64(n))]]) }
+        peer.send(
+            call("org.example.test.Echo", ["n": 1]) + "{\"method\":\"org.example.test.Echo\",\"parameters\":[1]}\u{0}")
+        #expect(peer.receive() == ["parameters": ["n": 1]])
+        #expect(peer.receive()?["error"] == "org.varlink.service.InvalidParameter")
+    }
+
     @Test("delivers many large pipelined replies whole and in order through a full socket")
     func largeRepliesThroughFullSocket() throws {
         let server = try TestServer()

@@ -44,8 +44,15 @@ extension App {
     /// storage is shared, so 175 storefronts listing the same icon URL and bundle id hold one copy of each.
     static func fromCacheRecords(_ bytes: UnsafeRawBufferPointer, sharingWith reference: [Int: App] = [:]) -> [App]? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return [] }
+        // Exactly one slot per line: 175 long-lived arrays with spare capacity would be megabytes of nothing.
+        var lines = 1
+        var scan = 0
+        while scan < bytes.count, let found = memchr(base + scan, Int32(newline), bytes.count - scan) {
+            lines += 1
+            scan = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        }
         var apps: [App] = []
-        apps.reserveCapacity(bytes.count / 300 + 1)
+        apps.reserveCapacity(lines)
         var fields = FieldRanges()
         var lineStart = 0
         while lineStart <= bytes.count {

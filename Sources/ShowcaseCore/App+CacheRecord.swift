@@ -77,26 +77,26 @@ extension App {
         var escaped = [Bool](repeating: false, count: 15)
 
         /// Splits `start..<end` at 0x1F; false unless there are exactly 15 fields. Separators and newlines
-        /// inside text are escaped, so every raw 0x1F is a separator.
+        /// inside text are escaped, so every raw 0x1F is a separator. Both scans use `memchr`: escapes are
+        /// rare, so a line without a backslash marks no field as escaped without looking at each byte.
         mutating func split(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+            let lineHasEscape = memchr(base + start, Int32(App.backslash), end - start) != nil
             var count = 0
             var fieldStart = start
-            var hasEscape = false
-            for index in start...end {
-                let byte = index == end ? App.separator : base[index]
-                if byte == App.backslash {
-                    hasEscape = true
-                } else if byte == App.separator {
-                    guard count < 15 else { return false }
-                    starts[count] = fieldStart
-                    ends[count] = index
-                    escaped[count] = hasEscape
-                    count += 1
-                    fieldStart = index + 1
-                    hasEscape = false
-                }
+            while true {
+                guard count < 15 else { return false }
+                let fieldEnd =
+                    memchr(base + fieldStart, Int32(App.separator), end - fieldStart).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? end
+                starts[count] = fieldStart
+                ends[count] = fieldEnd
+                escaped[count] =
+                    lineHasEscape && memchr(base + fieldStart, Int32(App.backslash), fieldEnd - fieldStart) != nil
+                count += 1
+                if fieldEnd == end { return count == 15 }
+                fieldStart = fieldEnd + 1
             }
-            return count == 15
         }
     }
 

@@ -96,8 +96,10 @@ final class DaemonCore: Sendable {
         let started = ContinuousClock.now
         let listed = store.undecodedCount
         let unusable = store.decodeListed()
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         log.info(
-            "decoded \(listed) cached rosters in \(ContinuousClock.now - started)"
+            "decoded \(listed) cached rosters in \(Int(milliseconds.rounded())) ms"
                 + (unusable > 0 ? " (\(unusable) unreadable, refetching)" : ""))
     }
 

@@ -37,7 +37,7 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
         ),
-        .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay"]),
+        .testTarget(name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore"]),
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )

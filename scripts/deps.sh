@@ -6,6 +6,9 @@ set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
+# showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
+command -v man >/dev/null 2>&1 || missing+=(man-db)
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 
 if [ "${#missing[@]}" -gt 0 ]; then
     echo "deps: installing ${missing[*]}"

@@ -132,6 +132,7 @@ enum BenchCommands {
             JSONText.object([
                 ("label", JSONText.string(label)),
                 ("readyMs", JSONText.number(outcome.readyMilliseconds, decimals: 2)),
+                ("readyCpuMs", JSONText.number(outcome.readyCPUMilliseconds, decimals: 0)),
                 ("firstReplyState", JSONText.string(outcome.firstReplyState)),
                 ("touched", String(touches.count)), ("touchErrors", String(outcome.touchErrors)),
                 ("readyRssKiB", String(outcome.readyRssKiB)), ("rssKiB", String(outcome.rssKiB)),

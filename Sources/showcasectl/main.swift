@@ -1,11 +1,8 @@
-import Foundation
+// showcasectl: the command-line client of showcased. Everything lives in CommandRunner; this file
+// only hands it the process's arguments and environment and exits with its status.
+@preconcurrency import Glibc
 
-// Temporary entry point: only `check-config` exists until the full command-line client lands.
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "check-config" where arguments.count <= 2:
-    exit(checkConfigCommand(path: arguments.dropFirst().first, environment: ProcessInfo.processInfo.environment))
-default:
-    FileHandle.standardError.write(Data("usage: showcasectl check-config [PATH]\n".utf8))
-    exit(64)
-}
+let status = CommandRunner.run(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessEnvironment.current())
+exit(status)

@@ -203,3 +203,14 @@ func expectStillServed(_ client: VarlinkClient, sourceLocation: SourceLocation =
     let reply = try? client.callSync("org.example.test.Echo", ["value": ["still": "here"]])
     #expect(reply == ["value": ["still": "here"]], sourceLocation: sourceLocation)
 }
+
+/// A value shared between a test and a thread it started.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.withLock { value } }
+}

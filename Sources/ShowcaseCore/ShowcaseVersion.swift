@@ -1,0 +1,5 @@
+/// The version of showcased and showcasectl (one release, one number): `--version`, `Admin.Status`, `GetInfo`,
+/// and the upstream `User-Agent`.
+public enum ShowcaseVersion {
+    public static let string = "0.1.0"
+}

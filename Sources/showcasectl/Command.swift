@@ -1,0 +1,16 @@
+import ShowcaseCore
+
+/// A parsed `showcasectl` command with validated arguments: what `CommandRunner` executes.
+enum Command: Sendable, Equatable {
+    case roster(RosterQuery)
+    case app(id: Int, storefront: Storefront, host: String?)
+    case storefronts
+    case watch(storefront: Storefront?)
+    case status
+    case reload
+    case refresh(storefront: Storefront?)
+    case checkConfig(path: String?)
+    case version
+    /// `--help`, `-h` or `help [COMMAND]`: nil asks for the overview.
+    case help(command: String?)
+}

@@ -1,0 +1,167 @@
+/// What a `showcasectl` command accepts, for the parser and for `--help`.
+///
+/// This table is the single place the command line of SPEC §9 is written down in code; the parser
+/// refuses whatever it does not list, so a flag cannot be accepted by one command and silently
+/// ignored by another.
+struct CommandSpec: Sendable {
+    /// The command word (`roster`).
+    let name: String
+    /// The placeholder of the positional argument (`ID`, `PATH`), or nil when it takes none.
+    let positional: String?
+    /// Whether the positional argument must be given (`app ID`) or may be left out (`check-config [PATH]`).
+    let positionalRequired: Bool
+    /// One line for the command list of `showcasectl --help`.
+    let summary: String
+    /// A paragraph for `showcasectl COMMAND --help`: what the command does and when it fails.
+    let details: String
+    /// The command's own flags (the global ones are accepted everywhere on top of these).
+    let options: [OptionSpec]
+    /// A command line worth copying.
+    let example: String
+
+    init(
+        _ name: String, positional: String? = nil, positionalRequired: Bool = false, summary: String,
+        details: String, options: [OptionSpec] = [], example: String
+    ) {
+        self.name = name
+        self.positional = positional
+        self.positionalRequired = positionalRequired
+        self.summary = summary
+        self.details = details
+        self.options = options
+        self.example = example
+    }
+
+    /// `roster --storefront CC [--host BUNDLE_ID] …`, as in SPEC §9.
+    var synopsis: String {
+        var words = [name]
+        if let positional {
+            words.append(positionalRequired ? positional : "[\(positional)]")
+        }
+        for option in options {
+            words.append(option.isRequired ? option.usageFragment : "[\(option.usageFragment)]")
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// The usage line printed under every usage error.
+    var usageLine: String { "usage: showcasectl [--socket PATH] [--json] \(synopsis)" }
+
+    /// Finds the command spec by its word.
+    static func named(_ name: String) -> CommandSpec? {
+        all.first { $0.name == name }
+    }
+
+    /// Flags every command accepts, wherever they appear on the line.
+    static let globalOptions: [OptionSpec] = [
+        OptionSpec(
+            "socket", value: "PATH",
+            help: "the daemon's socket (default: $RUNTIME_DIRECTORY/showcased.sock, "
+                + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock)"),
+        OptionSpec(
+            "config", value: "PATH", help: "the configuration file (check-config; its socket.path when no --socket)"),
+        OptionSpec("json", help: "print the method's reply parameters as one JSON document (watch: one per line)"),
+        OptionSpec("help", help: "show help for showcasectl or the command"),
+    ]
+
+    static let storefrontHelp = "storefront, alpha-2 or alpha-3 in any case (de, DEU)"
+    static let hostHelp = "the host app's bundle id (default: the first host in the configuration)"
+
+    /// Every command of SPEC §9, in the order `--help` lists them.
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            "roster",
+            summary: "list the developer's apps for a storefront",
+            details: """
+                Prints the roster the daemon serves for one storefront, filtered for a platform and OS \
+                version and with the overlay (order, exclusions, taglines) applied. A storefront that was \
+                never fetched is "warming": its empty list does not mean "no apps". With --wait the \
+                daemon waits up to SECONDS for the first fetch; the command exits 75 if the roster is \
+                still warming when it answers.
+                """,
+            options: [
+                OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),
+                OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
+                OptionSpec("platform", value: "ios|macos", help: "store to list (default: default_platform)"),
+                OptionSpec("os-version", value: "X.Y", help: "hide apps whose minimum OS is newer than X.Y"),
+                OptionSpec("locale", value: "LL", help: "tagline language (default: the storefront's, e.g. ja for jp)"),
+                OptionSpec("wait", value: "SECONDS", help: "wait up to SECONDS for a roster that is still warming"),
+            ],
+            example: "showcasectl roster --storefront de --platform ios --os-version 17.0 --wait 10"),
+        CommandSpec(
+            "app", positional: "ID", positionalRequired: true,
+            summary: "show one app of a storefront's roster",
+            details: """
+                Prints one app by its App Store id (trackId) as the roster serves it in that storefront. \
+                Exits 1 when the app is not in that storefront's roster.
+                """,
+            options: [
+                OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),
+                OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
+            ],
+            example: "showcasectl app 1234567890 --storefront jp"),
+        CommandSpec(
+            "storefronts",
+            summary: "list every App Store storefront and whether it is kept warm",
+            details: "Lists every storefront the daemon knows, with its alpha-3 code, name, and whether it is "
+                + "kept refreshed (the configured storefronts plus any queried since).",
+            example: "showcasectl storefronts"),
+        CommandSpec(
+            "watch",
+            summary: "print each new revision of the roster until interrupted",
+            details: """
+                Prints the current roster, then again each time it changes (identical refreshes print \
+                nothing). Runs until interrupted; Ctrl-C exits 0. With --json, one document per line.
+                """,
+            options: [OptionSpec("storefront", value: "CC", help: "only this storefront (default: every storefront)")],
+            example: "showcasectl --json watch --storefront de"),
+        CommandSpec(
+            "status",
+            summary: "show the daemon's version, configuration and each storefront's state",
+            details: """
+                Prints the daemon's version, configuration file and generation, the last reload error, \
+                upstream request counters, and one line per storefront: state, age, next refresh, apps \
+                and last error. Needs admin rights (root, the daemon's user, or socket.admin_uids).
+                """,
+            example: "showcasectl status"),
+        CommandSpec(
+            "reload",
+            summary: "load the edited configuration and overlays, or change nothing",
+            details: """
+                Asks the daemon to validate its configuration file and overlays and swap them in atomically. \
+                When they are invalid it prints the first error as FILE:LINE:COLUMN: MESSAGE, keeps the \
+                running configuration, and exits 78. Needs admin rights.
+                """,
+            example: "showcasectl reload"),
+        CommandSpec(
+            "refresh",
+            summary: "fetch rosters from the lookup service now",
+            details: """
+                Refreshes one storefront, or every warm storefront, and returns when the fetches have \
+                finished (they wait for the rate limiter). Exits 1 if any refresh failed; the cached \
+                roster is still served. Needs admin rights.
+                """,
+            options: [OptionSpec("storefront", value: "CC", help: "only this storefront (default: every warm one)")],
+            example: "showcasectl refresh --storefront de"),
+        CommandSpec(
+            "check-config", positional: "PATH",
+            summary: "validate a configuration and its overlays without a daemon",
+            details: """
+                Validates the configuration file (PATH, else --config, else the default path) and every \
+                overlay it references, without needing the cache directory, the socket or a running \
+                daemon. Prints a summary and exits 0, or prints each error as FILE:LINE:COLUMN: MESSAGE \
+                and exits 78.
+                """,
+            example: "showcasectl check-config /etc/showcase/showcase.yaml"),
+        CommandSpec(
+            "version",
+            summary: "print showcasectl's version and, when reachable, the daemon's",
+            details: "Prints this client's version, and the running daemon's when it answers on the socket.",
+            example: "showcasectl version"),
+        CommandSpec(
+            "help", positional: "COMMAND",
+            summary: "show help for showcasectl or one command",
+            details: "Same as showcasectl --help, or showcasectl COMMAND --help.",
+            example: "showcasectl help roster"),
+    ]
+}

@@ -1,0 +1,17 @@
+import ShowcaseCore
+
+/// The parameters of `showcasectl roster`, already validated, ready to become a `Roster.Get` call.
+struct RosterQuery: Sendable, Equatable {
+    /// `--storefront`: parsed so that `DEU`, `deu` and `de` are the same query.
+    var storefront: Storefront
+    /// `--host`: nil lets the daemon pick the first configured host.
+    var host: String?
+    /// `--platform`: nil lets the daemon apply `default_platform`.
+    var platform: Platform?
+    /// `--os-version`: nil means no OS-floor filter.
+    var osVersion: String?
+    /// `--locale`: nil means the storefront's primary language.
+    var locale: String?
+    /// `--wait` in milliseconds: how long the daemon may hold the reply for a warming roster.
+    var waitMilliseconds: Int?
+}

@@ -1,0 +1,31 @@
+/// The human form of `showcasectl status`: a summary, then one line per storefront.
+enum StatusView {
+    static func lines(_ status: StatusReply, time: RelativeTime, console: Console) -> [String] {
+        var lines = [
+            "showcased \(status.version) · config \(status.configPath) (generation \(status.configGeneration))",
+            "upstream: \(status.upstream.requests) requests, \(status.upstream.failures) failed, "
+                + "\(status.upstream.throttled) throttled",
+        ]
+        if let error = status.lastReloadError {
+            lines.append(
+                console.paint("last reload rejected: \(error)", .red) + " (the previous configuration is running)")
+        }
+        let states = Dictionary(grouping: status.storefronts, by: \.state).mapValues(\.count)
+        let summary = states.keys.sorted().map { "\(states[$0]!) \($0)" }.joined(separator: ", ")
+        lines.append("storefronts: \(status.storefronts.count)" + (summary.isEmpty ? "" : " (\(summary))"))
+        guard !status.storefronts.isEmpty else { return lines }
+        lines.append("")
+        var table = TextTable([
+            .init(title: "STOREFRONT"), .init(title: "STATE"), .init(title: "FETCHED"), .init(title: "NEXT REFRESH"),
+            .init(title: "APPS", alignment: .right), .init(title: "LAST ERROR"),
+        ])
+        for storefront in status.storefronts {
+            table.append([
+                storefront.code, storefront.state, time.age(storefront.fetchedAt), time.until(storefront.nextRefreshAt),
+                String(storefront.apps), storefront.lastError ?? "-",
+            ])
+        }
+        lines += table.render(console: console, maxWidth: console.width, shrinking: 5)
+        return lines
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+import Varlink
+
+/// Output formats, parameters sent and exit statuses, against a fake daemon that answers SPEC §8
+/// methods with canned replies and errors.
+@Suite("showcasectl against a fake daemon")
+struct FakeDaemonTests {
+    static func parse(_ text: String) throws -> JSONValue {
+        try JSONValue(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test(
+        "--json prints exactly the reply parameters of each method as one document",
+        arguments: [
+            (["roster", "--storefront", "de"], "io.showcase.Roster.Get"),
+            (["app", "1234567890", "--storefront", "de"], "io.showcase.Roster.GetApp"),
+            (["storefronts"], "io.showcase.Roster.Storefronts"),
+            (["status"], "io.showcase.Admin.Status"),
+            (["reload"], "io.showcase.Admin.Reload"),
+            (["refresh"], "io.showcase.Admin.Refresh"),
+        ])
+    func jsonIsTheReply(arguments: [String], method: String) throws {
+        let replies: [String: JSONValue] = [
+            "io.showcase.Roster.Get": Canned.roster(),
+            "io.showcase.Roster.GetApp": ["app": Canned.apps[0]],
+            "io.showcase.Roster.Storefronts": Canned.storefronts,
+            "io.showcase.Admin.Status": Canned.status(),
+            "io.showcase.Admin.Reload": ["generation": 4],
+            "io.showcase.Admin.Refresh": ["refreshed": ["de", "us"], "failed": []],
+        ]
+        let daemon = try FakeDaemon(replies.mapValues { .reply($0) })
+        defer { daemon.stop() }
+        let result = try daemon.run(["--json"] + arguments)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        #expect(try Self.parse(result.stdout) == replies[method])
+        #expect(daemon.calls.map(\.method) == [method])
+    }
+
+    @Test("roster sends the storefront as lowercase alpha-2 and every filter under its SPEC name")
+    func rosterParameters() throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster())])
+        defer { daemon.stop() }
+        let result = try daemon.run([
+            "roster", "--storefront=DEU", "--host", "com.example.NoteJar", "--platform", "macOS",
+            "--os-version=14.2", "--locale", "de-AT", "--wait", "2.5",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let call = try #require(daemon.calls.first)
+        #expect(call.parameters["storefront"] == "de")
+        #expect(call.parameters["host"] == "com.example.NoteJar")
+        #expect(call.parameters["platform"] == "macos")
+        #expect(call.parameters["osVersion"] == "14.2")
+        #expect(call.parameters["locale"] == "de-AT")
+        #expect(call.parameters["waitMs"] == .int(2500))
+    }
+
+    @Test("a roster without filters sends only the storefront, leaving defaults to the daemon")
+    func rosterDefaults() throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster())])
+        defer { daemon.stop() }
+        #expect(try daemon.run(["roster", "--storefront", "jpn"]).status == 0)
+        #expect(daemon.calls.first?.parameters == ["storefront": "jp"])
+    }
+
+    @Test("the human roster has the state line on top and an aligned table")
+    func humanRoster() throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster())])
+        defer { daemon.stop() }
+        let result = try daemon.run(["roster", "--storefront", "de"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("de · fresh · fetched 3 h ago · 3 apps") == true)
+        let table = Array(lines.dropFirst())
+        #expect(table.count == 4)
+        for title in ["NAME", "PRICE", "GENRE", "PLATFORM", "FLOOR", "TAGLINE", "ID"] {
+            #expect(table[0].contains(title))
+        }
+        // ID is the right-aligned last column: every row ends at the same terminal column, even
+        // with Japanese names that take two columns per character.
+        #expect(Set(table.map(Width.of)).count == 1, "rows differ in width:\n\(table.joined(separator: "\n"))")
+        #expect(table[1].hasPrefix("NoteJar "))
+        #expect(table[1].contains("Notizen im Glas"))
+        #expect(table[2].contains("2,99 €"))
+        #expect(table[3].hasPrefix("メモ瓶 "))
+        // Columns line up: "PRICE" starts where each price starts.
+        let priceColumn = Width.of(String(table[0].prefix(upTo: table[0].range(of: "PRICE")!.lowerBound)))
+        #expect(Width.of(String(table[3].prefix(upTo: table[3].range(of: "Gratis")!.lowerBound))) == priceColumn)
+        #expect(!result.stdout.contains("\u{1B}"), "colour written to a pipe")
+    }
+
+    @Test("an empty roster in state fresh or stale is a success", arguments: ["fresh", "stale"])
+    func emptyRoster(state: String) throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster(state: state, apps: []))])
+        defer { daemon.stop() }
+        let result = try daemon.run(["roster", "--storefront", "de"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("de · \(state) · fetched 3 h ago · 0 apps"))
+    }
+
+    @Test("a roster still warming after --wait exits 75, still printing what the daemon said")
+    func warming() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Roster.Get": .reply(Canned.roster(state: "warming", secondsAgo: nil, apps: []))
+        ])
+        defer { daemon.stop() }
+        let human = try daemon.run(["roster", "--storefront", "de", "--wait", "1"])
+        #expect(human.status == 75)
+        #expect(human.stdout.hasPrefix("de · warming · not fetched yet · 0 apps"))
+        #expect(human.stderr.contains("still warming"))
+        #expect(human.stderr.contains("--wait"))
+        let json = try daemon.run(["--json", "roster", "--storefront", "de", "--wait", "1"])
+        #expect(json.status == 75)
+        #expect(try Self.parse(json.stdout)["state"] == "warming")
+        #expect(daemon.calls.map { $0.parameters["waitMs"] } == [.int(1000), .int(1000)])
+    }
+
+    @Test(
+        "each daemon error maps to the exit status of the contract with a one-line message",
+        arguments: [
+            ("io.showcase.Roster.UnknownStorefront", ["storefront": "zz"], 65, "zz"),
+            ("io.showcase.Roster.UnknownHost", ["host": "com.example.Nope"], 65, "com.example.Nope"),
+            ("org.varlink.service.InvalidParameter", ["parameter": "osVersion"], 65, "osVersion"),
+            (
+                "io.showcase.Roster.HostAppNotFound", ["host": "com.example.NoteJar", "storefront": "de"], 1,
+                "bundle_id"
+            ),
+            (
+                "io.showcase.Roster.MalformedResponse", ["storefront": "de", "detail": "results is not an array"], 1,
+                "results is not an array"
+            ),
+            ("io.showcase.Roster.MissingEntityParameter", ["storefront": "de"], 1, "entity=software"),
+            (
+                "io.showcase.Roster.Unavailable", ["storefront": "de", "reason": "connection refused"], 1,
+                "connection refused"
+            ),
+            ("io.showcase.Roster.AppNotFound", ["id": 42, "storefront": "de"], 1, "app 42"),
+            ("org.varlink.service.PermissionDenied", [:], 77, "socket.admin_uids"),
+        ] as [(String, JSONValue, Int32, String)])
+    func errorMapping(name: String, parameters: JSONValue, status: Int32, mention: String) throws {
+        let daemon = try FakeDaemon(["io.showcase.Roster.Get": .error(name, parameters)])
+        defer { daemon.stop() }
+        for json in [false, true] {
+            let result = try daemon.run((json ? ["--json"] : []) + ["roster", "--storefront", "de"])
+            #expect(result.status == status)
+            #expect(result.stderr.contains(mention), "stderr: \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stderr.hasPrefix("showcasectl: "))
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test("an admin command refused by the daemon exits 77 saying who may run it")
+    func adminDenied() throws {
+        let denied = FakeDaemon.Answer.error("org.varlink.service.PermissionDenied", [:])
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Status": denied, "io.showcase.Admin.Reload": denied, "io.showcase.Admin.Refresh": denied,
+        ])
+        defer { daemon.stop() }
+        for command in ["status", "reload", "refresh"] {
+            let result = try daemon.run([command])
+            #expect(result.status == 77)
+            #expect(result.stderr.contains("permission denied"))
+            #expect(result.stderr.contains("root"))
+        }
+    }
+
+    @Test("a rejected reload names file, line and column and says nothing changed (78)")
+    func reloadRejected() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Reload": .error(
+                "io.showcase.Admin.ConfigInvalid",
+                [
+                    "file": "/etc/showcase/overlay.yaml", "line": 7, "column": 3,
+                    "message": "expected an app id, found 'notejar'",
+                ])
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["reload"])
+        #expect(result.status == 78)
+        #expect(
+            result.stderr
+                == "showcasectl: reload rejected: /etc/showcase/overlay.yaml:7:3: expected an app id, found 'notejar'; "
+                + "the running configuration is unchanged\n")
+    }
+
+    @Test("a successful reload reports the new generation")
+    func reloadAccepted() throws {
+        let daemon = try FakeDaemon(["io.showcase.Admin.Reload": .reply(["generation": 12])])
+        defer { daemon.stop() }
+        let result = try daemon.run(["reload"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("generation 12"))
+    }
+
+    @Test("refresh exits 1 when any storefront failed, naming it, and 0 when all succeeded")
+    func refreshOutcome() throws {
+        let failing = try FakeDaemon([
+            "io.showcase.Admin.Refresh": .reply([
+                "refreshed": ["de"], "failed": [["storefront": "jp", "error": "HTTP 503 from lookup"]],
+            ])
+        ])
+        defer { failing.stop() }
+        let failed = try failing.run(["refresh"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("jp (HTTP 503 from lookup)"))
+        #expect(failed.stdout.contains("refreshed: de"))
+        let json = try failing.run(["--json", "refresh", "--storefront", "JP"])
+        #expect(json.status == 1)
+        #expect(try Self.parse(json.stdout)["failed"]?.arrayValue?.count == 1)
+        #expect(failing.calls.last?.parameters == ["storefront": "jp"])
+
+        let fine = try FakeDaemon(["io.showcase.Admin.Refresh": .reply(["refreshed": ["de", "jp"], "failed": []])])
+        defer { fine.stop() }
+        #expect(try fine.run(["refresh"]).status == 0)
+        #expect(fine.calls.first?.parameters == [:])
+    }
+
+    @Test("status shows a summary and one line per storefront with state, age, next refresh and last error")
+    func humanStatus() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Status": .reply(Canned.status(lastReloadError: "overlay.yaml:2:1: unknown key"))
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["status"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("showcased 0.1.0"))
+        #expect(result.stdout.contains("/etc/showcase/showcase.yaml (generation 3)"))
+        #expect(result.stdout.contains("42 requests, 2 failed, 1 throttled"))
+        #expect(result.stdout.contains("overlay.yaml:2:1: unknown key"))
+        let lines = result.stdout.split(separator: "\n")
+        let de = try #require(lines.first { $0.hasPrefix("de ") })
+        #expect(de.contains("fresh") && de.contains("3 h ago") && de.contains("in 21 h"))
+        let jp = try #require(lines.first { $0.hasPrefix("jp ") })
+        #expect(jp.contains("warming") && jp.contains("never") && jp.contains("lookup timed out after 10s"))
+    }
+
+    @Test("storefronts and app print readable tables")
+    func humanStorefrontsAndApp() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Roster.Storefronts": .reply(Canned.storefronts),
+            "io.showcase.Roster.GetApp": .reply(["app": Canned.apps[1]]),
+        ])
+        defer { daemon.stop() }
+        let storefronts = try daemon.run(["storefronts"])
+        #expect(storefronts.status == 0)
+        #expect(storefronts.stdout.contains("jp    JPN      no    Japan"))
+        #expect(storefronts.stdout.contains("3 storefronts, 2 kept warm"))
+        let app = try daemon.run(["app", "2222222222", "--storefront", "de"])
+        #expect(app.status == 0)
+        #expect(app.stdout.contains("Brew Ratio"))
+        #expect(app.stdout.contains("2,99 €"))
+        #expect(daemon.calls.last?.parameters == ["id": .int(2_222_222_222), "storefront": "de"])
+    }
+
+    @Test("version prints the client's and the daemon's versions")
+    func version() throws {
+        let daemon = try FakeDaemon([:], version: "9.8.7")
+        defer { daemon.stop() }
+        let result = try daemon.run(["version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("showcasectl "))
+        #expect(result.stdout.contains("showcased 9.8.7"))
+        let json = try Self.parse(try daemon.run(["--json", "version"]).stdout)
+        #expect(json["showcased"]?["version"] == "9.8.7")
+    }
+}

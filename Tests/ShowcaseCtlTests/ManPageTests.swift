@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The man pages render with `man -l` without warnings and document the contract.
+@Suite("man pages", .enabled(if: Tool.find("man") != nil, "man is not installed (apt-get install man-db)"))
+struct ManPageTests {
+    static let pages = ["showcasectl.1", "showcased.8", "showcase.yaml.5"]
+
+    static func render(_ page: String) throws -> CtlResult {
+        let man = try #require(Tool.find("man"))
+        let path = Ctl.packageRoot.appendingPathComponent("man/\(page)").path
+        return try Tool.run(
+            man, ["-l", path], environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "", "LANG": "C.UTF-8"])
+    }
+
+    @Test("each page renders with man -l and no warnings", arguments: pages)
+    func renders(page: String) throws {
+        let result = try Self.render(page)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "man -l \(page) warned: \(result.stderr)")
+        #expect(result.stdout.contains("NAME"))
+        #expect(result.stdout.split(separator: "\n").count > 40)
+    }
+
+    @Test("each page passes groff's strictest warnings", arguments: pages)
+    func groffClean(page: String) throws {
+        guard let groff = Tool.find("groff") else { return }
+        let path = Ctl.packageRoot.appendingPathComponent("man/\(page)").path
+        let result = try Tool.run(groff, ["-man", "-ww", "-z", path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "groff warned about \(page): \(result.stderr)")
+    }
+
+    @Test("showcasectl(1) documents every command, flag and exit status of the contract")
+    func showcasectlPage() throws {
+        let text = try Self.render("showcasectl.1").stdout
+        for command in Ctl.specCommands {
+            #expect(text.contains("\n       \(command)"), "showcasectl(1) lacks \(command)")
+        }
+        for flag in Set(Ctl.specFlags.values.flatMap { $0 }) + ["--socket", "--json", "--config"] {
+            #expect(text.contains(flag), "showcasectl(1) lacks \(flag)")
+        }
+        for status in ["0", "1", "64", "65", "69", "75", "77", "78"] {
+            #expect(
+                text.contains("\n       \(status)\n") || text.contains("\n       \(status) "), "lacks exit \(status)")
+        }
+    }
+
+    @Test("showcase.yaml(5) documents every configuration key")
+    func configurationPage() throws {
+        let text = try Self.render("showcase.yaml.5").stdout
+        let keys = [
+            "hosts", "bundle_id", "app_id", "overlay", "storefronts", "default_platform", "refresh.interval",
+            "refresh.jitter", "refresh.retry", "lookup.endpoint", "lookup.timeout", "lookup.rate_limit",
+            "lookup.max_response_bytes", "cache.directory", "socket.path", "socket.mode", "socket.admin_uids",
+            "attribution.provider_token", "attribution.campaign_token", "order", "excluded", "taglines",
+        ]
+        for key in keys {
+            #expect(text.contains(key), "showcase.yaml(5) lacks \(key)")
+        }
+    }
+
+    @Test(
+        "showcased(8) documents every flag and exit status the daemon's --help names",
+        .enabled(if: RealDaemon.isBuilt, "showcased is not built yet"))
+    func showcasedPage() throws {
+        let help = try Tool.run(RealDaemon.binary, ["--help"]).stdout
+        let flags = Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" }).filter { $0.hasPrefix("--") })
+        #expect(flags.contains("--cache-dir"))
+        let text = try Self.render("showcased.8").stdout
+        for flag in flags {
+            #expect(text.contains(flag), "showcased(8) lacks \(flag)")
+        }
+        let statuses = try #require(help.range(of: "Exit status:")).upperBound
+        for number in help[statuses...].split(whereSeparator: { !$0.isNumber }) {
+            #expect(
+                text.contains("\n       \(number)  ") || text.contains("\n       \(number)\n"), "lacks exit \(number)")
+        }
+    }
+}

@@ -175,11 +175,14 @@ public final class RosterStore: Sendable {
     func fetchTimes(artistIds: Set<Int>) -> [Storefront: Date] {
         state.withLock { state in
             var result: [Storefront: Date] = [:]
-            let decoded = state.records.lazy.compactMap { key, record in record.roster.map { (key, $0.fetchedAt) } }
-            let listed = state.listed.lazy.map { key, entry in (key, entry.fetchedAt) }
-            for (key, fetchedAt) in decoded.map({ $0 }) + listed.map({ $0 }) where artistIds.contains(key.artistId) {
+            func note(_ key: Key, _ fetchedAt: Date) {
+                guard artistIds.contains(key.artistId) else { return }
                 result[key.storefront] = min(result[key.storefront] ?? fetchedAt, fetchedAt)
             }
+            for (key, record) in state.records {
+                if let fetchedAt = record.roster?.fetchedAt { note(key, fetchedAt) }
+            }
+            for (key, entry) in state.listed { note(key, entry.fetchedAt) }
             return result
         }
     }

@@ -4,10 +4,12 @@
 /// This form is one line per app, fields separated by 0x1F, with `\`, newline and 0x1F escaped, and optional
 /// fields prefixed `+` (present) or `-` (absent). It is private to the cache: the header's format version
 /// guards it, and the raw body stays the authority.
+import Foundation
+
 extension App {
-    private static let separator = UInt8(0x1F)
+    fileprivate static let separator = UInt8(0x1F)
     private static let newline = UInt8(ascii: "\n")
-    private static let backslash = UInt8(ascii: "\\")
+    fileprivate static let backslash = UInt8(ascii: "\\")
 
     /// Encodes apps as the cache's apps section.
     static func cacheRecords(_ apps: [App]) -> [UInt8] {
@@ -35,56 +37,133 @@ extension App {
     }
 
     /// Decodes an apps section; nil if any line does not decode (the cache file is then a miss).
-    static func fromCacheRecords(_ bytes: UnsafeRawBufferPointer) -> [App]? {
+    ///
+    /// Works on the bytes directly — no per-field `String` array, no Foundation — because startup and the first
+    /// query of each storefront pay for it. A string equal to the same app's field in `reference` (another
+    /// storefront's roster of the same developer, keyed by app id) is not allocated again: the reference's
+    /// storage is shared, so 175 storefronts listing the same icon URL and bundle id hold one copy of each.
+    static func fromCacheRecords(_ bytes: UnsafeRawBufferPointer, sharingWith reference: [Int: App] = [:]) -> [App]? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return [] }
+        // Exactly one slot per line: 175 long-lived arrays with spare capacity would be megabytes of nothing.
+        var lines = 1
+        var scan = 0
+        while scan < bytes.count, let found = memchr(base + scan, Int32(newline), bytes.count - scan) {
+            lines += 1
+            scan = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        }
         var apps: [App] = []
-        var fields: [String] = []
-        fields.reserveCapacity(15)
-        var start = 0
-        var index = 0
-        var escaped = false
-        while index <= bytes.count {
-            let atEnd = index == bytes.count
-            let byte = atEnd ? newline : bytes[index]
-            if byte == separator || byte == newline {
-                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                fields.append(escaped ? unescape(slice) : String(decoding: slice, as: UTF8.self))
-                escaped = false
-                start = index + 1
-                if byte == newline {
-                    if !(atEnd && bytes.isEmpty) {
-                        guard let app = app(from: fields) else { return nil }
-                        apps.append(app)
-                    }
-                    fields.removeAll(keepingCapacity: true)
-                }
-            } else if byte == backslash {
-                escaped = true
-                index += 1  // skip the escaped byte
-            }
-            index += 1
+        apps.reserveCapacity(lines)
+        var fields = FieldRanges()
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            let remaining = bytes.count - lineStart
+            let lineEnd =
+                memchr(base + lineStart, Int32(newline), remaining).map {
+                    base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? bytes.count
+            guard fields.split(base, lineStart, lineEnd),
+                let app = app(from: fields, base, sharingWith: reference)
+            else { return nil }
+            apps.append(app)
+            lineStart = lineEnd + 1
         }
         return apps
     }
 
-    private static func app(from fields: [String]) -> App? {
-        guard fields.count == 15, let id = Int(fields[0]), let artistId = Int(fields[1]),
-            let platform = Platform(rawValue: fields[6]), OSVersion(fields[7]) != nil,
-            let formattedPrice = optional(fields[5]), let price = optional(fields[10]),
-            let currency = optional(fields[11]), let version = optional(fields[12]),
-            let rating = optional(fields[13]), let ratingCount = optional(fields[14])
-        else { return nil }
-        return App(
-            id: id, artistId: artistId, name: fields[2], bundleId: fields[3], genre: fields[4],
-            formattedPrice: formattedPrice, platform: platform, minimumOsVersion: fields[7], iconUrl: fields[8],
-            storeUrl: fields[9], price: price.flatMap { Double($0) }, currency: currency, version: version,
-            averageUserRating: rating.flatMap { Double($0) }, userRatingCount: ratingCount.flatMap { Int($0) })
+    /// The 15 field ranges of one line, and whether each holds an escape.
+    private struct FieldRanges {
+        var starts = [Int](repeating: 0, count: 15)
+        var ends = [Int](repeating: 0, count: 15)
+        var escaped = [Bool](repeating: false, count: 15)
+
+        /// Splits `start..<end` at 0x1F; false unless there are exactly 15 fields. Separators and newlines
+        /// inside text are escaped, so every raw 0x1F is a separator. Both scans use `memchr`: escapes are
+        /// rare, so a line without a backslash marks no field as escaped without looking at each byte.
+        mutating func split(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+            let lineHasEscape = memchr(base + start, Int32(App.backslash), end - start) != nil
+            var count = 0
+            var fieldStart = start
+            while true {
+                guard count < 15 else { return false }
+                let fieldEnd =
+                    memchr(base + fieldStart, Int32(App.separator), end - fieldStart).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? end
+                starts[count] = fieldStart
+                ends[count] = fieldEnd
+                escaped[count] =
+                    lineHasEscape && memchr(base + fieldStart, Int32(App.backslash), fieldEnd - fieldStart) != nil
+                count += 1
+                if fieldEnd == end { return count == 15 }
+                fieldStart = fieldEnd + 1
+            }
+        }
     }
 
-    /// `.some(nil)` for an absent field, `.some(text)` for a present one, nil for a malformed one.
-    private static func optional(_ field: String) -> String?? {
-        if field == "-" { return .some(nil) }
-        guard field.hasPrefix("+") else { return nil }
-        return .some(String(field.dropFirst()))
+    private static func app(from fields: FieldRanges, _ base: UnsafePointer<UInt8>, sharingWith reference: [Int: App])
+        -> App?
+    {
+        func bytes(_ field: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base + fields.starts[field], count: fields.ends[field] - fields.starts[field])
+        }
+        func text(_ field: Int, _ shared: String?) -> String {
+            let raw = bytes(field)
+            if fields.escaped[field] { return unescape(UnsafeRawBufferPointer(raw)) }
+            if var shared, shared.withUTF8({ sameBytes($0, raw) }) { return shared }
+            return String(decoding: raw, as: UTF8.self)
+        }
+        /// `.some(nil)` for an absent field (`-`), `.some(text)` for a present one (`+text`), nil if malformed.
+        func optional(_ field: Int, _ shared: String?) -> String?? {
+            let raw = bytes(field)
+            guard let marker = raw.first else { return nil }
+            if marker == UInt8(ascii: "-") { return raw.count == 1 ? .some(nil) : nil }
+            guard marker == UInt8(ascii: "+") else { return nil }
+            let body = UnsafeBufferPointer(rebasing: raw[1...])
+            if fields.escaped[field] { return .some(unescape(UnsafeRawBufferPointer(body))) }
+            if var shared, shared.withUTF8({ sameBytes($0, body) }) { return .some(shared) }
+            return .some(String(decoding: body, as: UTF8.self))
+        }
+
+        guard let id = integer(bytes(0)), let artistId = integer(bytes(1)) else { return nil }
+        let same = reference[id]
+        let floorText = text(7, same?.minimumOsVersion)
+        guard let platform = Platform(rawValue: text(6, nil)), let floor = OSVersion(floorText),
+            let formattedPrice = optional(5, same?.formattedPrice), let price = optional(10, nil),
+            let currency = optional(11, same?.currency), let version = optional(12, same?.version),
+            let rating = optional(13, nil), let ratingCount = optional(14, nil)
+        else { return nil }
+        return App(
+            id: id, artistId: artistId, name: text(2, same?.name), bundleId: text(3, same?.bundleId),
+            genre: text(4, same?.genre), formattedPrice: formattedPrice, platform: platform,
+            minimumOsVersion: floorText, minimumOS: floor, iconUrl: text(8, same?.iconUrl),
+            storeUrl: text(9, same?.storeUrl), price: price.flatMap { Double($0) }, currency: currency,
+            version: version, averageUserRating: rating.flatMap { Double($0) },
+            userRatingCount: ratingCount.flatMap { Int($0) })
+    }
+
+    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+        return memcmp(left, right, a.count) == 0
+    }
+
+    /// A decimal integer written by `String(Int)`, parsed without building a string.
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        guard index < bytes.count, bytes.count - index <= 18 else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            index += 1
+        }
+        return negative ? -value : value
     }
 
     private static func appendOptional(_ text: String?, to out: inout [UInt8]) {

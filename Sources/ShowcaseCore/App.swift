@@ -77,6 +77,19 @@ public struct App: Sendable, Hashable, Codable {
         currency: String? = nil, version: String? = nil, averageUserRating: Double? = nil,
         userRatingCount: Int? = nil
     ) {
+        self.init(
+            id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, formattedPrice: formattedPrice,
+            platform: platform, minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion),
+            iconUrl: iconUrl, storeUrl: storeUrl, price: price, currency: currency, version: version,
+            averageUserRating: averageUserRating, userRatingCount: userRatingCount)
+    }
+
+    /// Creates an app whose floor the caller has already parsed from `minimumOsVersion` (the cache decoder).
+    init(
+        id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
+        platform: Platform, minimumOsVersion: String, minimumOS: OSVersion, iconUrl: String, storeUrl: String,
+        price: Double?, currency: String?, version: String?, averageUserRating: Double?, userRatingCount: Int?
+    ) {
         self.id = id
         self.artistId = artistId
         self.name = name
@@ -85,7 +98,7 @@ public struct App: Sendable, Hashable, Codable {
         self.formattedPrice = formattedPrice
         self.platform = platform
         self.minimumOsVersion = minimumOsVersion
-        self.minimumOS = Self.floor(minimumOsVersion)
+        self.minimumOS = minimumOS
         self.iconUrl = iconUrl
         self.storeUrl = storeUrl
         self.price = price

@@ -128,28 +128,40 @@ public struct FileCache: Sendable {
         }
     }
 
-    /// Every usable roster in the directory, for serving at startup before any network request.
+    /// The roster a listed ``Entry`` describes, decoded from its apps section: the lazy half of a startup that
+    /// lists headers first (``listRosters()``) and decodes each roster when it is first needed.
     ///
-    /// Fast path: decodes each file's apps section (verified by length and checksum), not the raw body, and
-    /// returns ``Roster/compacted()`` rosters (no body in memory). Files are read in parallel; unusable files are
-    /// skipped and left alone. Order is unspecified.
+    /// Returns a ``Roster/compacted()`` roster (no body in memory), or nil when the file is no longer usable or
+    /// no longer the one listed: truncated, altered (length or checksum), foreign, or replaced by a newer fetch
+    /// since the listing (a different fetch time or result count). Nil is a miss, as for every other read.
+    ///
+    /// Strings equal to the same app's in `reference` (another storefront's roster of this developer) share its
+    /// storage instead of being allocated again; see ``Roster/sharingStorage(with:)``.
+    public func loadRoster(listed entry: Entry, sharingWith reference: Roster? = nil) -> Roster? {
+        let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront)
+        let shared = reference?.appsByID ?? [:]
+        guard let (header, data, appsRange, _) = Self.readParts(at: url),
+            self.entry(for: header, at: url) == entry,
+            FNV1a.hex(data[appsRange]) == header.appsFNV1a,
+            let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
+        else { return nil }
+        return Roster(
+            artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
+            resultCount: entry.resultCount, apps: apps, body: nil)
+    }
+
+    /// Every usable roster in the directory, decoded at once (``listRosters()`` then ``loadRoster(listed:)``
+    /// for each). Unusable files are skipped and left alone. Order is unspecified.
+    ///
+    /// The daemon does not call this at startup — it lists headers and decodes lazily, so readiness does not
+    /// wait for 175 rosters — but tools and tests that want everything in memory do.
     public func loadAllRosters() -> [Roster] {
-        let urls = rosterFileURLs()
-        let results = ResultSlots<Roster>(count: urls.count)
-        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            let url = urls[index]
-            guard let (header, data, appsRange, _) = Self.readParts(at: url),
-                let entry = entry(for: header, at: url),
-                FNV1a.hex(data[appsRange]) == header.appsFNV1a,
-                let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0) })
-            else { return }
-            results.set(
-                index,
-                Roster(
-                    artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
-                    resultCount: entry.resultCount, apps: apps, body: nil))
+        var previous: [Int: Roster] = [:]
+        return listRosters().compactMap { entry in
+            let roster = loadRoster(listed: entry, sharingWith: previous[entry.artistId])
+            if let roster { previous[entry.artistId] = roster }
+            return roster
         }
-        return results.values
     }
 
     /// Removes the cached roster for (`artistId`, `storefront`) if present. Missing files are not an error.
@@ -287,16 +299,4 @@ public struct FileCache: Sendable {
     private static func failure(_ call: String, _ path: String) -> CacheError {
         CacheError(path: path, detail: "\(call): \(String(cString: strerror(errno)))")
     }
-}
-
-/// Fixed slots written concurrently, one per index, read once all writers finished.
-private final class ResultSlots<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Value?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
-
-    var values: [Value] { lock.withLock { slots.compactMap { $0 } } }
 }

@@ -64,6 +64,15 @@ public enum Daemon {
             options: options, configPath: configPath, configuration: configuration, log: log, notifier: notifier)
         let cachedRosters = core.loadCache()
         reloadTarget.withLock { $0 = core }
+        // Put every storefront on the schedule before the socket opens (the worker, and with it any network
+        // request, starts only after READY): a cached roster found unreadable by the first query can then
+        // always be brought forward.
+        let scheduled = DispatchSemaphore(value: 0)
+        Task {
+            await core.scheduleWarm(configuration.storefronts)
+            scheduled.signal()
+        }
+        scheduled.wait()
 
         let roster = RosterMethods(config: core.config, store: core.store, warm: core.warm, scheduler: core.scheduler)
         let server: VarlinkServer
@@ -96,12 +105,16 @@ public enum Daemon {
 
         let started = DispatchSemaphore(value: 0)
         Task {
-            await core.scheduleWarm(configuration.storefronts)
             await core.scheduler.start()
             started.signal()
         }
         started.wait()
-        notifier.status(core.statusLine())
+        // Decode what the listing left undecoded: off the loop thread, before the status line (which reads
+        // every storefront's state) so that line does not decode them all on this thread at the same time.
+        DispatchQueue.global(qos: .utility).async {
+            core.decodeCache()
+            if notifier.isEnabled { notifier.status(core.statusLine()) }
+        }
         // WATCHDOG=1 only while the Varlink loop answers a call of its own within a quarter of the period.
         let probe = ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4)
         notifier.startWatchdog(isHealthy: probe.isAnswering)

@@ -4,16 +4,16 @@ import ShowcaseCore
 extension DaemonCore {
     /// Brings back, after a restart, the diagnostics no refresh has cleared yet, so `Roster.Get` keeps answering
     /// them and Status keeps showing them (SPEC §6: "until a refresh succeeds") instead of the cached roster
-    /// being served as fresh. Call after the rosters and identities are loaded.
+    /// being served as fresh. Call after the rosters are listed and the identities loaded.
     ///
     /// A diagnostic older than the cached roster it concerns, or about a host whose identity is cached, is
     /// superseded (a success was stored after it; only a crash before its removal left it behind) and skipped.
     /// Storefronts left with a diagnostic are then not fresh for ``scheduleWarm(_:)``, so they are refreshed soon.
-    func restoreDiagnostics(from cache: FileCache, over rosters: [Roster]) {
+    func restoreDiagnostics(from cache: FileCache, over listed: [FileCache.Entry]) {
         var fetchedAt: [RosterStore.Key: Date] = [:]
-        for roster in rosters {
-            let key = RosterStore.Key(artistId: roster.artistId, storefront: roster.storefront)
-            fetchedAt[key] = max(fetchedAt[key] ?? roster.fetchedAt, roster.fetchedAt)
+        for entry in listed {
+            let key = RosterStore.Key(artistId: entry.artistId, storefront: entry.storefront)
+            fetchedAt[key] = max(fetchedAt[key] ?? entry.fetchedAt, entry.fetchedAt)
         }
         for diagnostic in cache.loadAllDiagnostics() {
             let storefront = diagnostic.storefront

@@ -48,6 +48,13 @@ final class DaemonCore: Sendable {
                 afterRefresh.withLock { $0 }?()
                 return outcome
             })
+        // A cached roster found unusable only when first decoded (truncated, altered) is a miss: fetch it soon
+        // rather than at the end of the lifetime its header claimed.
+        store.onUnusableCacheFile { [log, warm, scheduler] storefront in
+            log.warning(
+                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again")
+            if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
+        }
         if notifier.isEnabled {
             afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
         }
@@ -71,15 +78,30 @@ final class DaemonCore: Sendable {
 
     // MARK: Cache and schedule
 
-    /// Seeds the store from the cache directory: host identities, every roster file, then the diagnostics.
+    /// Seeds the store from the cache directory: host identities, the listing of every roster file, then the
+    /// diagnostics no refresh has cleared. Only headers are read (a few milliseconds for 175 storefronts); each
+    /// roster is decoded when first needed, or by ``decodeCache()`` after READY. Returns how many rosters are listed.
     func loadCache() -> Int {
         let cache = config.cache
         let hosts = config.current.configuration.hosts
         let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
-        let rosters = cache.loadAllRosters()
-        store.load(identities: identities, rosters: rosters)
-        restoreDiagnostics(from: cache, over: rosters)
-        return rosters.count
+        let listed = cache.listRosters()
+        store.load(identities: identities, listed: listed, from: cache)
+        restoreDiagnostics(from: cache, over: listed)
+        return listed.count
+    }
+
+    /// Decodes every cached roster nothing has asked for yet, off the event loop, so the first query of each
+    /// storefront finds it in memory. Queries arriving meanwhile decode their own roster on demand.
+    func decodeCache() {
+        let started = ContinuousClock.now
+        let listed = store.undecodedCount
+        let unusable = store.decodeListed()
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        log.info(
+            "decoded \(listed) cached rosters in \(Int(milliseconds.rounded())) ms"
+                + (unusable > 0 ? " (\(unusable) unreadable, refetching)" : ""))
     }
 
     /// Puts `storefronts` on the schedule: fresh ones at the end of their lifetime, stale and missing ones

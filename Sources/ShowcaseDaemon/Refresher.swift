@@ -58,6 +58,7 @@ final class Refresher: Sendable {
             do {
                 let body = try await upstream.fetch(request)
                 let roster = try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Date())
+                store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
                     log.warning("could not write the \(storefront) roster to the cache: \(error)")
                 }

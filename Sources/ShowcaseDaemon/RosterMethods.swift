@@ -36,12 +36,9 @@ final class RosterMethods: Sendable {
     // MARK: Get
 
     private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
-        let key = ReplyCache.Key(
-            storefront: try call.string("storefront"), host: try call.optionalString("host"),
-            platform: try call.optionalString("platform"), osVersion: try call.optionalString("osVersion"),
-            locale: try call.optionalString("locale"))
-        let waitMs = try call.optionalInt("waitMs")
-        if let waitMs, waitMs < 0 { throw .invalidParameter("waitMs") }
+        let parameters = try GetParameters(call)
+        let key = parameters.key
+        let waitMs = parameters.waitMs
         let stamp = store.stamp
         let generation = config.generation
         if let hit = replies.lookup(key, stamp: stamp, generation: generation) {

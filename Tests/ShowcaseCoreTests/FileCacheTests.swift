@@ -182,6 +182,58 @@ struct FileCacheTests {
             entries.allSatisfy { $0.fetchedAt == Date(timeIntervalSince1970: 7) && $0.artistId == Fixtures.artistId })
     }
 
+    @Test("a listed roster decodes later to exactly the apps a full load gives, without its body")
+    func listedRosterDecodesLater() throws {
+        try cache.store(Fixtures.roster("jp", fetchedAt: Date(timeIntervalSince1970: 7)))
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry))
+        #expect(decoded.apps == Fixtures.roster("jp").apps)
+        #expect(decoded.resultCount == Fixtures.roster("jp").resultCount)
+        #expect(decoded.fetchedAt == Date(timeIntervalSince1970: 7))
+        #expect(decoded.body == nil)
+    }
+
+    @Test("decoding next to another storefront's roster gives this file's apps, whatever the other one holds")
+    func sharingNeverSubstitutesContent() throws {
+        let jp = Fixtures.roster("jp")
+        try cache.store(jp)
+        let entry = try #require(cache.listRosters().first)
+        var apps = jp.apps
+        apps[0].name = "Another name"
+        apps[1].iconUrl = "https://example.invalid/icon.png"
+        apps[2].formattedPrice = nil
+        apps[3].version = "0.0.1"
+        let sibling = Roster(
+            artistId: jp.artistId, storefront: .unitedStates, fetchedAt: jp.fetchedAt, resultCount: jp.resultCount,
+            apps: apps, body: nil)
+        let decoded = try #require(cache.loadRoster(listed: entry, sharingWith: sibling))
+        #expect(decoded.apps == jp.apps)
+        #expect(jp.sharingStorage(with: sibling).apps == jp.apps)
+        #expect(jp.sharingStorage(with: sibling).hasSameContent(as: jp))
+    }
+
+    @Test("a listed roster altered, truncated or replaced since the listing is a miss, never a crash")
+    func listedRosterChangedSinceIsMiss() throws {
+        try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 7)))
+        let entry = try #require(cache.listRosters().first)
+        let url = cache.rosterURL(artistId: Fixtures.artistId, storefront: .unitedStates)
+        let original = try Data(contentsOf: url)
+
+        var altered = original
+        let appsStart = try #require(altered.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        altered[appsStart] = altered[appsStart] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+        try altered.write(to: url)
+        #expect(cache.loadRoster(listed: entry) == nil)
+
+        try original.prefix(appsStart + 10).write(to: url)
+        #expect(cache.loadRoster(listed: entry) == nil)
+
+        try cache.store(Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 8)))
+        #expect(cache.loadRoster(listed: entry) == nil)
+        try original.write(to: url)
+        #expect(cache.loadRoster(listed: entry) != nil)
+    }
+
     @Test("a missing cache directory is simply empty")
     func missingDirectory() {
         #expect(cache.loadAllRosters().isEmpty)

@@ -141,7 +141,28 @@ struct OSVersionTests {
         #expect(OSVersion("18") == OSVersion("18.0.0"))
     }
 
-    @Test("text that is not a dotted version is rejected", arguments: ["", "abc", "1..2", "-1", "18.x", "1.2.3.4.5"])
+    @Test("surrounding spaces and tabs are ignored, also non-ASCII ones, and the text is kept trimmed")
+    func trimsHorizontalWhitespace() throws {
+        let cases = [" 17.6 ": "17.6", "\t9.0": "9.0", "\u{00A0}18.0\u{3000}": "18.0", "10.13": "10.13"]
+        for (text, trimmed) in cases {
+            let version = try #require(OSVersion(text), "\(text.debugDescription)")
+            #expect(version.text == trimmed)
+            #expect(version == OSVersion(trimmed))
+        }
+    }
+
+    @Test("components are numeric, trailing zeros dropped, and equal versions hash alike")
+    func componentsAndHashing() throws {
+        #expect(try #require(OSVersion("18.0.1")).components == [18, 0, 1])
+        #expect(try #require(OSVersion("18.0.0")).components == [18])
+        #expect(try #require(OSVersion("0")).components == [0])
+        #expect(try #require(OSVersion("999999.1")) > #require(OSVersion("99999.9")))
+        #expect(Set([OSVersion("18"), OSVersion("18.0"), OSVersion("18.0.0.0")]).count == 1)
+    }
+
+    @Test(
+        "text that is not a dotted version is rejected",
+        arguments: ["", "abc", "1..2", "-1", "18.x", "1.2.3.4.5", ".1", "1.", " ", "1234567", "1 .2", "١٨.٠", "+1"])
     func rejects(text: String) {
         #expect(OSVersion(text) == nil)
     }

@@ -3,6 +3,54 @@ import Testing
 
 @Suite("Queries", .serialized)
 struct QueryTests {
+    @Test("more distinct hot queries than the reply cache holds all keep getting their own correct answer")
+    func replyCacheOverBudget() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let expected = try bed.get("us").appIDs
+        #expect(!expected.isEmpty)
+        // Each locale is its own cache key; 2,500 of them asked three times overflow the reply cache's budget.
+        let client = try bed.client()
+        let locales = (0..<2500).map { "x-test-\($0)" }
+        for _ in 0..<3 {
+            for locale in locales { try client.send("io.showcase.Roster.Get", ["storefront": "us", "locale": locale]) }
+            for locale in locales {
+                let answer = try client.next()
+                #expect(answer.error == nil, "\(locale): \(answer)")
+                #expect(answer.appIDs == expected, "\(locale)")
+            }
+        }
+        #expect(bed.daemon!.process.isRunning)
+    }
+
+    @Test("Get names its first invalid parameter in the interface's order, reads null as absent, ignores extras")
+    func parameterValidation() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        let expected = try bed.get("us")
+        #expect(!expected.appIDs.isEmpty)
+
+        let cases: [([String: Any], String)] = [
+            (["waitMs": -1, "locale": 3, "host": 7], "host"),
+            (["waitMs": "soon", "osVersion": 18], "osVersion"),
+            (["waitMs": -5], "waitMs"),
+            (["platform": true], "platform"),
+        ]
+        for (parameters, named) in cases {
+            let answer = try bed.get("us", parameters)
+            #expect(answer.error == "org.varlink.service.InvalidParameter", "\(parameters)")
+            #expect(answer.string("parameter") == named, "\(parameters): \(answer)")
+        }
+        let missing = try bed.client().call("io.showcase.Roster.Get", ["host": TestBed.knotbook])
+        #expect(missing.string("parameter") == "storefront")
+
+        let relaxed = try bed.get("us", ["host": NSNull(), "locale": NSNull(), "waitMs": NSNull(), "extra": [1]])
+        #expect(relaxed.error == nil, "\(relaxed)")
+        #expect(relaxed.appIDs == expected.appIDs)
+    }
+
     @Test("Get applies host self-exclusion, platform and OS floor per query, from one cached roster")
     func perQueryFiltering() throws {
         let bed = try TestBed()

@@ -109,6 +109,40 @@ struct FramingTests {
         #expect(peer.receive() == ["parameters": ["cached": true]])
     }
 
+    @Test("answers a call repeated byte for byte like the first, and a same-length different call as itself")
+    func repeatedCalls() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let peer = try server.raw()
+        let sequence = [1, 1, 1, 2, 1, 3, 3]  // one digit each: every message has the same length
+        peer.send(sequence.map { call("org.example.test.Echo", ["n": .int(Int64($0))]) }.joined())
+        for n in sequence { #expect(peer.receive() == ["parameters": ["n": .int(Int64(n))]]) }
+        peer.send(
+            call("org.example.test.Echo", ["n": 1]) + "{\"method\":\"org.example.test.Echo\",\"parameters\":[1]}\u{0}")
+        #expect(peer.receive() == ["parameters": ["n": 1]])
+        #expect(peer.receive()?["error"] == "org.varlink.service.InvalidParameter")
+    }
+
+    @Test("delivers many large pipelined replies whole and in order through a full socket")
+    func largeRepliesThroughFullSocket() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let peer = try server.raw()
+        // 300 replies of ~20 KB (6 MB): far more than the socket buffer, so writes stop mid-reply and resume.
+        let count = 300
+        let filler = String(repeating: "0123456789abcdef", count: 1250)
+        peer.send(
+            (0..<count).map { call("org.example.test.Echo", ["n": .int(Int64($0)), "filler": .string(filler)]) }
+                .joined())
+        usleep(200_000)  // let the server's writes back up before reading anything
+        for index in 0..<count {
+            let reply = peer.receive()
+            #expect(reply == ["parameters": ["n": .int(Int64(index)), "filler": .string(filler)]], "reply \(index)")
+        }
+        peer.send(call("org.example.test.Cached"))
+        #expect(peer.receive() == ["parameters": ["cached": true]])
+    }
+
     @Test("serves a connected socketpair handed to it, with the peer's credentials")
     func socketPairAndCredentials() throws {
         let server = try TestServer()

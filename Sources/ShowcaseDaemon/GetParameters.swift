@@ -1,0 +1,51 @@
+import Varlink
+
+/// The parameters of one `Roster.Get` call, read in a single pass over the call's members.
+///
+/// `Get` is the hot path, and six hashed dictionary lookups per call cost about as much as the reply-cache hit
+/// they lead to. Reading the members once keeps the rules of `VarlinkCall`'s accessors — `storefront` a required
+/// string; `host`, `platform`, `osVersion`, `locale` optional strings (null reads as absent); `waitMs` an
+/// optional integer, not negative; unknown members ignored — and reports the first invalid parameter in that
+/// order, whatever order the caller sent them in.
+struct GetParameters {
+    /// The query as spelled, which is also the reply cache's key.
+    var key: ReplyCache.Key
+    /// How long the caller is willing to wait for a warming roster, in milliseconds.
+    var waitMs: Int64?
+
+    init(_ call: VarlinkCall) throws(VarlinkError) {
+        var storefront: JSONValue?
+        var host: JSONValue?
+        var platform: JSONValue?
+        var osVersion: JSONValue?
+        var locale: JSONValue?
+        var wait: JSONValue?
+        for (name, value) in call.parameters {
+            switch name {
+            case "storefront": storefront = value
+            case "host": host = value
+            case "platform": platform = value
+            case "osVersion": osVersion = value
+            case "locale": locale = value
+            case "waitMs": wait = value
+            default: continue
+            }
+        }
+        guard let code = storefront?.stringValue else { throw .invalidParameter("storefront") }
+        key = ReplyCache.Key(
+            storefront: code, host: try Self.optionalString(host, "host"),
+            platform: try Self.optionalString(platform, "platform"),
+            osVersion: try Self.optionalString(osVersion, "osVersion"),
+            locale: try Self.optionalString(locale, "locale"))
+        if let wait, !wait.isNull {
+            guard let milliseconds = wait.intValue, milliseconds >= 0 else { throw .invalidParameter("waitMs") }
+            waitMs = milliseconds
+        }
+    }
+
+    private static func optionalString(_ value: JSONValue?, _ name: String) throws(VarlinkError) -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue else { throw .invalidParameter(name) }
+        return text
+    }
+}

@@ -238,8 +238,16 @@ public final class RosterStore: Sendable {
         return changed
     }
 
+    /// Records the storefront's last refresh error for Status (nil: the refresh succeeded). A transport failure
+    /// does not replace a diagnostic: `Roster.Get` keeps answering the diagnostic until a refresh succeeds, and
+    /// Status must keep showing the same thing rather than the latest timeout.
     func setLastRefreshError(_ storefront: Storefront, _ error: LookupError?) {
-        state.withLock { $0.lastRefreshError[storefront] = error }
+        state.withLock { state in
+            if let error, error.isTransport, let current = state.lastRefreshError[storefront], !current.isTransport {
+                return
+            }
+            state.lastRefreshError[storefront] = error
+        }
     }
 
     // MARK: Watching

@@ -34,9 +34,12 @@ if [ "${BENCH_PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev
     SERVER_PIN=(taskset -c 1)
 fi
 
-log "building release binaries"
-swift build -c release >&2
-BIN=$(swift build -c release --show-bin-path)
+# The same flags as `make release`/`make install`: the figures are those of the binaries we ship, and the
+# build is shared with `make test`'s install and hardening checks instead of rebuilt with other flags.
+RELEASE_FLAGS=(-c release --static-swift-stdlib)
+log "building release binaries (${RELEASE_FLAGS[*]})"
+swift build "${RELEASE_FLAGS[@]}" >&2
+BIN=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 BENCH="$BIN/showcase-bench"
 
 WORK=$(mktemp -d /tmp/showcase-bench.XXXXXX)   # short: socket paths must fit sockaddr_un

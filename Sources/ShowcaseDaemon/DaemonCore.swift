@@ -83,6 +83,8 @@ final class DaemonCore: Sendable {
     /// roster is decoded when first needed, or by ``decodeCache()`` after READY. Returns how many rosters are listed.
     func loadCache() -> Int {
         let cache = config.cache
+        let abandoned = cache.removeAbandonedTemporaryFiles()
+        if abandoned > 0 { log.info("removed \(abandoned) temporary cache files left by an interrupted write") }
         let hosts = config.current.configuration.hosts
         let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
         let listed = cache.listRosters()

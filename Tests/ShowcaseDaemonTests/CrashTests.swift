@@ -40,6 +40,10 @@ struct CrashTests {
         let changedIDs = previous.appIDs.filter { $0 != removedID }
         #expect(answer.appIDs == previous.appIDs || answer.appIDs == changedIDs)
         #expect(!answer.appIDs.isEmpty)
+        // Whatever half-written temporary file the kill left behind was swept at startup.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: bed.cacheDirectory.path)
+            .filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("a torn or foreign file in the cache directory is a miss, never a crash")

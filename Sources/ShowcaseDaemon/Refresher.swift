@@ -35,8 +35,9 @@ final class Refresher: Sendable {
             guard case .identity(let bundleID, _) = request else { continue }
             do {
                 let body = try await upstream.fetch(request)
-                let identity = try HostIdentity.decode(
-                    bundleId: bundleID, storefront: storefront, body: body, resolvedAt: Date())
+                let identity = try upstream.accepting { () throws(LookupError) in
+                    try HostIdentity.decode(bundleId: bundleID, storefront: storefront, body: body, resolvedAt: Date())
+                }
                 do { try cache.store(identity) } catch {
                     log.warning("could not cache the identity of \(bundleID): \(error)")
                 }
@@ -57,7 +58,9 @@ final class Refresher: Sendable {
             guard case .roster(let artistId, _) = request else { continue }
             do {
                 let body = try await upstream.fetch(request)
-                let roster = try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Date())
+                let roster = try upstream.accepting { () throws(LookupError) in
+                    try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Date())
+                }
                 store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
                     log.warning("could not write the \(storefront) roster to the cache: \(error)")

@@ -66,4 +66,19 @@ public final class Upstream: Sendable {
             throw error
         }
     }
+
+    /// Decodes a 2xx body with `decode`, counting a body that is not a usable lookup answer (malformed, or the
+    /// missing-entity signature) as an upstream failure in Status, as a 5xx would be. A host the lookup does
+    /// not know is a correct answer about our configuration, not a failure of the endpoint, and is not counted.
+    func accepting<Value>(_ decode: () throws(LookupError) -> Value) throws(LookupError) -> Value {
+        do {
+            return try decode()
+        } catch {
+            switch error {
+            case .malformed, .missingEntityParameter: counters.withLock { $0.failures += 1 }
+            default: break
+            }
+            throw error
+        }
+    }
 }

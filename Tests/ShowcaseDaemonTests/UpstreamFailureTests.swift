@@ -113,6 +113,8 @@ struct UpstreamFailureTests {
         let status = try bed.status()
         let de = (status["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "de" }
         #expect(de?["lastError"] is String, "\(status)")
+        // An unusable body counts as an upstream failure, like a 5xx: Status never shows `failures: 0` beside it.
+        #expect(((status["upstream"] as? [String: Any])?["failures"] as? Int ?? 0) >= 1, "\(status)")
         // The other storefront is untouched, and a good refresh brings the roster back.
         #expect(try bed.get("us").error == nil)
         bed.replay.clearFaults()

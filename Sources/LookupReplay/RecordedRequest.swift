@@ -20,6 +20,7 @@ public struct RecordedRequest: Sendable, Equatable, Codable {
     /// The fixture file (or fault) the answer came from, for readable test failures.
     public var answeredWith: String
 
+    /// Made by the replay server for each request it answers.
     public init(
         sequence: Int, method: String, path: String, target: String, query: [String: String],
         headers: [String: String], receivedAt: Date, answeredWith: String

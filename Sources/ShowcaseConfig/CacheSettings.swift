@@ -5,6 +5,7 @@ public struct CacheSettings: Sendable, Equatable {
     /// relative to the configuration file. It need not exist for `check-config`.
     public var directory: String
 
+    /// A cache section using `directory` as given: unlike the loader, this does not resolve a relative path.
     public init(directory: String) {
         self.directory = directory
     }

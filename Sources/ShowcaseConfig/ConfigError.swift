@@ -24,29 +24,36 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidValue
     }
 
+    /// What kind of mistake this is; with `location`, what two errors are compared by.
     public var code: Code
     /// Where the mistake is.
     public var location: SourceLocation
     /// A sentence saying what is wrong and what was expected.
     public var message: String
 
+    /// An error of `code` at `location`; `message` should say what was expected.
     public init(_ code: Code, at location: SourceLocation, _ message: String) {
         self.code = code
         self.location = location
         self.message = message
     }
 
+    /// The file the mistake is in (shorthand for `location.file`).
     public var file: String { location.file }
+    /// The 1-based line of the mistake.
     public var line: Int { location.line }
+    /// The 1-based column of the mistake.
     public var column: Int { location.column }
 
     /// `file:line:column: message`.
     public var description: String { "\(location): \(message)" }
 
+    /// Same code at the same place; the message is ignored so tests survive rewording.
     public static func == (lhs: ConfigError, rhs: ConfigError) -> Bool {
         lhs.code == rhs.code && lhs.location == rhs.location
     }
 
+    /// Hashes code and location only, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(location)
@@ -58,8 +65,10 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
 /// The loader reports all of them at once so an operator fixes a file in one pass instead of one
 /// error per run. Never empty.
 public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
+    /// The errors in file order; never empty.
     public var errors: [ConfigError]
 
+    /// Wraps `errors`, which must not be empty (a precondition: an empty failure would report nothing).
     public init(_ errors: [ConfigError]) {
         precondition(!errors.isEmpty, "ConfigErrors needs at least one error")
         self.errors = errors

@@ -20,20 +20,28 @@ import ShowcaseCore
 public struct Configuration: Sendable, Equatable {
     /// The configuration file this was read from.
     public var path: String
+    /// The served hosts in file order; never empty, and the first is ``defaultHost``.
     public var hosts: [HostConfiguration]
     /// Warm storefronts, in the order written, without repeats.
     public var storefronts: [Storefront]
+    /// The platform a query that names none is answered for.
     public var defaultPlatform: Platform
+    /// The `refresh:` section.
     public var refresh: RefreshSettings
+    /// The `lookup:` section.
     public var lookup: LookupSettings
+    /// The `cache:` section.
     public var cache: CacheSettings
+    /// The `socket:` section.
     public var socket: SocketSettings
+    /// The `attribution:` tokens added to store URLs.
     public var attribution: Attribution
     /// The global overlay (already part of every host's merged `overlay`).
     public var overlay: Overlay
     /// The global overlay's file, when it came from a file.
     public var overlayFile: String?
 
+    /// Assembles a configuration without validating it; `ConfigLoader` calls it only after every check passed.
     public init(
         path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
         refresh: RefreshSettings = RefreshSettings(), lookup: LookupSettings = LookupSettings(),

@@ -7,9 +7,12 @@ import Foundation
 /// environment variables; those win. Otherwise root uses the system locations and everyone else the
 /// XDG base directories.
 public struct DefaultPaths: Sendable, Equatable {
+    /// The environment the paths are derived from (systemd's `*_DIRECTORY`, `XDG_*`, `HOME`).
     public var environment: [String: String]
+    /// The uid the paths are for: 0 selects the system locations.
     public var uid: UInt32
 
+    /// Paths for this process by default; pass another environment or uid to ask on someone else's behalf.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = getuid()) {
         self.environment = environment
         self.uid = uid

@@ -9,7 +9,9 @@ import ShowcaseCore
 /// - `overlay` — path (relative to the configuration file) or inline mapping, optional: this host's
 ///   overlay, merged over the global one (see `Overlay.merged(over:)`).
 public struct HostConfiguration: Sendable, Equatable {
+    /// `bundle_id` as written; compare it ignoring case, as `Configuration.host(bundleID:)` does.
     public var bundleID: String
+    /// `app_id` when configured: the host's track id in replies until the identity lookup supplies one.
     public var appID: Int?
     /// The host's own overlay as written (nil when it has none), before merging with the global one.
     public var ownOverlay: Overlay?
@@ -18,6 +20,7 @@ public struct HostConfiguration: Sendable, Equatable {
     /// The overlay file `ownOverlay` was read from, when it came from a file.
     public var overlayFile: String?
 
+    /// Assembles a host without validating it; the loader checks `bundle_id` and `app_id` first.
     public init(
         bundleID: String, appID: Int? = nil, ownOverlay: Overlay? = nil, overlay: Overlay = .empty,
         overlayFile: String? = nil

@@ -17,6 +17,7 @@ public struct LookupSettings: Sendable, Equatable {
     /// malformed instead of being buffered.
     public var maxResponseBytes: Int
 
+    /// The documented defaults, each overridable for tests.
     public init(
         endpoint: URL = LookupSettings.appleEndpoint, timeout: Duration = .seconds(10),
         rateLimit: RateLimit = RateLimit(requests: 20, per: .seconds(60)), maxResponseBytes: Int = 8 << 20

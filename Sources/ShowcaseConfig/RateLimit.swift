@@ -5,6 +5,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     /// The period the budget refills over.
     public var period: Duration
 
+    /// At most `requests` per `period`; a zero or negative count is the caller's bug (the loader rejects it).
     public init(requests: Int, per period: Duration) {
         self.requests = requests
         self.period = period
@@ -13,6 +14,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     /// The steady spacing between requests that spends the budget evenly (3 s for `20/min`).
     public var interval: Duration { period / requests }
 
+    /// The rate as an operator writes it (`20/min`), for messages and test output.
     public var description: String {
         let unit =
             period == .seconds(1) ? "s" : period == .seconds(60) ? "min" : period == .seconds(3600) ? "h" : "\(period)"

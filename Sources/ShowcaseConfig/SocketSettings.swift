@@ -12,6 +12,8 @@ public struct SocketSettings: Sendable, Equatable {
     /// may call `io.showcase.Admin`.
     public var adminUIDs: [UInt32]
 
+    /// A socket section using `path` as given (unlike the loader, no relative-path resolution) and the documented
+    /// defaults.
     public init(path: String, mode: UInt32 = 0o660, adminUIDs: [UInt32] = []) {
         self.path = path
         self.mode = mode

@@ -9,6 +9,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based column, counted in characters.
     public var column: Int
 
+    /// A position; `line` and `column` are 1-based.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line

@@ -29,12 +29,14 @@ public struct YAMLNode: Sendable {
         case folded
     }
 
+    /// What the node holds: a scalar with its style, a sequence, or a mapping.
     public var content: Content
     /// Where the node starts.
     public var location: SourceLocation
     /// The explicit tag (`!!str`), if the file wrote one.
     public var tag: String?
 
+    /// A node starting at `location`, as the reader builds them while parsing.
     public init(content: Content, location: SourceLocation, tag: String? = nil) {
         self.content = content
         self.location = location

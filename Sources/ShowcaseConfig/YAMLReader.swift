@@ -17,12 +17,14 @@ public struct YAMLReader: Sendable {
         /// Most nodes the document may have with every alias expanded. Default 100 000.
         public var maxNodes: Int
 
+        /// The documented defaults; tests shrink them to reach each bound with a small file.
         public init(maxFileBytes: Int = 1 << 20, maxDepth: Int = 64, maxNodes: Int = 100_000) {
             self.maxFileBytes = maxFileBytes
             self.maxDepth = maxDepth
             self.maxNodes = maxNodes
         }
 
+        /// The bounds every real configuration is read with.
         public static let standard = Limits()
 
         /// The size limit as an operator would write it (`1MiB`).
@@ -33,8 +35,10 @@ public struct YAMLReader: Sendable {
         }
     }
 
+    /// The bounds this reader enforces.
     public var limits: Limits
 
+    /// A reader enforcing `limits`.
     public init(limits: Limits = .standard) {
         self.limits = limits
     }

@@ -8,30 +8,58 @@ import Foundation
 /// can never take a storefront's roster down. Only the fields showcased uses are kept; the raw body is kept
 /// by ``Roster`` for everything else.
 public struct LookupRow: Sendable, Hashable, Codable {
+    /// `software` for an app row, `artist` for the developer row that leads a roster reply.
     public var wrapperType: String?
+    /// `software` (iOS App Store) or `mac-software` (Mac App Store): this, not `wrapperType`, decides the store and so
+    /// the ``Platform``.
     public var kind: String?
+    /// On the artist row, `Software Artist`; decoded but unused.
     public var artistType: String?
+    /// The developer's id, on the artist row and every app row; the key rosters are fetched and cached by. An integer
+    /// on the wire; a numeric string is accepted too.
     public var artistId: Int?
+    /// The developer's display name, as the storefront localizes it.
     public var artistName: String?
+    /// The app's id on the wire (Apple calls apps "tracks"): the `id` in replies, pins and exclusions. An integer; a
+    /// numeric string is accepted too.
     public var trackId: Int?
+    /// The app's name, localized by the storefront; a row without one is dropped.
     public var trackName: String?
+    /// The bundle identifier, e.g. `com.example.NoteJar`; how a host finds its developer.
     public var bundleId: String?
+    /// The legal seller, often a company name that differs from `artistName`; decoded but unused.
     public var sellerName: String?
+    /// The primary genre's localized name; when absent the first of `genres` stands in.
     public var primaryGenreName: String?
+    /// Localized genre names, primary first; only the fallback for `primaryGenreName`.
     public var genres: [String]?
+    /// A JSON float (`0.0`, `2.99`), not a string or an integer; `formattedPrice` is the text to display.
     public var price: Double?
+    /// The price as the storefront displays it (`Free`, `$2.99`, `2,99 €`), already localized; may be absent.
     public var formattedPrice: String?
+    /// ISO 4217 code of `price` (`USD`).
     public var currency: String?
+    /// The lowest OS version the app runs on, a string like `16.0`; a row whose value does not parse is dropped.
     public var minimumOsVersion: String?
+    /// The current version string as the developer wrote it (`2.3.2`); free-form, never compared.
     public var version: String?
+    /// Icon URL at 60×60; the last fallback when the larger sizes are missing.
     public var artworkUrl60: String?
+    /// Icon URL at 100×100; the fallback when `artworkUrl512` is missing.
     public var artworkUrl100: String?
+    /// Icon URL at 512×512: the preferred icon.
     public var artworkUrl512: String?
+    /// The App Store page URL, with Apple's `uo=4` tracking parameter; attribution tokens are added to it later.
     public var trackViewUrl: String?
+    /// A JSON float from 0 to 5 (`4.27`), not an integer.
     public var averageUserRating: Double?
+    /// How many ratings `averageUserRating` averages. An integer; a numeric string is accepted too.
     public var userRatingCount: Int?
+    /// The download size in bytes, sent as a *string* (`"43691267"`), not a number; decoded but unused.
     public var fileSizeBytes: String?
+    /// First release, an ISO 8601 string (`2021-03-11T07:00:00Z`); decoded but unused.
     public var releaseDate: String?
+    /// Release of the current version, an ISO 8601 string; decoded but unused.
     public var currentVersionReleaseDate: String?
 
     private enum CodingKeys: String, CodingKey {

@@ -12,9 +12,13 @@ import Varlink
 public enum Daemon {
     /// Exit statuses (sysexits.h).
     public enum ExitCode {
+        /// Stopped cleanly (SIGTERM/SIGINT), or `--help`/`--version`.
         public static let success: Int32 = 0
+        /// `EX_USAGE`: a command-line mistake.
         public static let usage: Int32 = 64
+        /// `EX_OSERR`: the socket could not be served (adopting, binding or listening failed).
         public static let osError: Int32 = 71
+        /// `EX_CONFIG`: the configuration is invalid or unreadable.
         public static let config: Int32 = 78
     }
 

@@ -27,6 +27,8 @@ public final class DaemonLog: Sendable {
     private let condenseWindow: Duration
     private let repeats = NSLockedBox<[String: Repeat]>([:])
 
+    /// A log that prefixes journal priorities when `JOURNAL_STREAM` is set, and counts instead of printing an error or
+    /// warning identical to one printed within `condenseWindow`.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, condenseWindow: Duration = .seconds(600)
     ) {
@@ -56,9 +58,13 @@ public final class DaemonLog: Sendable {
         write(priority, line)
     }
 
+    /// Logs a failure that needs attention (condensed when repeated).
     public func error(_ message: String) { log(.error, message) }
+    /// Logs a problem the daemon works around, such as throttling (condensed when repeated).
     public func warning(_ message: String) { log(.warning, message) }
+    /// Logs a normal but significant event: start, reload, stop, a setting that needs a restart.
     public func notice(_ message: String) { log(.notice, message) }
+    /// Logs routine detail: a refresh outcome, a resolved host identity.
     public func info(_ message: String) { log(.info, message) }
 
     private func write(_ priority: Priority, _ message: String) {

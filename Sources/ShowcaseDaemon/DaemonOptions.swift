@@ -6,11 +6,15 @@ public struct DaemonOptions: Sendable, Equatable {
     public var socketPath: String?
     /// `--cache-dir PATH`: overrides `cache.directory`.
     public var cacheDirectory: String?
+    /// `--help`: print ``usage`` and exit 0 without reading the configuration.
     public var showHelp = false
+    /// `--version`: print the version and exit 0 without reading the configuration.
     public var showVersion = false
 
+    /// No flags given: every setting comes from the configuration file.
     public init() {}
 
+    /// The `--help` text; keep it in step with the man page.
     public static let usage = """
         usage: showcased [--config PATH] [--socket PATH] [--cache-dir PATH]
                showcased --help | --version

@@ -30,6 +30,8 @@ public actor RefreshScheduler {
     private var sleeper: CheckedContinuation<Void, Never>?
     private var sleepTimer: Task<Void, Never>?
 
+    /// A scheduler that waits until `limiter` has room before each refresh and runs `refresh` to do it; idle until
+    /// `start()`.
     public init(
         timing: RefreshSchedule, limiter: RateLimiter, refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
     ) {
@@ -57,6 +59,7 @@ public actor RefreshScheduler {
         }
     }
 
+    /// Applies reloaded timing; each storefront's next due time is computed with it, the current one is kept.
     public func setTiming(_ timing: RefreshSchedule) { self.timing = timing }
 
     /// The storefronts being kept warm.

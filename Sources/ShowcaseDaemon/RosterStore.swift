@@ -48,6 +48,7 @@ public final class RosterStore: Sendable {
     private let nextWatcher = Atomic<UInt64>(1)
     private let unusableHandler = Mutex<(@Sendable (Storefront) -> Void)?>(nil)
 
+    /// An empty store; the daemon fills it from the cache listing at startup.
     public init() {}
 
     /// Increases on every change; cheap to read from any thread.

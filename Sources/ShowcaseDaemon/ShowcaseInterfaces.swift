@@ -49,13 +49,22 @@ public enum ShowcaseInterfaces {
 
     /// Fully qualified error names, so handlers cannot misspell them.
     public enum Error {
+        /// The storefront code is not an App Store storefront.
         public static let unknownStorefront = "io.showcase.Roster.UnknownStorefront"
+        /// The host bundle id is not one of the configured hosts.
         public static let unknownHost = "io.showcase.Roster.UnknownHost"
+        /// No app with that id in the storefront's roster.
         public static let appNotFound = "io.showcase.Roster.AppNotFound"
+        /// The identity lookup found no app with the host's bundle id in that storefront: usually a typo in
+        /// `hosts[].bundle_id`.
         public static let hostAppNotFound = "io.showcase.Roster.HostAppNotFound"
+        /// The upstream answer could not be used as a lookup reply; the cache is not served in its place.
         public static let malformedResponse = "io.showcase.Roster.MalformedResponse"
+        /// Upstream answered with results but no apps: the signature of a request missing `entity=software`.
         public static let missingEntityParameter = "io.showcase.Roster.MissingEntityParameter"
+        /// The transport failed (network, timeout, 5xx, throttling) and nothing is cached to serve instead.
         public static let unavailable = "io.showcase.Roster.Unavailable"
+        /// A reload or check found a mistake in the configuration; carries `file`, `line`, `column`, `message`.
         public static let configInvalid = "io.showcase.Admin.ConfigInvalid"
     }
 }

@@ -10,6 +10,7 @@ public final class SignalHandler: Sendable {
     private let queue = DispatchQueue(label: "showcased.signals")
     private let sources: NSLockedBox<[DispatchSourceSignal]> = NSLockedBox([])
 
+    /// Also ignores SIGPIPE, so a client that hangs up mid-reply is a write error, not the daemon's death.
     public init() {
         signal(SIGPIPE, SIG_IGN)
     }

@@ -7,8 +7,11 @@ import Synchronization
 public final class Upstream: Sendable {
     /// Counters reported by `Admin.Status`.
     public struct Counters: Sendable, Equatable {
+        /// Requests sent upstream (after the rate limiter let them through).
         public var requests = 0
+        /// Requests that failed, plus 2xx bodies that were not a usable lookup answer.
         public var failures = 0
+        /// Failures that were a 403 or 429, each of which paused all upstream traffic.
         public var throttled = 0
     }
 
@@ -37,6 +40,7 @@ public final class Upstream: Sendable {
         self.backoff.withLock { $0 = (fallbackBackoff, maximumBackoff) }
     }
 
+    /// The counters as of now, for `Admin.Status`.
     public var snapshot: Counters { counters.withLock { $0 } }
 
     /// Fetches `request` within the rate limit.

@@ -8,10 +8,12 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What was expected or found there.
     public let reason: String
 
+    /// An error at byte `offset` explaining `reason`.
     public init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
 
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value; a number is tried as `Int64` first, then as `Double`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -20,6 +21,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it represents.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -80,12 +80,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// `nil` is JSON `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A Swift `true`/`false` literal is a JSON boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal is `.int`.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A floating-point literal is `.double`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string literal is a JSON string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal is a JSON array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal is a JSON object; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

@@ -11,6 +11,7 @@ public struct VarlinkCall: Sendable {
     /// The caller's process credentials, taken when the connection was accepted.
     public let peer: PeerCredentials
 
+    /// A call as the server delivers it, one per message; tests build them to call handlers directly.
     public init(
         method: String, parameters: [String: JSONValue] = [:], more: Bool = false, oneway: Bool = false,
         peer: PeerCredentials = .unknown

@@ -23,6 +23,7 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
         case bindFailed
     }
 
+    /// What kind of failure this is; `.reply` for every error a service sent.
     public let code: Code
     /// Fully qualified error name (`org.varlink.service.MethodNotFound`) for `.reply`;
     /// for local failures a name under `org.varlink.client.` describing the code.
@@ -48,6 +49,8 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
         self.detail = detail
     }
 
+    /// A sentence for the user: a readable text for the standard `org.varlink.service` errors, otherwise the error name
+    /// with its parameters, or `detail` for a local failure.
     public var description: String {
         guard code == .reply else { return detail }
         switch name {
@@ -73,11 +76,17 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 extension VarlinkError {
+    /// The interface named in a call is not served.
     public static let interfaceNotFoundName = "org.varlink.service.InterfaceNotFound"
+    /// The interface has no method of that name.
     public static let methodNotFoundName = "org.varlink.service.MethodNotFound"
+    /// The method is declared in the interface's IDL but has no handler.
     public static let methodNotImplementedName = "org.varlink.service.MethodNotImplemented"
+    /// A parameter is missing or has the wrong type; carries its name as `parameter`.
     public static let invalidParameterName = "org.varlink.service.InvalidParameter"
+    /// The caller's credentials do not allow the method.
     public static let permissionDeniedName = "org.varlink.service.PermissionDenied"
+    /// The method only streams and was called without `more`.
     public static let expectedMoreName = "org.varlink.service.ExpectedMore"
 
     /// `org.varlink.service.InterfaceNotFound(interface)`.

@@ -20,6 +20,7 @@ extension VarlinkServer {
         /// Pipelining deeper than this closes the connection instead of queueing without bound.
         public var maxCallsInFlight: Int
 
+        /// The documented defaults, each overridable (tests lower them to reach each limit quickly).
         public init(
             maxMessageBytes: Int = 1 << 20, maxConnections: Int = 1024, idleTimeout: Duration = .seconds(60),
             maxPendingOutputBytes: Int = 16 << 20, maxCallsInFlight: Int = 4096

@@ -1,9 +1,13 @@
 /// What a Varlink server serves: identification for `org.varlink.service.GetInfo` and the
 /// registered interfaces. `org.varlink.service` itself is built in.
 public struct VarlinkService: Sendable {
+    /// Who makes the service (`GetInfo.vendor`).
     public let vendor: String
+    /// The program's name (`GetInfo.product`).
     public let product: String
+    /// The program's version (`GetInfo.version`).
     public let version: String
+    /// Where to read about the service (`GetInfo.url`); may be empty.
     public let url: String
     private(set) var interfaces: [String: VarlinkInterface] = [:]
     private(set) var interfaceOrder: [String] = []
@@ -50,6 +54,7 @@ public struct VarlinkService: Sendable {
 
         """
 
+    /// A service with only `org.varlink.service`; `add` registers the others.
     public init(vendor: String, product: String, version: String, url: String) {
         self.vendor = vendor
         self.product = product

@@ -109,6 +109,9 @@ public enum ConfigLoader {
                 reading: fields["cache"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
             let socket = SocketSettings(
                 reading: fields["socket"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
+            let metrics = fields["metrics"].map {
+                MetricsSettings(reading: $0, base: configPath, diagnostics: &diagnostics)
+            }
             var attribution = Attribution()
             if let value = fields["attribution"] { attribution = readAttribution(value) }
 
@@ -130,7 +133,8 @@ public enum ConfigLoader {
             return Configuration(
                 path: configPath, hosts: hosts, storefronts: storefronts, defaultPlatform: platform,
                 refresh: refresh ?? RefreshSettings(), lookup: lookup ?? LookupSettings(), cache: cache,
-                socket: socket, attribution: attribution, overlay: globalOverlay, overlayFile: globalOverlayFile)
+                socket: socket, metrics: metrics ?? MetricsSettings(), attribution: attribution, overlay: globalOverlay,
+                overlayFile: globalOverlayFile)
         }
 
         mutating func readStorefronts(_ node: YAMLNode) -> [Storefront]? {

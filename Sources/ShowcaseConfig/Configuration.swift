@@ -11,7 +11,7 @@ import ShowcaseCore
 ///   Store storefront), default `[us]`: the storefronts kept warm.
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
 /// - `refresh` — `RefreshSettings`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
-///   `socket` — `SocketSettings`.
+///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional).
 /// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
 ///   `showcase-<last bundle id component, lowercased>` (`ct`). Both letters, digits, `.`, `_`, `-`.
@@ -34,6 +34,8 @@ public struct Configuration: Sendable, Equatable {
     public var cache: CacheSettings
     /// The `socket:` section.
     public var socket: SocketSettings
+    /// The `metrics:` section (defaults when absent: no textfile).
+    public var metrics: MetricsSettings
     /// The `attribution:` tokens added to store URLs.
     public var attribution: Attribution
     /// The global overlay (already part of every host's merged `overlay`).
@@ -45,8 +47,8 @@ public struct Configuration: Sendable, Equatable {
     public init(
         path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
         refresh: RefreshSettings = RefreshSettings(), lookup: LookupSettings = LookupSettings(),
-        cache: CacheSettings, socket: SocketSettings, attribution: Attribution = Attribution(),
-        overlay: Overlay = .empty, overlayFile: String? = nil
+        cache: CacheSettings, socket: SocketSettings, metrics: MetricsSettings = MetricsSettings(),
+        attribution: Attribution = Attribution(), overlay: Overlay = .empty, overlayFile: String? = nil
     ) {
         self.path = path
         self.hosts = hosts
@@ -56,14 +58,15 @@ public struct Configuration: Sendable, Equatable {
         self.lookup = lookup
         self.cache = cache
         self.socket = socket
+        self.metrics = metrics
         self.attribution = attribution
         self.overlay = overlay
         self.overlayFile = overlayFile
     }
 
     static let keys = [
-        "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "attribution",
-        "overlay",
+        "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "metrics",
+        "attribution", "overlay",
     ]
 
     /// The host a query means when it names none: the first configured.

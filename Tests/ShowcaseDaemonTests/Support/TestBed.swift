@@ -95,7 +95,9 @@ final class TestBed: @unchecked Sendable {
         return process
     }
 
-    func client() throws -> VarlinkTestClient { try VarlinkTestClient(path: socketPath) }
+    func client(receiveTimeout: Int = 15) throws -> VarlinkTestClient {
+        try VarlinkTestClient(path: socketPath, receiveTimeout: receiveTimeout)
+    }
 
     /// `Roster.Get` for `storefront` with extra parameters.
     func get(_ storefront: String, _ parameters: [String: Any] = [:]) throws -> Reply {

@@ -10,9 +10,10 @@ struct CrashTests {
         let bed = try TestBed()
         bed.storefronts = ["de"]
         // Stops the daemon exactly where a crash hurts most: the new roster is written to a temporary file,
-        // the rename over the old one has not happened (Support/RenamePause.swift).
+        // the rename over the old one has not happened (Support/RenamePause.swift). The leading "/" keeps a
+        // diagnostic file ("diagnostic-roster-…") from matching.
         let pause = try RenamePause(in: bed.directory)
-        try bed.start(environment: pause.environment(match: "roster-\(TestBed.artistId)-de-"))
+        try bed.start(environment: pause.environment(match: "/roster-\(TestBed.artistId)-de-"))
         try bed.waitUntilWarm()
         let original = try bed.get("de")
         #expect(original.appIDs.count >= 3, "\(original)")

@@ -24,7 +24,7 @@ struct ManPageTests {
 
     @Test("each page passes groff's strictest warnings", arguments: pages)
     func groffClean(page: String) throws {
-        guard let groff = Tool.find("groff") else { return }
+        let groff = try #require(Tool.find("groff"), "groff is not installed (apt-get install groff-base)")
         let path = Ctl.packageRoot.appendingPathComponent("man/\(page)").path
         let result = try Tool.run(groff, ["-man", "-ww", "-z", path])
         #expect(result.status == 0)
@@ -60,10 +60,9 @@ struct ManPageTests {
         }
     }
 
-    @Test(
-        "showcased(8) documents every flag and exit status the daemon's --help names",
-        .enabled(if: RealDaemon.isBuilt, "showcased is not built yet"))
+    @Test("showcased(8) documents every flag and exit status the daemon's --help names")
     func showcasedPage() throws {
+        try RealDaemon.requireBuilt()
         let help = try Tool.run(RealDaemon.binary, ["--help"]).stdout
         let flags = Set(
             help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" }).filter { $0.hasPrefix("--") })

@@ -19,17 +19,24 @@ final class RealDaemon: @unchecked Sendable {
     /// The fixtures' host app (see Fixtures/README.md).
     static let host = "com.quietharbor.Knotbook"
 
-    /// Whether the daemon and the replay server have been built (not the package skeleton's
-    /// placeholders), so the end-to-end suite can say why it did not run instead of failing.
-    static let isBuilt: Bool = {
-        func answers(_ binary: String, _ usage: String) -> Bool {
-            guard FileManager.default.isExecutableFile(atPath: binary),
-                let result = try? Tool.capture(binary, ["--help"], environment: ["PATH": "/usr/bin:/bin"])
-            else { return false }
-            return result.status == 0 && result.stdout.contains(usage)
+    /// Throws a failure saying what is wrong unless both the daemon and the replay server are built and
+    /// answer `--help` with their usage. A missing or broken binary must fail the end-to-end tests, never
+    /// skip them: a skipped suite looks green.
+    static func requireBuilt() throws {
+        func check(_ binary: String, _ usage: String) throws {
+            guard FileManager.default.isExecutableFile(atPath: binary) else {
+                throw StaleSocket.Failure(description: "no executable at \(binary): run swift build (make test does)")
+            }
+            let result = try Tool.capture(binary, ["--help"], environment: ["PATH": "/usr/bin:/bin"])
+            guard result.status == 0, result.stdout.contains(usage) else {
+                throw StaleSocket.Failure(
+                    description: "\(binary) --help exited \(result.status) without '\(usage)': "
+                        + "stdout \(result.stdout.debugDescription), stderr \(result.stderr.debugDescription)")
+            }
         }
-        return answers(binary, "usage: showcased") && answers(replayBinary, "usage: lookup-replay")
-    }()
+        try check(binary, "usage: showcased")
+        try check(replayBinary, "usage: lookup-replay")
+    }
 
     let directory: URL
     private let process = Process()
@@ -43,6 +50,7 @@ final class RealDaemon: @unchecked Sendable {
 
     /// Starts the replay server and the daemon, and returns once the socket accepts connections.
     init(storefronts: [String] = ["us", "de"], overlay: String = "{}\n") throws {
+        try Self.requireBuilt()
         directory = try Ctl.temporaryDirectory()
         chmod(directory.path, 0o755)
         replayPort = try startReplay()

@@ -13,8 +13,8 @@ import Testing
 @Suite(
     "showcasectl finds the system daemon for ordinary users",
     .enabled(
-        if: getuid() == 0 && Tool.find("unshare") != nil && Tool.find("setpriv") != nil && RealDaemon.isBuilt,
-        "needs root, unshare, setpriv and the built showcased"))
+        if: getuid() == 0 && Tool.find("unshare") != nil && Tool.find("setpriv") != nil,
+        "needs root, unshare and setpriv"))
 struct SystemSocketFallbackTests {
     /// Runs in the namespace: $1 showcased, $2 showcasectl, $3 scratch directory, then showcasectl's
     /// arguments. Writes ctl.out, ctl.err and ctl.rc once without a daemon ("none.*") and once with the
@@ -49,6 +49,7 @@ struct SystemSocketFallbackTests {
     /// Runs `showcasectl ARGUMENTS` as uid 65534 before and after a system daemon starts; `prepare`
     /// may place things in the user's runtime directory first.
     func run(_ arguments: [String], prepare: (URL) throws -> Void = { _ in }) throws -> Outcome {
+        try RealDaemon.requireBuilt()
         let dir = try Ctl.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let xdg = dir.appendingPathComponent("xdg/showcase")

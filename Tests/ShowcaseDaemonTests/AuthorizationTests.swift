@@ -4,7 +4,7 @@ import Testing
 @Suite("Authorization", .serialized)
 struct AuthorizationTests {
     /// Calls `method` as uid/gid 65534 (nobody) with an independent client (Python's socket module).
-    private func callAsNobody(_ socket: String, _ method: String, _ parameters: String = "{}") throws -> String {
+    func callAsNobody(_ socket: String, _ method: String, _ parameters: String = "{}") throws -> String {
         let script = """
             import socket, sys, json
             s = socket.socket(socket.AF_UNIX)

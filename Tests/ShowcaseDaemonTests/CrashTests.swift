@@ -5,42 +5,56 @@ import Testing
 
 @Suite("Crash safety", .serialized)
 struct CrashTests {
-    @Test("kill -9 during cache writes, then a restart, serves the previous roster intact")
+    @Test("kill -9 between a cache write and its rename, then a restart, serves the last complete roster")
     func killDuringCacheWrite() throws {
         let bed = try TestBed()
         bed.storefronts = ["de"]
-        try bed.start()
+        // Stops the daemon exactly where a crash hurts most: the new roster is written to a temporary file,
+        // the rename over the old one has not happened (Support/RenamePause.swift). The leading "/" keeps a
+        // diagnostic file ("diagnostic-roster-…") from matching.
+        let pause = try RenamePause(in: bed.directory)
+        try bed.start(environment: pause.environment(match: "/roster-\(TestBed.artistId)-de-"))
         try bed.waitUntilWarm()
-        let previous = try bed.get("de")
-        #expect(!previous.appIDs.isEmpty)
+        let original = try bed.get("de")
+        #expect(original.appIDs.count >= 3, "\(original)")
 
-        // Make every refresh return changed content, refresh in a tight loop, and kill -9 mid-stream.
-        var changed = try bed.fixtureRoster("de")
-        var results = changed["results"] as! [[String: Any]]
-        let removedID = (results.removeLast()["trackId"] as? NSNumber)?.intValue
-        changed["results"] = results
-        changed["resultCount"] = results.count
-        try bed.overrideRoster("de", changed)
-        // Several changed refreshes complete (each one a cache write), then one more is started and the
-        // daemon is killed as soon as its response has been sent.
-        for _ in 0..<3 { try bed.refresh("de") }
-        let before = bed.requests(matching: "entity=software").count
+        // A first change completes: the last served app removed upstream, written and renamed into place.
+        let fixture = try bed.fixtureRoster("de")
+        func without(_ ids: [Int]) -> [String: Any] {
+            var body = fixture
+            let results = (body["results"] as! [[String: Any]]).filter {
+                !ids.contains(($0["trackId"] as? NSNumber)?.intValue ?? 0)
+            }
+            body["results"] = results
+            body["resultCount"] = results.count
+            return body
+        }
+        let served = original.appIDs
+        try bed.overrideRoster("de", without([served[served.count - 1]]))
+        try bed.refresh("de")
+        let committed = try bed.get("de").appIDs
+        #expect(committed == Array(served.dropLast()), "the first change was not served")
+
+        // A second change is written, then the daemon is killed before it renames the file into place.
+        try bed.overrideRoster("de", without([served[served.count - 1], served[served.count - 2]]))
+        try pause.arm()
         try bed.client().send("io.showcase.Admin.Refresh", ["storefront": "de"])
-        try waitFor { bed.requests(matching: "entity=software").count > before }
+        let temporary = try pause.waitUntilPaused()
+        let written = try Data(contentsOf: URL(fileURLWithPath: temporary))
+        #expect(!written.isEmpty, "the temporary file \(temporary) should hold the complete new roster")
         bed.daemon!.send(SIGKILL)
-        _ = try bed.daemon!.waitForExit()
+        #expect(try bed.daemon!.waitForExit() == 128 + SIGKILL)
 
-        // Restart with upstream failing, so only the cache can answer.
+        // Restart without the hook and with upstream failing, so only the cache can answer.
         bed.replay.inject(.status(500))
         try bed.start()
         let answer = try bed.get("de")
         #expect(answer.error == nil, "\(answer)")
         #expect(["fresh", "stale"].contains(answer.string("state")))
-        // Either the roster before the kill or the complete changed one: never a torn mix or nothing.
-        let changedIDs = previous.appIDs.filter { $0 != removedID }
-        #expect(answer.appIDs == previous.appIDs || answer.appIDs == changedIDs)
-        #expect(!answer.appIDs.isEmpty)
-        // Whatever half-written temporary file the kill left behind was swept at startup.
+        // Exactly the last roster whose rename completed: neither the unrenamed one, nor a torn mix, nor nothing.
+        #expect(answer.appIDs == committed, "\(answer)")
+        // The half-finished temporary file the kill left behind was swept at startup.
+        #expect(!FileManager.default.fileExists(atPath: temporary), "\(temporary) was not swept")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: bed.cacheDirectory.path)
             .filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "\(leftovers)")

@@ -15,15 +15,17 @@ struct HostileClientTests {
         let halfSent = try bed.client()
         halfSent.send(Array(#"{"method":"io.showcase.Roster.Get","parameters":{"stor"#.utf8))
 
+        // Each of these must be answered with an error or closed; a daemon that does neither leaves the client
+        // waiting, and `nextUnlessClosed` throws after the receive timeout instead of passing.
         let garbage = try bed.client()
         garbage.send(Array("this is not json\0".utf8))
-        let garbageReply = try? garbage.next()
-        #expect(garbageReply == nil || garbageReply?.error != nil)
+        let garbageReply = try garbage.nextUnlessClosed()
+        #expect(garbageReply == nil || garbageReply?.error != nil, "garbage got \(String(describing: garbageReply))")
 
         let notAnObject = try bed.client()
         notAnObject.send(Array("[1,2,3]\0".utf8))
-        let arrayReply = try? notAnObject.next()
-        #expect(arrayReply == nil || arrayReply?.error != nil)
+        let arrayReply = try notAnObject.nextUnlessClosed()
+        #expect(arrayReply == nil || arrayReply?.error != nil, "an array got \(String(describing: arrayReply))")
 
         let oversized = try bed.client()
         let big =

@@ -85,8 +85,11 @@ struct StartupTests {
         let ready = try listener.receive(until: { $0.contains("READY=1") })
         #expect(ready.contains { $0.hasPrefix("STATUS=") })
         _ = try listener.receive(until: { $0.contains("WATCHDOG=1") })
-        let status = try listener.receive(until: { $0.contains { $0.hasPrefix("STATUS=2 storefronts: 2 fresh") } })
-        #expect(!status.isEmpty)
+        // The first STATUS= line after warming has finished (no storefront warming) must say both are fresh.
+        let settled = try listener.receive(until: {
+            $0.contains { $0.hasPrefix("STATUS=2 storefronts: ") && !$0.contains("warming") }
+        })
+        #expect(settled.filter { $0.hasPrefix("STATUS=") }.last == "STATUS=2 storefronts: 2 fresh", "\(settled)")
         daemon.send(SIGHUP)
         let reloading = try listener.receive(until: { $0.contains("RELOADING=1") })
         #expect(reloading.contains { $0.hasPrefix("MONOTONIC_USEC=") })

@@ -107,11 +107,15 @@ struct URLSessionTransportTests {
         let endpoint = server.endpoint
         server.stop()
         let transport = URLSessionTransport(endpoint: endpoint, timeout: .seconds(5), version: "1")
-        await #expect {
+        // Specifically `.connection`: a refused port mapped to a timeout, an HTTP status or a malformed body
+        // would send the operator looking in the wrong place.
+        let error = await #expect(throws: LookupError.self) {
             try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
-        } throws: { error in
-            guard let error = error as? LookupError else { return false }
-            return error.isTransport
         }
+        guard case .connection(let detail) = error else {
+            Issue.record("expected LookupError.connection for a refused port, got \(String(describing: error))")
+            return
+        }
+        #expect(!detail.isEmpty, "the connection error names what failed")
     }
 }

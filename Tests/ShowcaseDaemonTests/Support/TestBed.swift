@@ -29,6 +29,10 @@ final class TestBed: @unchecked Sendable {
     var retry = "300ms"
     var timeout = "1s"
     var endpoint: String
+    /// `hosts[].app_id` per bundle id, for the hosts that set one.
+    var appIDs: [String: Int] = [:]
+    /// `socket.admin_uids`; omitted from the file when empty.
+    var adminUIDs: [Int] = []
     var extra = ""
 
     init() throws {
@@ -58,9 +62,14 @@ final class TestBed: @unchecked Sendable {
     /// Writes the configuration from the current settings (and an empty overlay file if none exists).
     func writeConfig() throws {
         if !FileManager.default.fileExists(atPath: overlayURL.path) { try writeOverlay("{}\n") }
+        let hostLines = hosts.map { host in
+            "  - bundle_id: \(host)" + (appIDs[host].map { "\n    app_id: \($0)" } ?? "")
+        }
+        let adminList = adminUIDs.map(String.init).joined(separator: ", ")
+        let adminLine = adminUIDs.isEmpty ? "" : "\n  admin_uids: [\(adminList)]"
         let text = """
             hosts:
-            \(hosts.map { "  - bundle_id: \($0)" }.joined(separator: "\n"))
+            \(hostLines.joined(separator: "\n"))
             storefronts: [\(storefronts.joined(separator: ", "))]
             refresh:
               interval: \(interval)
@@ -74,7 +83,7 @@ final class TestBed: @unchecked Sendable {
               directory: \(cacheDirectory.path)
             socket:
               path: \(socketPath)
-              mode: "0666"
+              mode: "0666"\(adminLine)
             overlay: overlay.yaml
             \(extra)
             """
@@ -95,7 +104,9 @@ final class TestBed: @unchecked Sendable {
         return process
     }
 
-    func client() throws -> VarlinkTestClient { try VarlinkTestClient(path: socketPath) }
+    func client(receiveTimeout: Int = 15) throws -> VarlinkTestClient {
+        try VarlinkTestClient(path: socketPath, receiveTimeout: receiveTimeout)
+    }
 
     /// `Roster.Get` for `storefront` with extra parameters.
     func get(_ storefront: String, _ parameters: [String: Any] = [:]) throws -> Reply {
@@ -105,6 +116,18 @@ final class TestBed: @unchecked Sendable {
     }
 
     func status() throws -> Reply { try client().call("io.showcase.Admin.Status") }
+
+    /// Writes the configuration from the current settings and asks the daemon to reload it (`Admin.Reload`).
+    @discardableResult
+    func reload() throws -> Reply {
+        try writeConfig()
+        return try client().call("io.showcase.Admin.Reload")
+    }
+
+    /// The entry of `storefront` in `Admin.Status`.
+    func statusEntry(_ storefront: String) throws -> [String: Any]? {
+        (try status()["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == storefront }
+    }
 
     /// `Admin.Refresh` (all warm storefronts when nil); returns when the refreshes have finished.
     @discardableResult

@@ -55,6 +55,13 @@ final class VarlinkTestClient {
 
     /// The next message, parsed; throws on timeout or a closed connection.
     func next() throws -> Reply {
+        guard let reply = try nextUnlessClosed() else { throw HarnessError("the daemon closed the connection") }
+        return reply
+    }
+
+    /// The next message, or nil when the daemon closed the connection (EOF or a reset) before sending one.
+    /// Throws when nothing arrives within the receive timeout: a daemon that neither answers nor closes.
+    func nextUnlessClosed() throws -> Reply? {
         while true {
             if let nul = buffer.firstIndex(of: 0) {
                 let message = Array(buffer[..<nul])
@@ -66,8 +73,11 @@ final class VarlinkTestClient {
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = recv(fd, &chunk, chunk.count, 0)
-            if n == 0 { throw HarnessError("the daemon closed the connection") }
-            if n < 0 { throw HarnessError("no reply: \(String(cString: strerror(errno)))") }
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return nil }
+            if n < 0 {
+                let reason = errno == EAGAIN || errno == EWOULDBLOCK ? "timed out" : String(cString: strerror(errno))
+                throw HarnessError("no reply and the connection is still open: \(reason)")
+            }
             buffer.append(contentsOf: chunk[..<n])
         }
     }

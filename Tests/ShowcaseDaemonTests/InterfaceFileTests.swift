@@ -1,0 +1,22 @@
+import Foundation
+import ShowcaseDaemon
+import Testing
+
+/// The IDL under docs/ is what third parties read and what scripts/varlink-conformance.sh feeds to the
+/// reference Python parser, so it must be the daemon's compiled-in IDL byte for byte.
+@Suite("Interface files")
+struct InterfaceFileTests {
+    @Test(
+        "docs/<interface>.varlink is byte-identical to the IDL the daemon serves",
+        arguments: [
+            ("io.showcase.Roster", ShowcaseInterfaces.roster), ("io.showcase.Admin", ShowcaseInterfaces.admin),
+        ])
+    func fileMatchesCompiledIDL(name: String, idl: String) throws {
+        let file = DaemonProcess.packageRoot.appendingPathComponent("docs/\(name).varlink")
+        let contents = try Data(contentsOf: file)
+        #expect(
+            contents == Data(idl.utf8),
+            "docs/\(name).varlink differs from the compiled-in IDL: write the IDL the daemon serves to that file")
+        #expect(idl.hasPrefix("interface \(name)\n"))
+    }
+}

@@ -12,7 +12,7 @@ extension Duration {
 
 extension Duration {
     /// Seconds as a `TimeInterval`, for Foundation APIs.
-    var seconds: TimeInterval {
+    public var seconds: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// When to refresh next: `refresh.interval` ± `refresh.jitter` after a success, `refresh.retry` doubling up to
-/// the interval after failures, never sooner than a throttled answer's `Retry-After`.
+/// How long to wait before the next refresh: `refresh.interval` ± `refresh.jitter` after a success,
+/// `refresh.retry` doubling up to the interval after failures, never sooner than a throttled answer's
+/// `Retry-After` (itself capped at the interval, so an absurd header cannot silence a storefront for days).
 ///
+/// Every answer is a delay (`Duration`) from the moment it is asked about; the caller adds it to its own clock.
 /// Randomness is a parameter (`unit`, in 0...1) so the arithmetic is testable and the daemon decides the source.
 public struct RefreshSchedule: Sendable, Equatable {
     /// `refresh.interval` (default 24h): freshness lifetime and refresh period.
@@ -19,25 +21,29 @@ public struct RefreshSchedule: Sendable, Equatable {
         self.retry = retry
     }
 
-    /// The next refresh after a success at `now`: interval scaled by `1 + jitter * (2 * unit - 1)`.
-    public func nextRefresh(afterSuccessAt now: Date, unit: Double) -> Date {
+    /// The delay after a success: the interval scaled by `1 + jitter * (2 * unit - 1)`.
+    public func delayAfterSuccess(unit: Double) -> Duration {
         let factor = 1 + jitter * (2 * min(max(unit, 0), 1) - 1)
-        return now.addingTimeInterval(interval.seconds * factor)
+        return .milliseconds(Int64((interval.seconds * factor * 1000).rounded()))
     }
 
-    /// The next attempt after the `failures`-th consecutive failure (1 = first) ending in `error` at `now`.
-    public func nextAttempt(afterFailure failures: Int, error: LookupError, at now: Date) -> Date {
-        var delay = retry.seconds * pow(2, Double(max(failures, 1) - 1))
-        delay = min(delay, interval.seconds)
-        if case .throttled(_, let retryAfter?) = error { delay = max(delay, retryAfter.seconds) }
-        return now.addingTimeInterval(delay)
+    /// The delay after the `failures`-th consecutive failure (1 = first) ending in `error`.
+    public func delayAfterFailure(_ failures: Int, error: LookupError) -> Duration {
+        let doublings = min(max(failures, 1) - 1, 62)
+        var delay = retry
+        for _ in 0..<doublings where delay < interval { delay = delay * 2 }
+        delay = min(delay, interval)
+        if case .throttled(_, let retryAfter?) = error { delay = max(delay, min(retryAfter, interval)) }
+        return delay
     }
 
-    /// The refresh time for a roster fetched at `fetchedAt` loaded from cache at startup: its natural expiry,
-    /// spread by jitter so 175 storefronts cached together do not all expire together. Past times mean "now".
-    public func firstRefresh(fetchedAt: Date, now: Date, unit: Double) -> Date {
-        if fetchedAt > now { return now }
-        let due = nextRefresh(afterSuccessAt: fetchedAt, unit: unit)
-        return max(due, now)
+    /// The delay before refreshing a roster fetched at `fetchedAt` (loaded from the cache), seen at `now`: what is
+    /// left of its jittered lifetime, so 175 storefronts cached together do not all expire together. Zero when
+    /// that has passed, and for a fetch time in the future (the clock or the file cannot be trusted).
+    public func delayBeforeFirstRefresh(fetchedAt: Date, now: Date, unit: Double) -> Duration {
+        let age = now.timeIntervalSince(fetchedAt)
+        let lifetime = delayAfterSuccess(unit: unit)
+        guard age >= 0, age < lifetime.seconds else { return .zero }
+        return lifetime - .milliseconds(Int64((age * 1000).rounded(.down)))
     }
 }

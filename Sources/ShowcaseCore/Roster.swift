@@ -10,7 +10,7 @@ public struct Roster: Sendable {
     public let artistId: Int
     /// The storefront it came from. There is no fallback between storefronts.
     public let storefront: Storefront
-    /// When it was fetched, from the injected clock. Stored inside the cache payload, never taken from mtime.
+    /// When it was fetched, by the daemon's ``ShowcaseClock``. Stored inside the cache payload, never taken from mtime.
     public let fetchedAt: Date
     /// `resultCount` as upstream sent it (artist row included).
     public let resultCount: Int

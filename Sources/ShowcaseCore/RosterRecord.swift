@@ -57,10 +57,4 @@ public struct RosterRecord: Sendable {
         if let lastError { return .unavailable(lastError) }
         return .warming
     }
-
-    /// True when the storefront should be refreshed at `now`: nothing cached, stale, or the last refresh failed.
-    public func needsRefresh(now: Date, lifetime: Duration) -> Bool {
-        guard let roster, lastError == nil else { return true }
-        return Freshness(fetchedAt: roster.fetchedAt, now: now, lifetime: lifetime) == .stale
-    }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// Rosters are stored raw — filtering, overlay and attribution are applied per query — so a reload or a
 /// different query never needs a refetch. A change to one storefront bumps that storefront's
 /// ``StorefrontStamp``; a change that can affect every storefront (identities, cache load) bumps `stamp`. The
-/// (one atomic load) to know its encoded replies are still current.
+/// reply cache compares both (one atomic load each) to know its encoded replies are still current.
 public final class RosterStore: Sendable {
     /// Identifies one roster: a developer in a storefront.
     struct Key: Hashable, Sendable {

@@ -10,7 +10,6 @@ public final class SystemdNotifier: Sendable {
     private let address: Data?
     /// How often systemd expects `WATCHDOG=1` (`$WATCHDOG_USEC`), when it expects it from this process.
     public let watchdogInterval: Duration?
-    private let watchdogTimer = DispatchQueue(label: "showcased.watchdog")
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -53,24 +52,6 @@ public final class SystemdNotifier: Sendable {
 
     /// `WATCHDOG=1`: the service is alive.
     public func watchdog() { send(["WATCHDOG=1"]) }
-
-    /// Sends `WATCHDOG=1` at half of `WATCHDOG_USEC`, as systemd recommends, for the process lifetime.
-    /// `isHealthy` lets the caller withhold the ping when its main loop is stuck.
-    public func startWatchdog(isHealthy: @escaping @Sendable () -> Bool = { true }) {
-        guard isEnabled, let interval = watchdogInterval else { return }
-        let half = interval / 2
-        let (seconds, attoseconds) = half.components
-        let nanos = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        let timer = DispatchSource.makeTimerSource(queue: watchdogTimer)
-        timer.schedule(deadline: .now(), repeating: .nanoseconds(max(nanos, 1_000_000)))
-        timer.setEventHandler { [self] in
-            if isHealthy() { watchdog() }
-        }
-        timer.resume()
-        Self.keepAlive.withLock { $0.append(timer) }
-    }
-
-    private static let keepAlive = NSLockedBox<[DispatchSourceTimer]>([])
 
     /// Sends one datagram with `lines` joined by newlines. Failures are ignored, as with `sd_notify`.
     public func send(_ lines: [String]) {

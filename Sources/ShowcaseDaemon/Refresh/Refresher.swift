@@ -13,12 +13,14 @@ final class Refresher: Sendable {
     private let store: RosterStore
     private let upstream: Upstream
     private let config: ConfigHolder
+    private let clock: any ShowcaseClock
     private let log: DaemonLog
 
-    init(store: RosterStore, upstream: Upstream, config: ConfigHolder, log: DaemonLog) {
+    init(store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog) {
         self.store = store
         self.upstream = upstream
         self.config = config
+        self.clock = clock
         self.log = log
     }
 
@@ -36,7 +38,8 @@ final class Refresher: Sendable {
             do {
                 let body = try await upstream.fetch(request)
                 let identity = try upstream.accepting { () throws(LookupError) in
-                    try HostIdentity.decode(bundleId: bundleID, storefront: storefront, body: body, resolvedAt: Date())
+                    try HostIdentity.decode(
+                        bundleId: bundleID, storefront: storefront, body: body, resolvedAt: clock.now)
                 }
                 do { try cache.store(identity) } catch {
                     log.warning("could not cache the identity of \(bundleID): \(error)")
@@ -59,7 +62,7 @@ final class Refresher: Sendable {
             do {
                 let body = try await upstream.fetch(request)
                 let roster = try upstream.accepting { () throws(LookupError) in
-                    try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Date())
+                    try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now)
                 }
                 store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
@@ -85,13 +88,13 @@ final class Refresher: Sendable {
     }
 
     /// Writes a diagnostic to the cache directory (next to the untouched roster), so a restart still answers
-    /// it until a refresh succeeds (SPEC §6). Transport failures are not persisted: they never hide the cache.
+    /// it until a refresh succeeds. Transport failures are not persisted: they never hide the cache.
     private func persist(
         _ error: LookupError, of subject: FileCache.Diagnostic.Subject, in storefront: Storefront, cache: FileCache
     ) {
         guard
             let diagnostic = FileCache.Diagnostic(
-                subject: subject, storefront: storefront, error: error, recordedAt: Date())
+                subject: subject, storefront: storefront, error: error, recordedAt: clock.now)
         else { return }
         do { try cache.store(diagnostic) } catch {
             log.warning("could not keep the \(storefront) diagnostic in the cache: \(error)")

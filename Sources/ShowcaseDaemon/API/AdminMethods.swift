@@ -9,31 +9,24 @@ import Varlink
 /// Every method leaves the event loop at once — reload parses files, refresh waits on the network —
 /// and answers through the responder when done.
 final class AdminMethods: Sendable {
-    private let daemon: DaemonCore
+    private let service: RosterService
 
-    init(daemon: DaemonCore) { self.daemon = daemon }
+    init(service: RosterService) { self.service = service }
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
         var interface = try VarlinkInterface(idl: ShowcaseInterfaces.admin)
         try interface.handle("Status") { [self] call, responder throws(VarlinkError) in
             try authorize(call)
-            let daemon = self.daemon
-            Task { responder.reply(await daemon.status()) }
+            let service = self.service
+            Task { responder.reply(ReplyEncoding.status(await service.status())) }
         }
         try interface.handle("Reload") { [self] call, responder throws(VarlinkError) in
             try authorize(call)
-            let daemon = self.daemon
-            daemon.reloadQueue.async {
-                switch daemon.reload(trigger: "Admin.Reload") {
-                case .success(let generation): responder.reply(["generation": .int(Int64(generation))])
-                case .failure(let errors):
-                    let first = errors.first
-                    responder.fail(
-                        name: ShowcaseInterfaces.Error.configInvalid,
-                        parameters: [
-                            "file": .string(first.file), "line": .int(Int64(first.line)),
-                            "column": .int(Int64(first.column)), "message": .string(first.message),
-                        ])
+            let service = self.service
+            Task {
+                switch await service.reload(trigger: "Admin.Reload") {
+                case .success(let generation): responder.reply(ReplyEncoding.reloaded(generation: generation))
+                case .failure(let errors): responder.fail(ReplyEncoding.configInvalid(errors))
                 }
             }
         }
@@ -45,8 +38,8 @@ final class AdminMethods: Sendable {
             } else {
                 requested = nil
             }
-            let daemon = self.daemon
-            Task { responder.reply(await daemon.refresh(requested)) }
+            let service = self.service
+            Task { responder.reply(ReplyEncoding.refresh(await service.refresh(requested))) }
         }
         return interface
     }
@@ -54,7 +47,7 @@ final class AdminMethods: Sendable {
     private func authorize(_ call: VarlinkCall) throws(VarlinkError) {
         let uid = call.peer.uid
         if uid == 0 || uid == getuid() { return }
-        if daemon.config.current.configuration.socket.adminUIDs.contains(uid) { return }
+        if service.config.current.configuration.socket.adminUIDs.contains(uid) { return }
         throw .permissionDenied()
     }
 }

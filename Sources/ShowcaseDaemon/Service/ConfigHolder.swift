@@ -12,11 +12,18 @@ final class ConfigHolder: Sendable {
     private let reloadError = Mutex<String?>(nil)
     /// The cache, fixed at startup (`cache.directory` or `--cache-dir`; a reload does not move it).
     let cache: FileCache
+    private let makeTransport: @Sendable (Configuration) -> any LookupTransport
 
-    init(_ configuration: Configuration, cache: FileCache) {
-        snapshot = Mutex(ConfigSnapshot(configuration: configuration, generation: 1))
+    /// Holds `configuration` as generation 1; each snapshot's transport is made by `transport`.
+    init(
+        _ configuration: Configuration, cache: FileCache,
+        transport: @escaping @Sendable (Configuration) -> any LookupTransport
+    ) {
+        snapshot = Mutex(
+            ConfigSnapshot(configuration: configuration, generation: 1, transport: transport(configuration)))
         generationValue = Atomic(1)
         self.cache = cache
+        self.makeTransport = transport
     }
 
     var current: ConfigSnapshot { snapshot.withLock { $0 } }
@@ -24,8 +31,10 @@ final class ConfigHolder: Sendable {
 
     /// Installs `configuration` as the next generation and returns the new snapshot.
     func install(_ configuration: Configuration) -> ConfigSnapshot {
+        let transport = makeTransport(configuration)
         let next = snapshot.withLock { current in
-            current = ConfigSnapshot(configuration: configuration, generation: current.generation + 1)
+            current = ConfigSnapshot(
+                configuration: configuration, generation: current.generation + 1, transport: transport)
             return current
         }
         generationValue.store(next.generation, ordering: .releasing)

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 import Synchronization
 
 /// The one upstream request budget (`lookup.rate_limit`) that every fetch — scheduled refresh, on-demand
@@ -6,68 +7,66 @@ import Synchronization
 ///
 /// Requests are spaced evenly (one every `period / count`, no burst), which keeps any window of length
 /// `period` at or under `count` requests. After a 403/429 the whole limiter pauses until the backoff
-/// ends (honouring `Retry-After`), because throttling is per IP, not per storefront.
-public final class RateLimiter: Sendable {
+/// ends (honouring `Retry-After`), because throttling is per IP, not per storefront. The spacing is read from
+/// the current configuration at each request, so a reload changes the budget with nothing to update by hand;
+/// a slot already granted keeps the spacing it was granted under.
+final class RateLimiter: Sendable {
     private struct State {
-        var spacing: Duration
         var nextSlot: ContinuousClock.Instant
         var pausedUntil: ContinuousClock.Instant
     }
 
+    private let clock: any ShowcaseClock
+    private let spacingSource: @Sendable () -> Duration
     private let state: Mutex<State>
 
-    /// `count` requests per `period` (for `20/min`: 20, 60 s).
-    public init(count: Int, per period: Duration) {
-        let now = ContinuousClock.now
-        state = Mutex(State(spacing: period / max(count, 1), nextSlot: now, pausedUntil: now))
+    /// A limiter on `clock` that spaces requests by what `spacing` answers at each request.
+    init(clock: any ShowcaseClock, spacing: @escaping @Sendable () -> Duration) {
+        self.clock = clock
+        self.spacingSource = spacing
+        let now = clock.instant
+        state = Mutex(State(nextSlot: now, pausedUntil: now))
     }
+
+    /// The spacing `count` requests per `period` give (for `20/min`: 3 s).
+    static func spacing(count: Int, per period: Duration) -> Duration { period / max(count, 1) }
 
     /// Time between two requests.
-    public var spacing: Duration { state.withLock { $0.spacing } }
-
-    /// Changes the budget (after a reload). The next slot keeps the spacing it was granted under.
-    public func setRate(count: Int, per period: Duration) {
-        state.withLock { $0.spacing = period / max(count, 1) }
-    }
+    var spacing: Duration { spacingSource() }
 
     /// Waits for a slot and takes it. Cancellation ends the wait without taking one.
-    public func acquire() async throws {
+    func acquire() async throws {
         while true {
-            let now = ContinuousClock.now
+            let now = clock.instant
+            let spacing = self.spacing
             let wait: Duration? = state.withLock { state in
                 let earliest = max(state.nextSlot, state.pausedUntil)
                 if earliest <= now {
-                    state.nextSlot = now + state.spacing
+                    state.nextSlot = now + spacing
                     return nil
                 }
                 return earliest - now
             }
             guard let wait else { return }
-            try await Task.sleep(for: wait)
+            try await clock.sleep(until: now + wait)
         }
     }
 
     /// Waits until a slot would be free, without taking it: lets the scheduler pick the most urgent job
     /// at the last moment, so a query that started waiting meanwhile goes first.
-    public func waitUntilAvailable() async throws {
+    func waitUntilAvailable() async throws {
         while true {
-            let now = ContinuousClock.now
+            let now = clock.instant
             let earliest = state.withLock { max($0.nextSlot, $0.pausedUntil) }
             if earliest <= now { return }
-            try await Task.sleep(for: earliest - now)
+            try await clock.sleep(until: earliest)
         }
     }
 
     /// Pauses every upstream request for `duration` (after 403/429; `Retry-After` when given).
     /// A shorter pause never shortens a longer one already in force.
-    public func backOff(for duration: Duration) {
-        let until = ContinuousClock.now + duration
+    func backOff(for duration: Duration) {
+        let until = clock.instant + duration
         state.withLock { $0.pausedUntil = max($0.pausedUntil, until) }
-    }
-
-    /// When the current backoff ends, if one is in force.
-    public var pausedUntil: ContinuousClock.Instant? {
-        let until = state.withLock { $0.pausedUntil }
-        return until > .now ? until : nil
     }
 }

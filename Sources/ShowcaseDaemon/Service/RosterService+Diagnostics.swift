@@ -1,9 +1,9 @@
 import Foundation
 import ShowcaseCore
 
-extension DaemonCore {
+extension RosterService {
     /// Brings back, after a restart, the diagnostics no refresh has cleared yet, so `Roster.Get` keeps answering
-    /// them and Status keeps showing them (SPEC §6: "until a refresh succeeds") instead of the cached roster
+    /// them and Status keeps showing them ("until a refresh succeeds") instead of the cached roster
     /// being served as fresh. Call after the rosters are listed and the identities loaded.
     ///
     /// A diagnostic older than the cached roster it concerns, or about a host whose identity is cached, is

@@ -9,19 +9,22 @@ import Varlink
 /// state. After sending, the stream waits until the connection has written those replies
 /// (`whenOutputDrained`) before it sends again, so a slow reader gets the latest state, not a backlog of
 /// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
-/// refresh that returns identical content does not bump the revision, so it sends nothing. A diagnostic
-/// (malformed response, missing entity parameter, host not found) ends the stream with that error, because
-/// a watcher must not mistake it for an empty roster.
+/// refresh that returns identical content does not bump the revision, so it sends nothing. A roster that cannot
+/// be served — a diagnostic (malformed response, missing entity parameter, host not found), or a transport
+/// failure with nothing cached — ends the stream with that error, as `Get` answers it, because a watcher must not
+/// mistake it for an empty roster.
 final class WatchStream: @unchecked Sendable {
     private let host: String
     private let filter: Storefront?
     private let responder: VarlinkResponder
-    private let config: ConfigHolder
-    private let store: RosterStore
-    private let warm: WarmSet
+    private let service: RosterService
+    private var store: RosterStore { service.store }
+    private var warm: WarmSet { service.warm }
     private let queue: DispatchQueue
     // Confined to `queue`.
-    private var lastRevision: [Storefront: Int] = [:]
+    /// The revision and state last sent per storefront: a new revision, or the state changing without one (a
+    /// transport failure turning `warming` into `unavailable`), is sent.
+    private var lastSent: [Storefront: Sent] = [:]
     private var dirty = NSLockedBox<Set<Storefront>>([])
     private var scheduled = NSLockedBox(false)
     private var watcherID: UInt64?
@@ -29,16 +32,11 @@ final class WatchStream: @unchecked Sendable {
     /// Replies were sent and are not written yet: changes wait in `dirty` until the drained callback.
     private var awaitingDrain = false
 
-    init(
-        host: String, filter: Storefront?, responder: VarlinkResponder, config: ConfigHolder, store: RosterStore,
-        warm: WarmSet, queue: DispatchQueue
-    ) {
+    init(host: String, filter: Storefront?, responder: VarlinkResponder, service: RosterService, queue: DispatchQueue) {
         self.host = host
         self.filter = filter
         self.responder = responder
-        self.config = config
-        self.store = store
-        self.warm = warm
+        self.service = service
         self.queue = queue
     }
 
@@ -70,7 +68,7 @@ final class WatchStream: @unchecked Sendable {
     func finish() {
         queue.async { [self] in
             guard !ended else { return }
-            let storefront = filter ?? lastRevision.keys.sorted().first ?? warm.all.sorted().first
+            let storefront = filter ?? lastSent.keys.sorted().first ?? warm.all.sorted().first
             if let storefront { send(storefront, continues: false, force: true) } else { end() }
         }
     }
@@ -122,37 +120,24 @@ final class WatchStream: @unchecked Sendable {
             end()
             return false
         }
-        let snapshot = config.current
+        let snapshot = service.config.current
         guard let hostConfig = snapshot.host(named: host) else {
             responder.fail(ReplyEncoding.unknownHost(host))
             end()
             return true
         }
-        let (answer, revision, identity) = store.answer(
-            host: host, storefront: storefront, now: Date(),
-            lifetime: snapshot.configuration.refresh.interval)
-        if !force, lastRevision[storefront] == revision { return false }
-        lastRevision[storefront] = revision
-        var parameters: [String: JSONValue] = [
-            "storefront": .string(storefront.code), "revision": .int(Int64(max(revision, 0))),
-        ]
-        switch answer {
-        case .roster(let roster, let freshness):
-            let query = RosterQuery(
-                hostBundleId: host, hostTrackId: identity?.trackId ?? hostConfig.appID,
-                platform: snapshot.configuration.defaultPlatform, overlay: hostConfig.overlay,
-                attribution: snapshot.configuration.attribution)
-            parameters["state"] = .string(freshness.rawValue)
-            parameters["apps"] = .array(query.resolve(roster).map(ReplyEncoding.app))
-        case .warming, .unavailable:
-            parameters["state"] = "warming"
-            parameters["apps"] = .array([])
-        case .failed(let error):
-            responder.fail(ReplyEncoding.error(error, storefront: storefront, host: host))
+        let view = service.view(
+            for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
+        let sent = Sent(revision: view.revision, state: view.state)
+        if !force, lastSent[storefront] == sent { return false }
+        lastSent[storefront] = sent
+        let reply: JSONValue
+        do throws(VarlinkError) { reply = try ReplyEncoding.watch(view) } catch {
+            responder.fail(error)
             end()
             return true
         }
-        responder.reply(.object(parameters), continues: continues)
+        responder.reply(reply, continues: continues)
         if !continues { end() }
         return true
     }
@@ -163,6 +148,11 @@ final class WatchStream: @unchecked Sendable {
         watcherID = nil
         onEnd?()
         onEnd = nil
+    }
+
+    private struct Sent: Equatable {
+        var revision: Int
+        var state: RosterState
     }
 
     /// Called once when the stream ends (the registry forgets it).

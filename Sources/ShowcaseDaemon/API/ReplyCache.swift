@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 import Varlink
 
 /// Encoded `Roster.Get` replies, kept per query until the store or the configuration changes.
@@ -11,7 +12,7 @@ import Varlink
 ///
 /// Memory stays proportional to what is actually hot: a reply is kept only the second time the same
 /// query misses (a query asked once — say, one pass over 175 storefronts — costs nothing to keep), and
-/// `byteBudget` bounds the rest. The budget is 8 MB because the whole daemon has 60 MB (SPEC §11) and
+/// `byteBudget` bounds the rest. The budget is 8 MB because the whole daemon has 60 MB (BENCHMARKS.md) and
 /// 175 storefronts × 200 apps already take about 45 MB: every storefront's 90 KB reply kept at once
 /// would be another 16 MB. Over budget, random entries make room for the new one, so a hot set
 /// larger than the budget keeps most of its hits instead of losing them all at once.
@@ -35,13 +36,15 @@ final class ReplyCache: @unchecked Sendable {
         var expires: Date?
     }
 
+    private let clock: any ShowcaseClock
     private var entries: [Key: Entry] = [:]
     private var seenOnce: Set<Key> = []
     private var bytes = 0
     private let capacity: Int
     private let byteBudget: Int
 
-    init(capacity: Int = 4096, byteBudget: Int = 8 << 20) {
+    init(clock: any ShowcaseClock, capacity: Int = 4096, byteBudget: Int = 8 << 20) {
+        self.clock = clock
         self.capacity = capacity
         self.byteBudget = byteBudget
     }
@@ -50,7 +53,7 @@ final class ReplyCache: @unchecked Sendable {
         guard let entry = entries[key], entry.stamp == stamp, entry.generation == generation,
             entry.storefrontStamp.value == entry.storefrontValue
         else { return nil }
-        if let expires = entry.expires, Date() >= expires { return nil }
+        if let expires = entry.expires, clock.now >= expires { return nil }
         return entry.reply
     }
 

@@ -1,6 +1,6 @@
 /// `showcased`'s command line. Flags override the configuration file; nothing else is read from argv.
 public struct DaemonOptions: Sendable, Equatable {
-    /// `--config PATH`: default `DefaultPaths().configFile` (SPEC §2).
+    /// `--config PATH`: default `DefaultPaths().configFile` (see `man 8 showcased`).
     public var configPath: String?
     /// `--socket PATH`: overrides `socket.path`.
     public var socketPath: String?

@@ -7,7 +7,7 @@ import Foundation
 /// Diagnostics on disk: the error that ended a refresh, one small file per (developer, storefront) roster or
 /// per (host, storefront) identity, next to — never inside — the cached roster.
 ///
-/// SPEC §6 has a diagnostic answered "until a refresh succeeds". Held only in memory, a restart would forget
+/// A diagnostic is answered "until a refresh succeeds" (README, Troubleshooting). Held only in memory, a restart would forget
 /// it and serve the untouched cached roster as fresh, hiding a changed or broken upstream again. Keeping it in
 /// a separate file leaves the roster file byte for byte as it was, so the roster is there the moment upstream
 /// recovers. The files are written atomically and named like the roster files (sanitized, with a digest of the

@@ -20,10 +20,14 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
+        // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
         .target(name: "ShowcaseCore"),
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
         .target(name: "Varlink", dependencies: ["CSystem"]),
-        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink", "CSystem"]),
+        // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
+        // limiter, the Varlink methods (API/), and the process lifecycle; showcased is a thin main over it.
+        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),
         .target(name: "LookupReplay"),
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         .executableTarget(name: "showcasectl", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),

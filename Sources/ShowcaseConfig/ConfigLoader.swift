@@ -103,7 +103,7 @@ public enum ConfigLoader {
                 }
             }
 
-            let refresh = fields["refresh"].map { RefreshSettings(reading: $0, diagnostics: &diagnostics) }
+            let refresh = fields["refresh"].map { RefreshSchedule(reading: $0, diagnostics: &diagnostics) }
             let lookup = fields["lookup"].map { LookupSettings(reading: $0, diagnostics: &diagnostics) }
             let cache = CacheSettings(
                 reading: fields["cache"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
@@ -132,7 +132,7 @@ public enum ConfigLoader {
 
             return Configuration(
                 path: configPath, hosts: hosts, storefronts: storefronts, defaultPlatform: platform,
-                refresh: refresh ?? RefreshSettings(), lookup: lookup ?? LookupSettings(), cache: cache,
+                refresh: refresh ?? RefreshSchedule(), lookup: lookup ?? LookupSettings(), cache: cache,
                 socket: socket, metrics: metrics ?? MetricsSettings(), attribution: attribution, overlay: globalOverlay,
                 overlayFile: globalOverlayFile)
         }

@@ -10,7 +10,7 @@ import ShowcaseCore
 /// - `storefronts` — list of alpha-2 or alpha-3 codes in any case, or the scalar `all` (every App
 ///   Store storefront), default `[us]`: the storefronts kept warm.
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
-/// - `refresh` — `RefreshSettings`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
+/// - `refresh` — `RefreshSchedule`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
 ///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional).
 /// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
@@ -27,7 +27,7 @@ public struct Configuration: Sendable, Equatable {
     /// The platform a query that names none is answered for.
     public var defaultPlatform: Platform
     /// The `refresh:` section.
-    public var refresh: RefreshSettings
+    public var refresh: RefreshSchedule
     /// The `lookup:` section.
     public var lookup: LookupSettings
     /// The `cache:` section.
@@ -46,7 +46,7 @@ public struct Configuration: Sendable, Equatable {
     /// Assembles a configuration without validating it; `ConfigLoader` calls it only after every check passed.
     public init(
         path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
-        refresh: RefreshSettings = RefreshSettings(), lookup: LookupSettings = LookupSettings(),
+        refresh: RefreshSchedule = RefreshSchedule(), lookup: LookupSettings = LookupSettings(),
         cache: CacheSettings, socket: SocketSettings, metrics: MetricsSettings = MetricsSettings(),
         attribution: Attribution = Attribution(), overlay: Overlay = .empty, overlayFile: String? = nil
     ) {
@@ -71,11 +71,6 @@ public struct Configuration: Sendable, Equatable {
 
     /// The host a query means when it names none: the first configured.
     public var defaultHost: HostConfiguration { hosts[0] }
-
-    /// The host with this bundle id (compared ignoring case, as bundle ids are unique ignoring case).
-    public func host(bundleID: String) -> HostConfiguration? {
-        hosts.first { $0.bundleID.lowercased() == bundleID.lowercased() }
-    }
 
     /// Every overlay file this configuration read: what a reload re-reads.
     public var overlayFiles: [String] {

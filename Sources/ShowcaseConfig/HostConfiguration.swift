@@ -9,7 +9,7 @@ import ShowcaseCore
 /// - `overlay` — path (relative to the configuration file) or inline mapping, optional: this host's
 ///   overlay, merged over the global one (see `Overlay.merged(over:)`).
 public struct HostConfiguration: Sendable, Equatable {
-    /// `bundle_id` as written; compare it ignoring case, as `Configuration.host(bundleID:)` does.
+    /// `bundle_id` as written; compare it ignoring case (bundle ids are unique ignoring case).
     public var bundleID: String
     /// `app_id` when configured: the host's track id in replies until the identity lookup supplies one.
     public var appID: Int?

@@ -3,8 +3,6 @@ import ShowcaseCore
 /// The `refresh:` section is read straight into ShowcaseCore's `RefreshSchedule`, which documents each key
 /// (`refresh.interval` 24h, `refresh.jitter` 10% as 0.1 and at most 50%, `refresh.retry` 5m and at most the
 /// interval): the schedule the daemon runs is the value the operator wrote, with no second copy to keep in step.
-public typealias RefreshSettings = RefreshSchedule
-
 extension RefreshSchedule {
     static let keys = ["interval", "jitter", "retry"]
 

@@ -1,5 +1,5 @@
 import Foundation
 import ShowcaseDaemon
 
-// Everything lives in the ShowcaseDaemon library (Dispatch closures created here would be @MainActor).
-exit(Daemon.main(arguments: Array(CommandLine.arguments.dropFirst())))
+// Everything lives in the ShowcaseDaemon library (closures created here would be @MainActor).
+exit(await Daemon.main(arguments: Array(CommandLine.arguments.dropFirst())))

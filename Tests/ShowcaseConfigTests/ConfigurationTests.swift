@@ -12,7 +12,7 @@ struct ConfigurationTests {
         #expect(configuration.hosts[0].appID == nil)
         #expect(configuration.storefronts == [try Storefront(parsing: "us")])
         #expect(configuration.defaultPlatform == .ios)
-        #expect(configuration.refresh == RefreshSettings(interval: .seconds(86_400), jitter: 0.1, retry: .seconds(300)))
+        #expect(configuration.refresh == RefreshSchedule(interval: .seconds(86_400), jitter: 0.1, retry: .seconds(300)))
         #expect(configuration.lookup.endpoint.absoluteString == "https://itunes.apple.com/lookup")
         #expect(configuration.lookup.timeout == .seconds(10))
         #expect(configuration.lookup.rateLimit == RateLimit(requests: 20, per: .seconds(60)))
@@ -109,12 +109,11 @@ struct ConfigurationTests {
         #expect(configuration.socket.path == "/nonexistent/run/s.sock")
     }
 
-    @Test("finds hosts by bundle id ignoring case and defaults to the first")
+    @Test("keeps hosts in file order and defaults to the first")
     func hostLookup() throws {
         let configuration = try load("hosts:\n  - bundle_id: com.a.One\n  - bundle_id: com.a.Two\n")
         #expect(configuration.defaultHost.bundleID == "com.a.One")
-        #expect(configuration.host(bundleID: "COM.A.TWO")?.bundleID == "com.a.Two")
-        #expect(configuration.host(bundleID: "com.a.Three") == nil)
+        #expect(configuration.hosts.map(\.bundleID) == ["com.a.One", "com.a.Two"])
     }
 
     @Test("summarizes hosts, storefronts and overlay entries in one line")

@@ -12,7 +12,7 @@ struct ExampleFilesTests {
         let configuration = try ConfigLoader.load(path: examples + "/showcase.yaml", defaults: testDefaults)
         #expect(configuration.hosts.map(\.bundleID) == ["com.quietharbor.NoteJar", "com.quietharbor.Brewlog"])
         #expect(configuration.storefronts.map(\.code) == ["us", "de", "jp"])
-        #expect(configuration.refresh == RefreshSettings())
+        #expect(configuration.refresh == RefreshSchedule())
         #expect(configuration.lookup == LookupSettings())
         #expect(configuration.cache.directory == "/var/cache/showcase")
         #expect(configuration.socket == SocketSettings(path: "/run/showcase/showcased.sock"))

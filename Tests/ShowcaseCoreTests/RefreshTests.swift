@@ -111,16 +111,6 @@ struct RefreshTests {
         #expect(record.revision == start + 1)
     }
 
-    @Test("a refresh is due when nothing is cached, the roster is stale, or the last refresh failed")
-    func needsRefresh() {
-        #expect(RosterRecord().needsRefresh(now: fetchedAt, lifetime: day))
-        var record = RosterRecord(roster: Fixtures.roster("us", fetchedAt: fetchedAt))
-        #expect(!record.needsRefresh(now: fetchedAt.addingTimeInterval(60), lifetime: day))
-        #expect(record.needsRefresh(now: fetchedAt.addingTimeInterval(86_401), lifetime: day))
-        record.record(.failure(.httpStatus(500)))
-        #expect(record.needsRefresh(now: fetchedAt.addingTimeInterval(60), lifetime: day))
-    }
-
     @Test("the error sentences say what happened and what to do, never a Swift default description")
     func errorSentences() {
         let errors: [LookupError] = [
@@ -173,31 +163,32 @@ struct RefreshPlanTests {
     @Test("refreshes are spread by jitter around the interval")
     func jitter() {
         let schedule = RefreshSchedule(interval: .seconds(1000), jitter: 0.1, retry: .seconds(10))
-        let now = Date(timeIntervalSince1970: 0)
-        #expect(schedule.nextRefresh(afterSuccessAt: now, unit: 0).timeIntervalSince1970 == 900)
-        #expect(schedule.nextRefresh(afterSuccessAt: now, unit: 1).timeIntervalSince1970 == 1100)
-        #expect(schedule.nextRefresh(afterSuccessAt: now, unit: 0.5).timeIntervalSince1970 == 1000)
+        #expect(schedule.delayAfterSuccess(unit: 0) == .seconds(900))
+        #expect(schedule.delayAfterSuccess(unit: 1) == .seconds(1100))
+        #expect(schedule.delayAfterSuccess(unit: 0.5) == .seconds(1000))
     }
 
-    @Test("retries double up to the interval and never come before Retry-After")
+    @Test("retries double up to the interval and never come before Retry-After, which is capped at the interval")
     func retryBackoff() {
         let schedule = RefreshSchedule(interval: .seconds(100), jitter: 0, retry: .seconds(10))
-        let now = Date(timeIntervalSince1970: 0)
-        let delays = (1...5).map {
-            schedule.nextAttempt(afterFailure: $0, error: .httpStatus(500), at: now).timeIntervalSince1970
-        }
-        #expect(delays == [10, 20, 40, 80, 100])
-        let throttled = schedule.nextAttempt(
-            afterFailure: 1, error: .throttled(status: 429, retryAfter: .seconds(60)), at: now)
-        #expect(throttled.timeIntervalSince1970 == 60)
+        let delays = (1...5).map { schedule.delayAfterFailure($0, error: .httpStatus(500)) }
+        #expect(delays == [.seconds(10), .seconds(20), .seconds(40), .seconds(80), .seconds(100)])
+        #expect(schedule.delayAfterFailure(1, error: .throttled(status: 429, retryAfter: .seconds(60))) == .seconds(60))
+        #expect(
+            schedule.delayAfterFailure(1, error: .throttled(status: 429, retryAfter: .seconds(86_400))) == .seconds(100)
+        )
     }
 
-    @Test("a roster cached with a future fetch time is refreshed at once")
+    @Test("a roster cached with a future fetch time is refreshed at once, a young one at the end of its lifetime")
     func futureCachedRefreshesNow() {
-        let schedule = RefreshSchedule()
+        let schedule = RefreshSchedule(interval: .seconds(86_400), jitter: 0.1)
         let now = Date(timeIntervalSince1970: 1_000_000)
-        #expect(schedule.firstRefresh(fetchedAt: now.addingTimeInterval(3600), now: now, unit: 0.5) == now)
-        #expect(schedule.firstRefresh(fetchedAt: now.addingTimeInterval(-3600), now: now, unit: 0.5) > now)
+        #expect(schedule.delayBeforeFirstRefresh(fetchedAt: now.addingTimeInterval(3600), now: now, unit: 0.5) == .zero)
+        #expect(
+            schedule.delayBeforeFirstRefresh(fetchedAt: now.addingTimeInterval(-3600), now: now, unit: 0.5)
+                == .seconds(86_400 - 3600))
+        #expect(
+            schedule.delayBeforeFirstRefresh(fetchedAt: now.addingTimeInterval(-90_000), now: now, unit: 0) == .zero)
     }
 
     @Test("Retry-After is read as seconds or an HTTP date")

@@ -1,0 +1,53 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import Varlink
+
+/// `io.showcase.Admin`: status and the state-changing methods, for root, the daemon's own uid and
+/// `socket.admin_uids` only (by SO_PEERCRED, which a client cannot forge).
+///
+/// Every method leaves the event loop at once — reload parses files, refresh waits on the network —
+/// and answers through the responder when done.
+final class AdminMethods: Sendable {
+    private let service: RosterService
+
+    init(service: RosterService) { self.service = service }
+
+    func interface() throws(VarlinkError) -> VarlinkInterface {
+        var interface = try VarlinkInterface(idl: ShowcaseInterfaces.admin)
+        try interface.handle("Status") { [self] call, responder throws(VarlinkError) in
+            try authorize(call)
+            let service = self.service
+            Task { responder.reply(ReplyEncoding.status(await service.status())) }
+        }
+        try interface.handle("Reload") { [self] call, responder throws(VarlinkError) in
+            try authorize(call)
+            let service = self.service
+            Task {
+                switch await service.reload(trigger: "Admin.Reload") {
+                case .success(let generation): responder.reply(ReplyEncoding.reloaded(generation: generation))
+                case .failure(let errors): responder.fail(ReplyEncoding.configInvalid(errors))
+                }
+            }
+        }
+        try interface.handle("Refresh") { [self] call, responder throws(VarlinkError) in
+            try authorize(call)
+            let requested: Storefront?
+            if let text = try call.optionalString("storefront") {
+                do { requested = try Storefront(parsing: text) } catch { throw ReplyEncoding.unknownStorefront(text) }
+            } else {
+                requested = nil
+            }
+            let service = self.service
+            Task { responder.reply(ReplyEncoding.refresh(await service.refresh(requested))) }
+        }
+        return interface
+    }
+
+    private func authorize(_ call: VarlinkCall) throws(VarlinkError) {
+        let uid = call.peer.uid
+        if uid == 0 || uid == getuid() { return }
+        if service.config.current.configuration.socket.adminUIDs.contains(uid) { return }
+        throw .permissionDenied()
+    }
+}

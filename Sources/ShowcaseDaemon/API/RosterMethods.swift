@@ -1,0 +1,136 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import Varlink
+
+/// `io.showcase.Roster`: the read-only queries, open to anyone who can open the socket. Each method decodes its
+/// parameters, asks the ``RosterService`` for a ``RosterView``, and encodes it with ``ReplyEncoding``.
+///
+/// `Get` is the hot path: on a cache hit it answers on the event loop with bytes encoded earlier (``ReplyCache``),
+/// before any parameter is validated. Everything else is resolved per query from the raw roster — filtering,
+/// overlay, attribution — so a reload takes effect on the next call without any upstream request.
+final class RosterMethods: Sendable {
+    private let service: RosterService
+    private let replies: ReplyCache
+    private let watchQueue = DispatchQueue(label: "showcased.watch")
+    private let activeWatches = NSLockedBox<[ObjectIdentifier: WatchStream]>([:])
+
+    init(service: RosterService) {
+        self.service = service
+        replies = ReplyCache(clock: service.clock)
+    }
+
+    func interface() throws(VarlinkError) -> VarlinkInterface {
+        var interface = try VarlinkInterface(idl: ShowcaseInterfaces.roster)
+        try interface.handle("Get") { [self] call, responder throws(VarlinkError) in try get(call, responder) }
+        try interface.handle("GetApp") { [self] call, responder throws(VarlinkError) in try getApp(call, responder) }
+        try interface.handle("Storefronts") { [self] _, responder in
+            responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
+        }
+        try interface.handle("Watch") { [self] call, responder throws(VarlinkError) in try watch(call, responder) }
+        return interface
+    }
+
+    // MARK: Get
+
+    private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
+        let parameters = try GetParameters(call)
+        let key = parameters.key
+        let stamp = service.store.stamp
+        let generation = service.config.generation
+        if let hit = replies.lookup(key, stamp: stamp, generation: generation) {
+            responder.reply(hit)
+            return
+        }
+        let request = try request(key)
+        let storefrontStamp = service.store.stamp(for: request.storefront)
+        let storefrontValue = storefrontStamp.value
+        let view = service.view(for: request)
+        if view.state == .warming, let waitMs = parameters.waitMs, waitMs > 0 {
+            service.whenSettled(request, within: .milliseconds(waitMs)) { view in
+                do throws(VarlinkError) { responder.reply(try ReplyEncoding.get(view)) } catch { responder.fail(error) }
+            }
+            return
+        }
+        let reply = EncodedReply(parameters: try ReplyEncoding.get(view))
+        // A fresh reply is kept until it turns stale, a stale one until the roster changes; warming is not kept.
+        let expires: Date? =
+            switch view.state {
+            case .fresh: view.freshUntil
+            case .stale: .distantFuture
+            case .warming, .unavailable, .failed: nil
+            }
+        if let expires {
+            replies.store(
+                reply, for: key, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
+                generation: generation, expires: expires)
+        }
+        responder.reply(reply)
+    }
+
+    /// The validated request `key` spells, against the current configuration.
+    private func request(_ key: ReplyCache.Key) throws(VarlinkError) -> RosterRequest {
+        let storefront: Storefront
+        do { storefront = try Storefront(parsing: key.storefront) } catch {
+            throw ReplyEncoding.unknownStorefront(key.storefront)
+        }
+        let snapshot = service.config.current
+        guard let host = snapshot.host(named: key.host) else { throw ReplyEncoding.unknownHost(key.host ?? "") }
+        var platform: Platform?
+        if let text = key.platform {
+            guard let parsed = Platform(rawValue: text.lowercased()) else { throw .invalidParameter("platform") }
+            platform = parsed
+        }
+        var osVersion: OSVersion?
+        if let text = key.osVersion {
+            guard let parsed = OSVersion(text) else { throw .invalidParameter("osVersion") }
+            osVersion = parsed
+        }
+        return RosterRequest(
+            snapshot: snapshot, storefront: storefront, host: host, platform: platform, osVersion: osVersion,
+            locale: key.locale)
+    }
+
+    // MARK: GetApp
+
+    private func getApp(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
+        let id = try call.int("id")
+        let request = try request(
+            ReplyCache.Key(storefront: try call.string("storefront"), host: try call.optionalString("host")))
+        responder.reply(try ReplyEncoding.getApp(service.view(for: request), id: id))
+    }
+
+    // MARK: Watch
+
+    private func watch(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
+        let storefrontText = try call.optionalString("storefront")
+        let hostText = try call.optionalString("host")
+        guard let host = service.config.current.host(named: hostText) else {
+            throw ReplyEncoding.unknownHost(hostText ?? "")
+        }
+        var filter: Storefront?
+        if let storefrontText {
+            do { filter = try Storefront(parsing: storefrontText) } catch {
+                throw ReplyEncoding.unknownStorefront(storefrontText)
+            }
+        }
+        if let filter { service.keepWarmOnDemand(filter) }
+        let stream = WatchStream(
+            host: host.bundleID, filter: filter, responder: responder, service: service, queue: watchQueue)
+        if call.more {
+            let id = ObjectIdentifier(stream)
+            let registry = activeWatches
+            stream.onEnd = { _ = registry.withLock { $0.removeValue(forKey: id) } }
+            activeWatches.withLock { $0[id] = stream }
+            responder.onConnectionClosed { _ = registry.withLock { $0.removeValue(forKey: id) } }
+        }
+        stream.start()
+    }
+
+    /// Ends every open Watch with a final reply (shutdown), so in-flight streams finish instead of being cut.
+    func finishWatches() {
+        let streams = activeWatches.withLock { Array($0.values) }
+        for stream in streams { stream.finish() }
+        watchQueue.sync {}
+    }
+}

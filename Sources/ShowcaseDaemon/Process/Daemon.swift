@@ -1,0 +1,136 @@
+import Foundation
+@preconcurrency import Glibc
+import ShowcaseConfig
+import ShowcaseCore
+import Varlink
+
+/// The `showcased` process from start to exit: options, configuration, cache, socket, readiness, then the
+/// services (scheduler, socket, watchdog, cache decoding) in one ``ServiceGroup`` until SIGTERM/SIGINT.
+/// `main.swift` only awaits `Daemon.main`.
+///
+/// Order matters: the cache is served and `READY=1` is sent before any network request (the scheduler's worker
+/// starts only in the group); stale and missing rosters are then refreshed in the background, spread out.
+public enum Daemon {
+    /// Exit statuses (sysexits.h).
+    public enum ExitCode {
+        /// Stopped cleanly (SIGTERM/SIGINT), or `--help`/`--version`.
+        public static let success: Int32 = 0
+        /// `EX_USAGE`: a command-line mistake.
+        public static let usage: Int32 = 64
+        /// `EX_OSERR`: the socket could not be served (adopting, binding or listening failed).
+        public static let osError: Int32 = 71
+        /// `EX_CONFIG`: the configuration is invalid or unreadable.
+        public static let config: Int32 = 78
+    }
+
+    /// Runs the daemon until SIGTERM/SIGINT and returns the process exit status.
+    public static func main(arguments: [String]) async -> Int32 {
+        let options: DaemonOptions
+        do {
+            options = try DaemonOptions.parse(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("showcased: \(error)\n\(DaemonOptions.usage)\n".utf8))
+            return ExitCode.usage
+        }
+        if options.showHelp {
+            print(DaemonOptions.usage)
+            return ExitCode.success
+        }
+        if options.showVersion {
+            print("showcased \(ShowcaseVersion.string)")
+            return ExitCode.success
+        }
+
+        // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
+        let signals = ProcessSignals([SIGTERM, SIGINT, SIGHUP])
+        let log = DaemonLog()
+        let notifier = SystemdNotifier()
+        let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
+        let load: @Sendable () throws(ConfigErrors) -> Configuration = { () throws(ConfigErrors) in
+            try loadConfiguration(path: configPath, options: options)
+        }
+        let configuration: Configuration
+        do {
+            configuration = try load()
+        } catch {
+            for item in error.errors {
+                log.error("\(item.file):\(item.line):\(item.column): \(item.message)")
+            }
+            return ExitCode.config
+        }
+
+        let service = RosterService(
+            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), log: log,
+            notifier: notifier)
+        let cachedRosters = service.loadCache()
+        // Every storefront is on the schedule before the socket opens (the worker, and with it any network
+        // request, starts only after READY): a cached roster found unreadable by the first query can then
+        // always be brought forward.
+        await service.scheduleWarm(configuration.storefronts)
+
+        let roster = RosterMethods(service: service)
+        let server: VarlinkServer
+        let socketDescription: String
+        do {
+            var interfaces = VarlinkService(
+                vendor: "showcase", product: "showcased", version: ShowcaseVersion.string, url: "")
+            try interfaces.add(roster.interface())
+            try interfaces.add(AdminMethods(service: service).interface())
+            server = try VarlinkServer(service: interfaces)
+            if let fd = SocketActivation.takeListeningDescriptor() {
+                try server.adopt(listeningDescriptor: fd)
+                socketDescription = "the socket passed by systemd"
+            } else {
+                try server.bind(path: configuration.socket.path, mode: mode_t(configuration.socket.mode))
+                socketDescription = configuration.socket.path
+            }
+            try server.start()
+        } catch {
+            log.error("cannot serve the socket: \(error)")
+            return ExitCode.osError
+        }
+
+        // Ready: the socket answers from the cache. No network request has been made yet.
+        notifier.ready(status: "starting: \(cachedRosters) rosters loaded from the cache")
+        log.notice(
+            "showcased \(ShowcaseVersion.string) listening on \(socketDescription) "
+                + "(\(configuration.summary); \(cachedRosters) cached rosters, config generation 1)")
+
+        let services: [any LifecycleService] = [
+            SchedulerService(scheduler: service.scheduler),
+            CacheDecodingService(service: service),
+            SocketService(server: server, roster: roster),
+            WatchdogService(
+                notifier: notifier,
+                probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
+                clock: service.clock),
+        ]
+        await ServiceGroup(services: services).run(
+            signals: signals.stream,
+            reload: { _ = await service.reload(trigger: "SIGHUP") },
+            stopping: {
+                // Shutdown: stop accepting and finish in-flight replies while the refresh in progress (and its
+                // cache write) completes; then exit 0.
+                notifier.stopping()
+                log.notice("stopping: finishing in-flight replies and cache writes")
+            })
+        withExtendedLifetime(signals) {}
+        log.notice("stopped")
+        return ExitCode.success
+    }
+
+    /// Loads the configuration file with the command line's overrides applied.
+    static func loadConfiguration(path: String, options: DaemonOptions) throws(ConfigErrors) -> Configuration {
+        var configuration = try ConfigLoader.load(path: path)
+        if let socket = options.socketPath { configuration.socket.path = socket }
+        if let cache = options.cacheDirectory { configuration.cache.directory = cache }
+        return configuration
+    }
+
+    /// The HTTPS transport for `lookup.*`.
+    @Sendable static func transport(for configuration: Configuration) -> any LookupTransport {
+        URLSessionTransport(
+            endpoint: configuration.lookup.endpoint, timeout: configuration.lookup.timeout,
+            maxResponseBytes: configuration.lookup.maxResponseBytes, version: ShowcaseVersion.string)
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import ShowcaseCore
+
+/// Which warm storefront is refreshed next, and when: the scheduler's whole decision, as a value.
+///
+/// - A roster cached at startup is refreshed at the end of its jittered lifetime; a missing or stale one is
+///   queued one rate-limiter slot after the previous one (`position`), never as a burst.
+/// - After a success the next refresh is `refresh.interval` ± `refresh.jitter`; after a failure it retries from
+///   `refresh.retry`, doubling per consecutive failure up to the interval, never before a `Retry-After`.
+/// - An urgent entry (a query waits on it, or a refresh was asked for) goes before every waiting one.
+/// - A storefront forgotten while its refresh runs is dropped when that refresh finishes.
+///
+/// Every operation takes the time and the schedule it needs as arguments, so the queue holds no clock and no
+/// copy of the configuration: a reload hands the new schedule to ``reschedule(at:schedule:)`` and to every
+/// later call. The ``RefreshScheduler`` actor keeps the worker loop and the waiting callers around it.
+struct RefreshQueue: Sendable {
+    /// Where one storefront stands.
+    enum State: Sendable, Equatable {
+        /// Due at an instant.
+        case waiting(due: ContinuousClock.Instant)
+        /// Due now, before every waiting entry.
+        case urgent
+        /// Its refresh is in progress.
+        case running
+        /// Its refresh is in progress, and it left the warm set meanwhile: dropped when the refresh finishes.
+        case runningForgotten
+    }
+
+    /// The moment an operation happens, on both clocks: wall time is what rosters are stamped with, the
+    /// monotonic instant is what due times are measured on.
+    struct Moment: Sendable, Equatable {
+        /// Wall-clock time.
+        var date: Date
+        /// Monotonic time.
+        var instant: ContinuousClock.Instant
+
+        /// The moment `clock` reads now.
+        init(_ clock: any ShowcaseClock) { self.init(date: clock.now, instant: clock.instant) }
+
+        /// A moment given explicitly (tests).
+        init(date: Date, instant: ContinuousClock.Instant) {
+            self.date = date
+            self.instant = instant
+        }
+    }
+
+    /// One storefront's place in the queue.
+    struct Entry: Sendable, Equatable {
+        /// Where it stands.
+        var state: State
+        /// Consecutive failed refreshes (0 after a success).
+        var failures = 0
+        /// When the roster the current due time derives from was fetched, and the jitter drawn for it: a reload
+        /// with another interval recomputes the due time from these. Nil while the next refresh is a first fetch
+        /// or a retry.
+        var fetchedAt: Date?
+        /// The jitter draw (0...1) for `fetchedAt`.
+        var unit = 0.5
+    }
+
+    /// What the worker should do next.
+    enum Job: Sendable, Equatable {
+        /// Refresh this storefront now (after the rate limiter allows).
+        case run(Storefront)
+        /// Nothing is due before this instant.
+        case sleep(until: ContinuousClock.Instant)
+        /// Nothing is queued.
+        case idle
+    }
+
+    private(set) var entries: [Storefront: Entry] = [:]
+
+    /// The storefronts in the queue (the warm set as the scheduler sees it).
+    var storefronts: Set<Storefront> { Set(entries.keys) }
+
+    // MARK: Membership
+
+    /// Keeps `storefront` warm. `fetchedAt` is its cached roster's fetch time when that roster is fresh (nil when
+    /// missing or stale); `position` spreads missing and stale ones `spacing` apart. Returns false when it was
+    /// already queued (a storefront forgotten while running is kept after all).
+    @discardableResult
+    mutating func keepWarm(
+        _ storefront: Storefront, fetchedAt: Date?, position: Int = 0, at now: Moment, schedule: RefreshSchedule,
+        spacing: Duration, unit: Double
+    ) -> Bool {
+        if let entry = entries[storefront] {
+            if entry.state == .runningForgotten { entries[storefront]?.state = .running }
+            return false
+        }
+        var entry = Entry(state: .waiting(due: now.instant + spacing * max(position, 0)))
+        if let fetchedAt {
+            let delay = schedule.delayBeforeFirstRefresh(fetchedAt: fetchedAt, now: now.date, unit: unit)
+            if delay > .zero {
+                entry = Entry(state: .waiting(due: now.instant + delay), fetchedAt: fetchedAt, unit: unit)
+            }
+        }
+        entries[storefront] = entry
+        return true
+    }
+
+    /// Stops refreshing `storefront`. Returns true when it left the queue now (its waiting callers get their
+    /// answer from the caller); false when it was not queued or is running (it leaves when the refresh ends).
+    mutating func forget(_ storefront: Storefront) -> Bool {
+        guard let entry = entries[storefront] else { return false }
+        switch entry.state {
+        case .running, .runningForgotten:
+            entries[storefront]?.state = .runningForgotten
+            return false
+        case .waiting, .urgent:
+            entries[storefront] = nil
+            return true
+        }
+    }
+
+    // MARK: Urgency
+
+    /// Moves a waiting `storefront` to the front (a query waits on it). Does nothing to a running or absent one.
+    mutating func prioritize(_ storefront: Storefront) {
+        guard case .waiting = entries[storefront]?.state else { return }
+        entries[storefront]?.state = .urgent
+    }
+
+    /// Brings waiting `storefronts` forward to `now`, `spacing` apart (a new host must be resolved soon).
+    mutating func expedite(_ storefronts: [Storefront], at now: ContinuousClock.Instant, spacing: Duration) {
+        var position = 0
+        for storefront in storefronts {
+            guard let entry = entries[storefront] else { continue }
+            switch entry.state {
+            case .running, .runningForgotten: continue
+            case .urgent: break
+            case .waiting(let due):
+                entries[storefront]?.state = .waiting(due: min(due, now + spacing * position))
+                entries[storefront]?.fetchedAt = nil
+            }
+            position += 1
+        }
+    }
+
+    /// A caller wants `storefront` refreshed as soon as possible (and will wait for the outcome): it is queued
+    /// if absent, made urgent if waiting, and kept if running (the caller shares that refresh).
+    mutating func requestNow(_ storefront: Storefront) {
+        guard let entry = entries[storefront] else {
+            entries[storefront] = Entry(state: .urgent)
+            return
+        }
+        switch entry.state {
+        case .waiting: entries[storefront]?.state = .urgent
+        case .runningForgotten: entries[storefront]?.state = .running
+        case .urgent, .running: break
+        }
+    }
+
+    // MARK: The worker's steps
+
+    /// The most urgent job at `now`: an urgent entry first, else the earliest due (by code on a tie).
+    func nextJob(at now: ContinuousClock.Instant) -> Job {
+        var best: (storefront: Storefront, due: ContinuousClock.Instant?)?
+        for (storefront, entry) in entries {
+            let due: ContinuousClock.Instant?
+            switch entry.state {
+            case .running, .runningForgotten: continue
+            case .urgent: due = nil
+            case .waiting(let at): due = at
+            }
+            guard let current = best else {
+                best = (storefront, due)
+                continue
+            }
+            switch (due, current.due) {
+            case (nil, .some): best = (storefront, due)
+            case (.some, nil): continue
+            case (nil, nil): if storefront < current.storefront { best = (storefront, due) }
+            case (.some(let a), .some(let b)):
+                if a < b || (a == b && storefront < current.storefront) { best = (storefront, due) }
+            }
+        }
+        guard let best else { return .idle }
+        guard let due = best.due, due > now else { return .run(best.storefront) }
+        return .sleep(until: due)
+    }
+
+    /// Marks `storefront` as running.
+    mutating func begin(_ storefront: Storefront) {
+        guard entries[storefront] != nil else { return }
+        entries[storefront]?.state = .running
+    }
+
+    /// Records how `storefront`'s refresh ended at `now` and queues the next one. Returns when it is next due, or
+    /// nil when it was forgotten while running (it leaves the queue).
+    @discardableResult
+    mutating func finish(
+        _ storefront: Storefront, _ outcome: RefreshOutcome, at now: Moment, schedule: RefreshSchedule, unit: Double
+    ) -> ContinuousClock.Instant? {
+        guard var entry = entries[storefront] else { return nil }
+        if entry.state == .runningForgotten {
+            entries[storefront] = nil
+            return nil
+        }
+        let delay: Duration
+        switch outcome {
+        case .updated:
+            entry.failures = 0
+            entry.fetchedAt = now.date
+            entry.unit = unit
+            delay = schedule.delayAfterSuccess(unit: unit)
+        case .failed(let failure):
+            entry.failures += 1
+            entry.fetchedAt = nil
+            delay = schedule.delayAfterFailure(
+                entry.failures, error: failure.error ?? .connection(detail: failure.description))
+        }
+        let due = now.instant + delay
+        entry.state = .waiting(due: due)
+        entries[storefront] = entry
+        return due
+    }
+
+    /// Applies a reloaded schedule: every refresh that follows a fetch is moved to that fetch plus the new
+    /// (jittered) interval, or to now when that has passed. Retries, first fetches and running refreshes keep
+    /// their time (a running one is scheduled with the new values when it finishes).
+    mutating func reschedule(at now: Moment, schedule: RefreshSchedule) {
+        for (storefront, entry) in entries {
+            guard case .waiting = entry.state, let fetchedAt = entry.fetchedAt else { continue }
+            let delay = schedule.delayBeforeFirstRefresh(fetchedAt: fetchedAt, now: now.date, unit: entry.unit)
+            entries[storefront]?.state = .waiting(due: now.instant + delay)
+        }
+    }
+
+    // MARK: Reading
+
+    /// When `storefront` is next refreshed, as wall-clock time (`Admin.Status`): now when urgent or running.
+    func nextRefresh(_ storefront: Storefront, at now: Moment) -> Date? {
+        guard let entry = entries[storefront] else { return nil }
+        guard case .waiting(let due) = entry.state else { return now.date }
+        return now.date.addingTimeInterval(max(due - now.instant, .zero).seconds)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import ShowcaseCore
+
+/// Runs the refreshes a ``RefreshQueue`` decides on, one at a time, within the shared rate limiter; the
+/// ``Refresher`` decides *how* a storefront is refreshed.
+///
+/// The actor keeps what a value cannot: the worker loop (``run()``, a child task of the daemon's lifecycle), the
+/// callers waiting for a refresh to finish (``refreshNow(_:)`` — concurrent callers share one fetch), and the
+/// sleep between jobs, which any change to the queue cuts short. Just before each refresh it picks the most
+/// urgent due job again, so a query that started waiting meanwhile goes first.
+///
+/// The schedule (`refresh.*`) and the limiter's spacing are read from the current configuration at each step,
+/// never copied, so a reload takes effect without anyone updating the scheduler by hand.
+actor RefreshScheduler {
+    private var queue = RefreshQueue()
+    private var waiters: [Storefront: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
+    private let clock: any ShowcaseClock
+    private let limiter: RateLimiter
+    private let settings: @Sendable () -> RefreshSchedule
+    private let jitter: @Sendable () -> Double
+    private let refresh: @Sendable (Storefront) async -> RefreshOutcome
+    private var sleeper: CheckedContinuation<Void, Never>?
+    private var sleepTimer: Task<Void, Never>?
+    private var stopped = false
+
+    /// A scheduler that reads the current schedule from `settings`, draws jitter from `jitter` (0...1), waits until
+    /// `limiter` has room before each refresh, and runs `refresh` to do it. Idle until ``run()``.
+    init(
+        clock: any ShowcaseClock, limiter: RateLimiter, settings: @escaping @Sendable () -> RefreshSchedule,
+        jitter: @escaping @Sendable () -> Double = { .random(in: 0...1) },
+        refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
+    ) {
+        self.clock = clock
+        self.limiter = limiter
+        self.settings = settings
+        self.jitter = jitter
+        self.refresh = refresh
+    }
+
+    // MARK: The queue's operations
+
+    /// Keeps `storefront` warm. `fetchedAt` is its cached roster's fetch time (nil when missing; a stale one is
+    /// due at once); `position` spreads missing and stale ones one limiter slot apart.
+    func keepWarm(_ storefront: Storefront, fetchedAt: Date?, position: Int = 0) {
+        queue.keepWarm(
+            storefront, fetchedAt: fetchedAt, position: position, at: RefreshQueue.Moment(clock), schedule: settings(),
+            spacing: limiter.spacing, unit: jitter())
+        wake()
+    }
+
+    /// Stops refreshing `storefront` (its cache stays). Waiters get their answer when a running refresh ends.
+    func forget(_ storefront: Storefront) {
+        guard queue.forget(storefront) else { return }
+        for waiter in waiters.removeValue(forKey: storefront) ?? [] { waiter.resume(returning: .failed(.notWarm)) }
+    }
+
+    /// Moves `storefront` to the front of the queue (a query is waiting on it).
+    func prioritize(_ storefront: Storefront) {
+        queue.prioritize(storefront)
+        wake()
+    }
+
+    /// Brings `storefronts` forward to now, one limiter slot apart (a new host must be resolved soon).
+    func expedite(_ storefronts: [Storefront]) {
+        queue.expedite(storefronts, at: clock.instant, spacing: limiter.spacing)
+        wake()
+    }
+
+    /// Moves every refresh that follows a fetch to match the current schedule (after a reload changed it).
+    func reschedule() {
+        queue.reschedule(at: RefreshQueue.Moment(clock), schedule: settings())
+        wake()
+    }
+
+    /// Refreshes `storefront` as soon as the rate limiter allows (adding it to the warm set if needed) and
+    /// returns the outcome. Concurrent callers share one fetch.
+    func refreshNow(_ storefront: Storefront) async -> RefreshOutcome {
+        guard !stopped else { return .failed(.shuttingDown) }
+        queue.requestNow(storefront)
+        wake()
+        return await withCheckedContinuation { continuation in
+            waiters[storefront, default: []].append(continuation)
+        }
+    }
+
+    /// Every warm storefront's next refresh, as wall-clock time, for `Admin.Status`.
+    func schedule() -> [Storefront: Date] {
+        let now = RefreshQueue.Moment(clock)
+        var result: [Storefront: Date] = [:]
+        for storefront in queue.storefronts { result[storefront] = queue.nextRefresh(storefront, at: now) }
+        return result
+    }
+
+    // MARK: Worker
+
+    /// Refreshes due storefronts until the task is cancelled, then lets the refresh in progress (and its cache
+    /// write) finish and answers every caller still waiting with "shutting down".
+    func run() async {
+        while !Task.isCancelled {
+            switch queue.nextJob(at: clock.instant) {
+            case .idle:
+                await sleep(until: nil)
+                continue
+            case .sleep(let deadline):
+                await sleep(until: deadline)
+                continue
+            case .run: break
+            }
+            do { try await limiter.waitUntilAvailable() } catch { break }
+            // Re-pick: something more urgent may have arrived while waiting for the limiter.
+            guard case .run(let storefront) = queue.nextJob(at: clock.instant) else { continue }
+            queue.begin(storefront)
+            let outcome = await refresh(storefront)
+            queue.finish(storefront, outcome, at: RefreshQueue.Moment(clock), schedule: settings(), unit: jitter())
+            for waiter in waiters.removeValue(forKey: storefront) ?? [] { waiter.resume(returning: outcome) }
+        }
+        stopped = true
+        let pending = waiters
+        waiters = [:]
+        for waiter in pending.values.joined() { waiter.resume(returning: .failed(.shuttingDown)) }
+    }
+
+    private func sleep(until deadline: ContinuousClock.Instant?) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled {
+                    continuation.resume()
+                    return
+                }
+                sleeper = continuation
+                if let deadline {
+                    let clock = self.clock
+                    sleepTimer = Task {
+                        try? await clock.sleep(until: deadline)
+                        if !Task.isCancelled { self.wake() }
+                    }
+                }
+            }
+        } onCancel: {
+            Task { await self.wake() }
+        }
+    }
+
+    private func wake() {
+        sleepTimer?.cancel()
+        sleepTimer = nil
+        if let sleeper {
+            self.sleeper = nil
+            sleeper.resume()
+        }
+    }
+}

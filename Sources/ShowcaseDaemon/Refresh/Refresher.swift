@@ -1,0 +1,103 @@
+import Foundation
+import ShowcaseCore
+
+/// How one storefront is refreshed: resolve any host identity not yet known (once, then cached), then one
+/// roster request per developer — so a full warm of S storefronts for H hosts of one developer costs at
+/// most S + H requests.
+///
+/// Results go to the cache file first (atomically) and then to the store, so a crash in between leaves a
+/// roster on disk at least as new as the one served. A diagnostic is written to its own file and removed by the
+/// next success (after the roster file, so a crash in between leaves a roster newer than the diagnostic, which
+/// then no longer counts).
+final class Refresher: Sendable {
+    private let store: RosterStore
+    private let upstream: Upstream
+    private let config: ConfigHolder
+    private let clock: any ShowcaseClock
+    private let log: DaemonLog
+
+    init(store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog) {
+        self.store = store
+        self.upstream = upstream
+        self.config = config
+        self.clock = clock
+        self.log = log
+    }
+
+    func refresh(_ storefront: Storefront) async -> RefreshOutcome {
+        let snapshot = config.current
+        let cache = config.cache
+        var failure: LookupError?
+        var changed = false
+        var apps = 0
+
+        let hosts = snapshot.configuration.hosts.map(\.bundleID)
+        for request in RefreshPlan.identityRequests(hosts: hosts, identities: store.identities, storefront: storefront)
+        {
+            guard case .identity(let bundleID, _) = request else { continue }
+            do {
+                let body = try await upstream.fetch(request)
+                let identity = try upstream.accepting { () throws(LookupError) in
+                    try HostIdentity.decode(
+                        bundleId: bundleID, storefront: storefront, body: body, resolvedAt: clock.now)
+                }
+                do { try cache.store(identity) } catch {
+                    log.warning("could not cache the identity of \(bundleID): \(error)")
+                }
+                cache.removeDiagnostics(for: .host(bundleId: bundleID))
+                store.setIdentity(identity)
+                log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
+            } catch {
+                persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
+                store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
+                failure = failure ?? error
+                log.log(
+                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)")
+            }
+        }
+
+        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: store.identities, storefronts: [storefront])
+        for request in rosters {
+            guard case .roster(let artistId, _) = request else { continue }
+            do {
+                let body = try await upstream.fetch(request)
+                let roster = try upstream.accepting { () throws(LookupError) in
+                    try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now)
+                }
+                store.decodeListed(artistId: artistId, storefront: storefront)
+                do { try cache.store(roster) } catch {
+                    log.warning("could not write the \(storefront) roster to the cache: \(error)")
+                }
+                cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
+                if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
+                apps += roster.apps.count
+            } catch {
+                persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
+                store.record(artistId: artistId, storefront: storefront, .failure(error))
+                failure = failure ?? error
+                log.log(error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)")
+            }
+        }
+
+        store.setLastRefreshError(storefront, failure)
+        if let failure { return .failed(RefreshFailure(failure)) }
+        if !rosters.isEmpty {
+            log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
+        }
+        return .updated(changed: changed)
+    }
+
+    /// Writes a diagnostic to the cache directory (next to the untouched roster), so a restart still answers
+    /// it until a refresh succeeds. Transport failures are not persisted: they never hide the cache.
+    private func persist(
+        _ error: LookupError, of subject: FileCache.Diagnostic.Subject, in storefront: Storefront, cache: FileCache
+    ) {
+        guard
+            let diagnostic = FileCache.Diagnostic(
+                subject: subject, storefront: storefront, error: error, recordedAt: clock.now)
+        else { return }
+        do { try cache.store(diagnostic) } catch {
+            log.warning("could not keep the \(storefront) diagnostic in the cache: \(error)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ShowcaseConfig
+import ShowcaseCore
+
+/// One validated roster query: what `Roster.Get`, `Roster.GetApp` and `Roster.Watch` ask for once their
+/// parameters are checked against the configuration they were read with.
+///
+/// The raw spelling (``ReplyCache/Key``) is what the hot path keys its encoded replies by; this is what every
+/// answer is computed from.
+struct RosterRequest: Sendable {
+    /// The configuration the parameters were checked against (host, default platform, overlay, attribution).
+    var snapshot: ConfigSnapshot
+    /// The storefront asked about.
+    var storefront: Storefront
+    /// The querying host (the first configured one when the call named none).
+    var host: HostConfiguration
+    /// The store asked about.
+    var platform: Platform
+    /// The device's OS version; nil applies no floor.
+    var osVersion: OSVersion?
+    /// The locale for taglines; nil uses the storefront's primary language.
+    var locale: String?
+
+    /// A request for `host`'s roster in `storefront` with the configuration's defaults.
+    init(
+        snapshot: ConfigSnapshot, storefront: Storefront, host: HostConfiguration, platform: Platform? = nil,
+        osVersion: OSVersion? = nil, locale: String? = nil
+    ) {
+        self.snapshot = snapshot
+        self.storefront = storefront
+        self.host = host
+        self.platform = platform ?? snapshot.configuration.defaultPlatform
+        self.osVersion = osVersion
+        self.locale = locale
+    }
+
+    /// The same request against a newer configuration (after waiting), keeping what the caller asked for.
+    func with(_ snapshot: ConfigSnapshot) -> RosterRequest {
+        var request = self
+        request.snapshot = snapshot
+        if let host = snapshot.host(named: host.bundleID) { request.host = host }
+        return request
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+
+/// The running daemon's state and the one owner of it: the configuration snapshot, the roster store, the warm
+/// set, the upstream and the refresh scheduler. The Varlink methods ask it for domain values (a ``RosterView``,
+/// a ``StatusReport``, a ``RefreshReport``, a reload's outcome) and only decode parameters and encode replies.
+///
+/// All time comes from the one injected ``ShowcaseClock``; the settings come from the current snapshot whenever
+/// they are needed, so a reload is the swap of that snapshot plus the warm-set changes it implies.
+final class RosterService: Sendable {
+    let config: ConfigHolder
+    let store = RosterStore()
+    let warm = WarmSet()
+    let upstream: Upstream
+    let scheduler: RefreshScheduler
+    let clock: any ShowcaseClock
+    let log: DaemonLog
+    let notifier: SystemdNotifier
+    /// Where the configuration was read from (Status shows it).
+    let configPath: String
+    private let load: @Sendable () throws(ConfigErrors) -> Configuration
+    private let reloads = SerialGate()
+    private let startedCacheDirectory: String
+    private let startedSocketPath: String
+
+    /// A service over `configuration` (read from `configPath` by `load`, which a reload calls again), fetching
+    /// through the transport `transport` makes for each configuration.
+    init(
+        configuration: Configuration, configPath: String,
+        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration,
+        transport: @escaping @Sendable (Configuration) -> any LookupTransport, clock: any ShowcaseClock = SystemClock(),
+        jitter: @escaping @Sendable () -> Double = { .random(in: 0...1) }, log: DaemonLog,
+        notifier: SystemdNotifier
+    ) {
+        self.configPath = configPath
+        self.load = load
+        self.clock = clock
+        self.log = log
+        self.notifier = notifier
+        startedCacheDirectory = configuration.cache.directory
+        startedSocketPath = configuration.socket.path
+        let config = ConfigHolder(
+            configuration,
+            cache: FileCache(directory: URL(fileURLWithPath: configuration.cache.directory, isDirectory: true)),
+            transport: transport)
+        self.config = config
+        let limiter = RateLimiter(clock: clock, spacing: { config.current.requestSpacing })
+        upstream = Upstream(config: config, limiter: limiter, log: log)
+        let refresher = Refresher(store: store, upstream: upstream, config: config, clock: clock, log: log)
+        // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
+        let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
+        scheduler = RefreshScheduler(
+            clock: clock, limiter: limiter, settings: { config.current.schedule }, jitter: jitter,
+            refresh: { storefront in
+                let outcome = await refresher.refresh(storefront)
+                afterRefresh.withLock { $0 }?()
+                return outcome
+            })
+        // A cached roster found unusable only when first decoded (truncated, altered) is a miss: fetch it soon
+        // rather than at the end of the lifetime its header claimed.
+        store.onUnusableCacheFile { [log, warm, scheduler] storefront in
+            log.warning(
+                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again")
+            if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
+        }
+        if notifier.isEnabled {
+            afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
+        }
+    }
+
+    // MARK: Cache and schedule
+
+    /// Seeds the store from the cache directory: host identities, the listing of every roster file, then the
+    /// diagnostics no refresh has cleared. Only headers are read (a few milliseconds for 175 storefronts); each
+    /// roster is decoded when first needed, or by ``decodeCache()`` after READY. Returns how many rosters are listed.
+    func loadCache() -> Int {
+        let cache = config.cache
+        let abandoned = cache.removeAbandonedTemporaryFiles()
+        if abandoned > 0 { log.info("removed \(abandoned) temporary cache files left by an interrupted write") }
+        let hosts = config.current.configuration.hosts
+        let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
+        let listed = cache.listRosters()
+        store.load(identities: identities, listed: listed, from: cache)
+        restoreDiagnostics(from: cache, over: listed)
+        return listed.count
+    }
+
+    /// Decodes every cached roster nothing has asked for yet, so the first query of each storefront finds it in
+    /// memory. Queries arriving meanwhile decode their own roster on demand.
+    func decodeCache() {
+        let started = clock.instant
+        let listed = store.undecodedCount
+        let unusable = store.decodeListed()
+        let elapsed = (clock.instant - started).seconds
+        log.info(
+            "decoded \(listed) cached rosters in \(Int((elapsed * 1000).rounded())) ms"
+                + (unusable > 0 ? " (\(unusable) unreadable, refetching)" : ""))
+    }
+
+    /// Puts `storefronts` on the schedule: fresh ones at the end of their lifetime, stale and missing ones
+    /// spread one rate-limiter slot apart.
+    func scheduleWarm(_ storefronts: [Storefront]) async {
+        let snapshot = config.current
+        let hosts = snapshot.configuration.hosts
+        let artists = Set(hosts.compactMap { store.identity($0.bundleID)?.artistId })
+        let allResolved = hosts.allSatisfy { store.identity($0.bundleID) != nil }
+        let fetched = store.fetchTimes(artistIds: artists)
+        let now = clock.now
+        var position = 0
+        for storefront in storefronts {
+            _ = warm.insert(storefront)
+            let fresh = (allResolved ? fetched[storefront] : nil).flatMap { fetchedAt in
+                Freshness(fetchedAt: fetchedAt, now: now, lifetime: snapshot.schedule.interval) == .fresh
+                    ? fetchedAt : nil
+            }
+            await scheduler.keepWarm(storefront, fetchedAt: fresh, position: position)
+            if fresh == nil { position += 1 }
+        }
+    }
+
+    // MARK: Rosters
+
+    /// The roster `request` gets now. With `keepWarm`, a storefront outside the warm set is fetched once
+    /// (concurrent queries share the fetch) and kept warm from then on.
+    func view(for request: RosterRequest, keepWarm: Bool = true) -> RosterView {
+        let (answer, revision, identity) = store.answer(
+            host: request.host.bundleID, storefront: request.storefront, now: clock.now,
+            lifetime: request.snapshot.schedule.interval)
+        let view = RosterView(answer, revision: revision, identity: identity, request: request)
+        if keepWarm { keepWarmOnDemand(request.storefront, cachedAt: view.fetchedAt) }
+        return view
+    }
+
+    /// A storefront outside the warm set: fetch it once and keep it warm. With a cached roster (`fetchedAt`) it
+    /// is scheduled from that fetch time instead — refreshed at once only if stale — so a roster served from the
+    /// cache never ages unrefreshed.
+    func keepWarmOnDemand(_ storefront: Storefront, cachedAt fetchedAt: Date? = nil) {
+        guard warm.insert(storefront) else { return }
+        let scheduler = self.scheduler
+        if let fetchedAt {
+            Task { await scheduler.keepWarm(storefront, fetchedAt: fetchedAt) }
+        } else {
+            Task { _ = await scheduler.refreshNow(storefront) }
+        }
+    }
+
+    /// Moves a warming storefront to the front of the queue and calls `answer` with the roster once it is no
+    /// longer warming, or when `wait` has passed (then still warming) — whichever comes first, once.
+    func whenSettled(
+        _ request: RosterRequest, within wait: Duration, _ answer: @escaping @Sendable (RosterView) -> Void
+    ) {
+        let once = OnceFlag()
+        let answerNow: @Sendable () -> Void = { [self] in
+            guard once.claim() else { return }
+            answer(view(for: request.with(config.current), keepWarm: false))
+        }
+        let scheduler = self.scheduler
+        Task {
+            await scheduler.prioritize(request.storefront)
+            _ = await scheduler.refreshNow(request.storefront)
+            answerNow()
+        }
+        let clock = self.clock
+        Task {
+            try? await clock.sleep(for: wait)
+            answerNow()
+        }
+    }
+
+    // MARK: Status
+
+    /// Every warm storefront as the default host sees it, with the upstream counters and reload bookkeeping.
+    func status() async -> StatusReport {
+        let snapshot = config.current
+        let schedule = await scheduler.schedule()
+        var storefronts: [StatusReport.Storefront] = []
+        if let host = snapshot.configuration.hosts.first {
+            for storefront in warm.all.sorted() {
+                let view = view(
+                    for: RosterRequest(snapshot: snapshot, storefront: storefront, host: host), keepWarm: false)
+                storefronts.append(
+                    StatusReport.Storefront(
+                        storefront: storefront, state: view.state, apps: view.roster?.apps.count ?? 0,
+                        fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
+                        lastError: store.lastRefreshError(storefront)))
+            }
+        }
+        return StatusReport(
+            configPath: configPath, configGeneration: snapshot.generation, upstream: upstream.snapshot,
+            storefronts: storefronts, lastReloadError: config.lastReloadError)
+    }
+
+    /// systemd's `STATUS=` line: how many warm storefronts are in each state ("3 storefronts: 2 fresh, 1 stale").
+    func statusLine() -> String {
+        let snapshot = config.current
+        guard let host = snapshot.configuration.hosts.first else { return "no hosts" }
+        var counts: [RosterState: Int] = [:]
+        let storefronts = warm.all
+        for storefront in storefronts {
+            let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
+            counts[view(for: request, keepWarm: false).state, default: 0] += 1
+        }
+        let parts = RosterState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        return "\(storefronts.count) storefronts: " + (parts.isEmpty ? "none" : parts.joined(separator: ", "))
+    }
+
+    // MARK: Refresh
+
+    /// Refreshes `requested` (every warm storefront when nil) as soon as the rate limiter allows, and reports
+    /// how each ended. A storefront not warm yet is kept warm from then on.
+    func refresh(_ requested: Storefront?) async -> RefreshReport {
+        let targets = requested.map { [$0] } ?? warm.all.sorted()
+        for storefront in targets { _ = warm.insert(storefront) }
+        let scheduler = self.scheduler
+        let outcomes = await withTaskGroup(of: (Storefront, RefreshOutcome).self) { group in
+            for storefront in targets {
+                group.addTask { (storefront, await scheduler.refreshNow(storefront)) }
+            }
+            var results: [(Storefront, RefreshOutcome)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        var report = RefreshReport()
+        for (storefront, outcome) in outcomes {
+            switch outcome {
+            case .updated: report.refreshed.append(storefront)
+            case .failed(let failure): report.failed.append((storefront, failure))
+            }
+        }
+        notifier.status(statusLine())
+        return report
+    }
+
+    // MARK: Reload
+
+    /// Validates the configuration file and its overlays completely, then swaps them in at once; on any error
+    /// nothing changes and the error is kept for Status. Reloads run one at a time. Returns the new generation.
+    func reload(trigger: String) async -> Result<Int, ConfigErrors> {
+        await reloads.run { await self.reloadNow(trigger: trigger) }
+    }
+
+    private func reloadNow(trigger: String) async -> Result<Int, ConfigErrors> {
+        notifier.reloading()
+        let configuration: Configuration
+        do {
+            configuration = try load()
+        } catch {
+            config.lastReloadError = error.errors.map(\.description).joined(separator: "; ")
+            log.error("reload (\(trigger)) rejected, still running generation \(config.generation): \(error.first)")
+            notifier.ready(status: statusLine())
+            return .failure(error)
+        }
+        let old = config.current.configuration
+        if configuration.socket.path != startedSocketPath {
+            log.notice("socket.path changed to \(configuration.socket.path); it takes effect after a restart")
+        }
+        if configuration.cache.directory != startedCacheDirectory {
+            log.notice("cache.directory changed to \(configuration.cache.directory); it takes effect after a restart")
+        }
+        let snapshot = config.install(configuration)
+        let added = configuration.storefronts.filter { !old.storefronts.contains($0) }
+        let removed = old.storefronts.filter { !configuration.storefronts.contains($0) }
+        let newHosts = configuration.hosts.contains { store.identity($0.bundleID) == nil }
+        for storefront in removed {
+            warm.remove(storefront)
+            await scheduler.forget(storefront)
+        }
+        await scheduler.reschedule()
+        await scheduleWarm(added)
+        if newHosts { await scheduler.expedite(configuration.storefronts) }
+        log.notice(
+            "reloaded configuration by \(trigger): generation \(snapshot.generation), \(configuration.summary)")
+        notifier.ready(status: statusLine())
+        return .success(snapshot.generation)
+    }
+}

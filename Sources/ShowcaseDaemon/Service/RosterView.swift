@@ -1,0 +1,65 @@
+import Foundation
+import ShowcaseCore
+
+/// The roster one host sees in one storefront at one moment, as every roster reply is built from it: `Get`,
+/// `GetApp`, `Watch` (and the static export) differ only in how they encode it.
+///
+/// Built from the store's ``RosterAnswer`` and the request: one ``RosterState``, the fetch time, and the
+/// resolution (platform, OS floor, the host itself excluded — by its resolved identity, or `hosts[].app_id`
+/// before that — overlay and attribution), applied lazily so a method that needs one app pays for one app.
+struct RosterView: Sendable {
+    /// The storefront.
+    let storefront: Storefront
+    /// The querying host's bundle id.
+    let host: String
+    /// The state on the wire.
+    let state: RosterState
+    /// The store's revision of this roster (what `Watch` compares); negative for an identity failure.
+    let revision: Int
+    /// The roster behind a `fresh` or `stale` state.
+    let roster: Roster?
+    /// Why there is no roster to serve, for `unavailable` and `failed`.
+    let problem: LookupError?
+    /// How a roster is resolved for this request.
+    let resolution: RosterQuery
+    /// Until when a `fresh` roster stays fresh.
+    let freshUntil: Date?
+
+    /// The view of `answer` (at `revision`) for `request`, where the host resolved to `identity` if it has.
+    init(_ answer: RosterAnswer, revision: Int, identity: HostIdentity?, request: RosterRequest) {
+        storefront = request.storefront
+        host = request.host.bundleID
+        state = RosterState(answer)
+        self.revision = revision
+        let configuration = request.snapshot.configuration
+        resolution = RosterQuery(
+            hostBundleId: request.host.bundleID, hostTrackId: identity?.trackId ?? request.host.appID,
+            platform: request.platform, osVersion: request.osVersion, locale: request.locale,
+            overlay: request.host.overlay, attribution: configuration.attribution)
+        switch answer {
+        case .roster(let roster, let freshness):
+            self.roster = roster
+            problem = nil
+            freshUntil =
+                freshness == .fresh ? roster.fetchedAt.addingTimeInterval(configuration.refresh.interval.seconds) : nil
+        case .warming:
+            roster = nil
+            problem = nil
+            freshUntil = nil
+        case .unavailable(let error), .failed(let error):
+            roster = nil
+            problem = error
+            freshUntil = nil
+        }
+    }
+
+    /// When the roster was fetched, for `fresh` and `stale`.
+    var fetchedAt: Date? { roster?.fetchedAt }
+
+    /// The apps the request gets, in order (empty while warming).
+    var apps: [ResolvedApp] { roster.map(resolution.resolve) ?? [] }
+
+    /// One app by id, resolved without the platform, floor and self-exclusion filters (`GetApp` names the app);
+    /// nil when the roster does not list it or the overlay excludes it.
+    func app(id: Int) -> ResolvedApp? { roster.flatMap { resolution.resolveApp(id: id, in: $0) } }
+}

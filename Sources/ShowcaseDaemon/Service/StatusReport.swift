@@ -1,0 +1,32 @@
+import Foundation
+import ShowcaseCore
+
+/// What `Admin.Status` reports: the daemon, its configuration, the upstream counters and every warm storefront.
+struct StatusReport: Sendable {
+    /// One warm storefront, as the default (first) host sees it.
+    struct Storefront: Sendable {
+        /// The storefront.
+        var storefront: ShowcaseCore.Storefront
+        /// Its state.
+        var state: RosterState
+        /// How many apps its cached roster holds (before any filtering), 0 without one.
+        var apps: Int
+        /// When its roster was fetched, for `fresh` and `stale`.
+        var fetchedAt: Date?
+        /// When it is refreshed next.
+        var nextRefreshAt: Date?
+        /// How its last refresh failed, if it did.
+        var lastError: LookupError?
+    }
+
+    /// The path of the configuration file.
+    var configPath: String
+    /// 1 at startup, +1 per successful reload.
+    var configGeneration: Int
+    /// Upstream requests, failures and throttled answers so far.
+    var upstream: Upstream.Counters
+    /// Every warm storefront, by code.
+    var storefronts: [Storefront]
+    /// Why the last reload was rejected, until one succeeds.
+    var lastReloadError: String?
+}

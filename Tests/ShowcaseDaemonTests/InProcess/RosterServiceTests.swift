@@ -1,0 +1,113 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import Testing
+
+@testable import ShowcaseDaemon
+
+@Suite("Roster service in process: a fake transport and a clock moved by hand")
+struct RosterServiceTests {
+    let us = TestBed.storefront("us")
+
+    /// A service over `configuration` (re-read from `source` by a reload), its worker running, and the clock.
+    final class Harness: Sendable {
+        let clock = ManualClock()
+        let lookup = FixtureLookup()
+        let source: NSLockedBox<Configuration>
+        let service: RosterService
+        let worker: Task<Void, Never>
+
+        init(_ configuration: Configuration) async {
+            let source = NSLockedBox(configuration)
+            self.source = source
+            let lookup = self.lookup
+            service = RosterService(
+                configuration: configuration, configPath: configuration.path,
+                load: { () throws(ConfigErrors) in source.withLock { $0 } }, transport: { _ in lookup },
+                clock: clock, jitter: { 0.5 }, log: DaemonLog(environment: [:]),
+                notifier: SystemdNotifier(environment: [:]))
+            _ = service.loadCache()
+            await service.scheduleWarm(configuration.storefronts)
+            let scheduler = service.scheduler
+            worker = Task { await scheduler.run() }
+        }
+
+        func view(_ code: String) -> RosterView {
+            let snapshot = service.config.current
+            return service.view(
+                for: RosterRequest(
+                    snapshot: snapshot, storefront: TestBed.storefront(code), host: snapshot.configuration.hosts[0]),
+                keepWarm: false)
+        }
+
+        /// Moves the clock a second at a time (letting the worker run in between) until `condition` holds; false
+        /// when it never does within `limit` steps.
+        func advance(until condition: () async -> Bool, limit: Int = 2000) async -> Bool {
+            for _ in 0..<limit {
+                if await condition() { return true }
+                clock.advance(by: .seconds(1))
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return await condition()
+        }
+
+        func stop() async {
+            worker.cancel()
+            await worker.value
+        }
+    }
+
+    @Test("a roster is warming, then fresh once fetched, then stale when the interval has passed")
+    func warmingFreshStale() async throws {
+        let harness = await Harness(
+            InProcessFixtures.configuration(interval: .seconds(3600), cache: InProcessFixtures.cacheDirectory()))
+        #expect(harness.view("us").state == .warming)
+        #expect(await harness.advance { harness.view("us").state == .fresh })
+        let fetchedAt = try #require(harness.view("us").fetchedAt)
+        #expect(fetchedAt <= harness.clock.now)
+        #expect(!harness.view("us").apps.isEmpty)
+        // Upstream goes away: the next refresh fails in transport, so the cached roster ages and is served stale.
+        harness.lookup.fail(with: .timeout(.seconds(10)))
+        harness.clock.advance(by: .seconds(3600))
+        #expect(await harness.advance { harness.view("us").state == .stale })
+        #expect(harness.view("us").fetchedAt == fetchedAt)
+        await harness.stop()
+    }
+
+    @Test("a reload changing refresh.interval moves the next refresh, and the refresh happens then")
+    func reloadMovesNextRefresh() async throws {
+        let day = InProcessFixtures.configuration(interval: .seconds(86_400), cache: InProcessFixtures.cacheDirectory())
+        let harness = await Harness(day)
+        #expect(await harness.advance { harness.view("us").state == .fresh })
+        let fetchedAt = try #require(harness.view("us").fetchedAt)
+        let before = try #require(await harness.service.scheduler.schedule()[us])
+        #expect(abs(before.timeIntervalSince(fetchedAt) - 86_400) < 2)
+
+        var hour = day
+        hour.refresh.interval = .seconds(3600)
+        harness.source.withLock { $0 = hour }
+        guard case .success(let generation) = await harness.service.reload(trigger: "test") else {
+            Issue.record("the reload was rejected")
+            return
+        }
+        #expect(generation == 2)
+        let after = try #require(await harness.service.scheduler.schedule()[us])
+        #expect(abs(after.timeIntervalSince(fetchedAt) - 3600) < 2)
+
+        let requests = harness.lookup.asked.count
+        harness.clock.advance(by: .seconds(3600))
+        #expect(await harness.advance { harness.lookup.asked.count > requests })
+        await harness.stop()
+    }
+
+    @Test("a transport failure with nothing cached shows as unavailable in Status, never warming")
+    func unavailableInStatus() async throws {
+        let harness = await Harness(InProcessFixtures.configuration(cache: InProcessFixtures.cacheDirectory()))
+        harness.lookup.fail(with: .connection(detail: "refused"))
+        #expect(await harness.advance { harness.view("us").state == .unavailable })
+        let status = await harness.service.status()
+        #expect(status.storefronts.map(\.state) == [.unavailable])
+        #expect(harness.service.statusLine() == "1 storefronts: 1 unavailable")
+        await harness.stop()
+    }
+}

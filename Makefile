@@ -61,8 +61,9 @@ demo:
 	scripts/demo.sh
 
 # Run by `make test` after the debug build: unit files, the daemon under the hardening options
-# that can be reproduced without systemd as PID 1, and an install into a temporary DESTDIR.
-ship-checks: check-units hardening-smoke check-install
+# that can be reproduced without systemd as PID 1, an install into a temporary DESTDIR, and the Debian
+# package installed, upgraded, removed and purged in a throwaway Debian root.
+ship-checks: check-units hardening-smoke check-install check-deb
 
 check-units:
 	scripts/check-units.sh
@@ -72,4 +73,12 @@ hardening-smoke: release
 
 check-install: release
 	scripts/check-install.sh
+
+# `make deb`: .build/deb/showcase_<version>_<arch>.deb from debian/ (debhelper), lintian-clean of errors.
+.PHONY: deb check-deb
+deb: release
+	SWIFT="$(SWIFT)" scripts/deb.sh
+
+check-deb: deb
+	scripts/check-deb.sh
 # ---- end ship -------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ _showcasectl() {
         option="$prev"
     fi
 
-    local commands="roster app storefronts watch status reload refresh check-config version help"
+    local commands="roster app storefronts watch status reload refresh check-config check export metrics version help"
     local globals="--socket --config --json --help"
 
     cmd=""
@@ -49,11 +49,15 @@ _showcasectl() {
         COMPREPLY=($(compgen -W "ios macos" -- "$cur"))
         return 0
         ;;
+    --device)
+        COMPREPLY=($(compgen -W "iphone ipad watch tv vision" -- "$cur"))
+        return 0
+        ;;
     --socket | --config)
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0
         ;;
-    --host | --os-version | --locale | --wait)
+    --host | --os-version | --locale | --wait | --max-age)
         COMPREPLY=()
         return 0
         ;;
@@ -61,9 +65,10 @@ _showcasectl() {
 
     local flags=""
     case "$cmd" in
-    roster) flags="--storefront --host --platform --os-version --locale --wait" ;;
+    roster) flags="--storefront --host --platform --device --os-version --locale --wait" ;;
     app) flags="--storefront --host" ;;
     watch | refresh) flags="--storefront" ;;
+    check) flags="--max-age" ;;
     esac
 
     if [[ "$cur" == -* ]]; then

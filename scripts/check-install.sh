@@ -63,6 +63,7 @@ done
 if [ -d completions ] && compgen -G 'completions/*' >/dev/null; then
     [ -f "$root/share/bash-completion/completions/showcasectl" ] || fail "bash completion not installed"
     [ -f "$root/share/zsh/site-functions/_showcasectl" ] || fail "zsh completion not installed"
+    [ -f "$root/share/fish/vendor_completions.d/showcasectl.fish" ] || fail "fish completion not installed"
 fi
 ok "man pages and completions installed"
 
@@ -128,6 +129,25 @@ else
     fail "NOT RUN: no private mount namespace here (unshare -m failed), so the installed binaries were not run
     with $toolchain hidden. Run make test as root where unshare -m works (CI's machine does); a skip is not a pass."
 fi
+
+# Staging into a DESTDIR that does not exist yet (the usual packaging call) creates it and installs the
+# same tree; it used to loop forever looking for "$DESTDIR/", hence the bound.
+fresh=$work/fresh/stage
+timeout 600 make --no-print-directory install DESTDIR="$fresh" PREFIX=/usr >"$work/fresh.log" 2>&1 \
+    || { cat "$work/fresh.log" >&2; fail "make install into a DESTDIR that does not exist yet failed or hung"; }
+for path in usr/bin/showcased usr/bin/showcasectl usr/lib/systemd/system/showcased.service etc/showcase/showcase.yaml \
+    usr/share/fish/vendor_completions.d/showcasectl.fish usr/share/showcase/install-manifest; do
+    [ -f "$fresh/$path" ] || fail "make install into a fresh DESTDIR did not install /$path"
+done
+grep -qx "ExecStart=/usr/bin/showcased" "$fresh/usr/lib/systemd/system/showcased.service" \
+    || fail "make install PREFIX=/usr: showcased.service does not start /usr/bin/showcased"
+grep -q "^d /usr$" "$fresh/usr/share/showcase/install-manifest" \
+    || fail "the manifest of a fresh DESTDIR does not record the directories it created"
+make --no-print-directory uninstall DESTDIR="$fresh" PREFIX=/usr >>"$work/fresh.log" 2>&1 \
+    || { cat "$work/fresh.log" >&2; fail "make uninstall from the fresh DESTDIR failed"; }
+[ -z "$(find "$fresh" -mindepth 1)" ] \
+    || { find "$fresh" >&2; fail "make uninstall left files in the fresh DESTDIR"; }
+ok "make install creates a DESTDIR that does not exist yet (PREFIX=/usr), make uninstall empties it"
 
 # A configuration file make install put there and the operator edited since is theirs: kept.
 edited=etc/showcase/overlay.yaml

@@ -22,6 +22,18 @@ if [ "$profile" = all ]; then
     command -v man >/dev/null 2>&1 || missing+=(man-db)
     # showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
     command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+    # ... and the fish completion in a real fish.
+    command -v fish >/dev/null 2>&1 || missing+=(fish)
+    # The metrics tests validate the exposition text with `promtool check metrics` (Debian ships promtool in
+    # the prometheus package; nothing is started: the package's service is only enabled where systemd runs).
+    command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+    # `make deb` and its check (scripts/deb.sh, scripts/check-deb.sh): debhelper builds the package (no
+    # fakeroot: Rules-Requires-Root: no), lintian judges it, debootstrap makes the throwaway Debian root it is
+    # installed into.
+    command -v dh >/dev/null 2>&1 || missing+=(debhelper)
+    command -v dpkg-architecture >/dev/null 2>&1 || missing+=(dpkg-dev)
+    command -v lintian >/dev/null 2>&1 || missing+=(lintian)
+    command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
     # scripts/hardening-smoke.sh: setpriv and unshare (util-linux), a C compiler and the kernel
     # headers for the seccomp helper, python3 for the notify socket and the TLS front, openssl and
     # the CA bundle for HTTPS.

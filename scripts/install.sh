@@ -9,7 +9,8 @@
 #            PREFIX/lib/sysusers.d/showcase.conf                    (the "showcase" system user)
 #            SYSCONFDIR/showcase/…  from etc/showcase/, never overwriting an existing file
 #            PREFIX/share/man/manN/…  from man/*.N
-#            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/zsh/site-functions/_showcasectl
+#            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/zsh/site-functions/_showcasectl,
+#            PREFIX/share/fish/vendor_completions.d/showcasectl.fish
 #            PREFIX/share/showcase/install-manifest  (what `uninstall` removes, and nothing else)
 # Manifest lines: "f PATH" a file we installed; "c SHA256 PATH" a configuration file we installed
 # (removed only while unchanged: an edited configuration is the operator's); "d PATH" a directory
@@ -21,6 +22,10 @@ action=${1:?usage: scripts/install.sh install|uninstall}
 DESTDIR=${DESTDIR:-}
 PREFIX=${PREFIX:-/usr/local}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
+case $PREFIX:$SYSCONFDIR in
+    /*:/*) ;;
+    *) echo "install: PREFIX ($PREFIX) and SYSCONFDIR ($SYSCONFDIR) must be absolute paths; pass e.g. PREFIX=/usr" >&2; exit 64 ;;
+esac
 manifest_rel=$PREFIX/share/showcase/install-manifest
 manifest=$DESTDIR$manifest_rel
 
@@ -40,8 +45,10 @@ install_main() {
     add() { [ -n "${seen[$1]:-}" ] || { entries+=("$1"); seen[$1]=1; }; }
 
     mkdirs() { # create a directory (and parents), recording the ones that did not exist
-        local dir=$1 missing=() d=$1
-        while [ ! -d "$DESTDIR$d" ]; do missing=("$d" "${missing[@]}"); d=$(dirname "$d"); done
+        local missing=() d=$1
+        # Stops at / as well: DESTDIR itself is made below, and $DESTDIR/ of a fresh DESTDIR is
+        # not a directory yet, so "until it exists" alone would walk dirname / forever.
+        while [ "$d" != / ] && [ ! -d "$DESTDIR$d" ]; do missing=("$d" "${missing[@]}"); d=$(dirname "$d"); done
         for d in "${missing[@]}"; do
             install -d -m 0755 "$DESTDIR$d"
             add "d $d"
@@ -55,6 +62,9 @@ install_main() {
     }
 
     echo "install: into ${DESTDIR:-/} (PREFIX=$PREFIX, SYSCONFDIR=$SYSCONFDIR)"
+    # A staging root that does not exist yet is the usual packaging call: create it (it is not ours
+    # to remove, so it is not in the manifest).
+    [ -z "$DESTDIR" ] || install -d -m 0755 "$DESTDIR"
     for exe in showcased showcasectl; do
         [ -x "$bin_dir/$exe" ] || { echo "install: no built $exe in $bin_dir" >&2; exit 1; }
         put 0755 "$bin_dir/$exe" "$PREFIX/bin/$exe"
@@ -96,6 +106,10 @@ install_main() {
     zsh_completion=$(ls completions/_showcasectl completions/showcasectl.zsh 2>/dev/null | head -n 1 || true)
     [ -z "$bash_completion" ] || put 0644 "$bash_completion" "$PREFIX/share/bash-completion/completions/showcasectl"
     [ -z "$zsh_completion" ] || put 0644 "$zsh_completion" "$PREFIX/share/zsh/site-functions/_showcasectl"
+    # fish reads vendor completions from <data dir>/fish/vendor_completions.d for each XDG_DATA_DIRS entry
+    # (/usr/local/share and /usr/share by default).
+    [ ! -f completions/showcasectl.fish ] \
+        || put 0644 completions/showcasectl.fish "$PREFIX/share/fish/vendor_completions.d/showcasectl.fish"
 
     mkdirs "$(dirname "$manifest_rel")"
     add "f $manifest_rel"

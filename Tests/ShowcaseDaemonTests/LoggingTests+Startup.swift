@@ -9,7 +9,12 @@ extension LoggingTests {
         try bed.writeConfig()
         let process = try DaemonProcess(
             config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
-            environment: ["JOURNAL_STREAM": "8:12345"], waitForSocket: false)
+            // Without a native journal socket, so the stderr fallback is what is checked wherever this runs.
+            environment: [
+                "JOURNAL_STREAM": "8:12345",
+                "SHOWCASE_JOURNAL_SOCKET": bed.directory.appendingPathComponent("no-journal-socket").path,
+            ],
+            waitForSocket: false)
         #expect(try process.waitForExit() == 78)
         let lines = process.log.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("\(bed.configURL.path):") }, "\(lines)")

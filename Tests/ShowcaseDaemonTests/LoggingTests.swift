@@ -4,13 +4,17 @@ import Testing
 
 @Suite("Logging", .serialized)
 struct LoggingTests {
-    @Test("under journald every line carries a priority, repeated errors are condensed, queries log nothing")
+    @Test(
+        "under journald without its socket every line carries a priority, repeated errors are condensed, queries log nothing"
+    )
     func journalPrioritiesAndCondensing() throws {
         let bed = try TestBed()
         bed.storefronts = ["de"]
         bed.retry = "50ms"
         bed.replay.inject(.status(500))
-        try bed.start(environment: ["JOURNAL_STREAM": "8:12345"])
+        // No native journal socket there: records fall back to stderr lines (JournalTests covers the socket).
+        let absent = bed.directory.appendingPathComponent("no-journal-socket").path
+        try bed.start(environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": absent])
         try waitFor { bed.requests().count >= 5 }
         for _ in 0..<20 { _ = try bed.get("de") }
         let lines = bed.daemon!.log.split(separator: "\n").map(String.init)

@@ -1,13 +1,19 @@
 import Foundation
 @preconcurrency import Glibc
 
-/// The daemon's event log: one line per event on stderr (start, reload, refresh outcome, upstream error,
-/// throttling), never one per successful query.
+/// The daemon's event log: one record per event (start, reload, refresh outcome, upstream error, throttling),
+/// never one per successful query.
 ///
-/// Under systemd (`$JOURNAL_STREAM` set) each line starts with a `<N>` syslog priority so the journal
-/// files it at the right level. An error identical to one logged in the last `condenseWindow` is counted
-/// instead of printed, and the count is reported when it next gets through, so a failing upstream at
-/// 20 requests/minute does not flood the journal.
+/// Under systemd (`$JOURNAL_STREAM` set) each record goes to journald through its native protocol, one datagram
+/// to `/run/systemd/journal/socket` carrying `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER=showcased` and the
+/// caller's fields (``Field``), so `journalctl -u showcased SHOWCASE_STOREFRONT=de` finds a storefront's
+/// events. When that socket is absent or a send fails, the record is written to stderr instead, as a line
+/// starting with a `<N>` syslog priority so the journal's stream still files it at the right level; outside
+/// systemd it is a plain stderr line.
+///
+/// An error or warning identical to one logged in the last `condenseWindow` is counted instead of logged, and
+/// the count is reported when it next gets through, so a failing upstream at 20 requests/minute does not flood
+/// the journal.
 public final class DaemonLog: Sendable {
     /// Syslog priorities used by the daemon.
     public enum Priority: Int, Sendable {
@@ -18,63 +24,195 @@ public final class DaemonLog: Sendable {
         case debug = 7
     }
 
+    /// The name of a journal field a record may carry besides its message, such as `SHOWCASE_STOREFRONT`.
+    ///
+    /// Names follow journald's rules (upper-case letters, digits and `_`, not starting with a digit or `_`,
+    /// at most 64 characters): journald silently drops a field whose name breaks them, so a name that would is
+    /// refused when it is made, not lost in the journal.
+    public struct Field: Hashable, Sendable, Comparable {
+        /// The field name as it appears in the journal.
+        public let name: String
+
+        /// A field named `name`, or nil when journald would reject the name.
+        public init?(_ name: String) {
+            let bytes = Array(name.utf8)
+            guard let first = bytes.first, bytes.count <= 64,
+                first != UInt8(ascii: "_"), !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+                bytes.allSatisfy({
+                    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+                })
+            else { return nil }
+            self.name = name
+        }
+
+        private init(known name: String) { self.name = name }
+
+        /// `SHOWCASE_STOREFRONT`: the alpha-2 storefront the event concerns (`de`).
+        public static let storefront = Field(known: "SHOWCASE_STOREFRONT")
+        /// `SHOWCASE_LANGUAGE`: the roster language of a multilingual storefront (`fr`).
+        public static let language = Field(known: "SHOWCASE_LANGUAGE")
+        /// `SHOWCASE_HOST`: the host app's bundle identifier.
+        public static let host = Field(known: "SHOWCASE_HOST")
+        /// `SHOWCASE_ERROR`: the error's own text, apart from the sentence around it in `MESSAGE`.
+        public static let error = Field(known: "SHOWCASE_ERROR")
+        /// `SHOWCASE_GENERATION`: the configuration generation an event happened under or produced.
+        public static let generation = Field(known: "SHOWCASE_GENERATION")
+        /// `SHOWCASE_REPEATED`: how many identical records were condensed into this one (set by the log).
+        public static let repeated = Field(known: "SHOWCASE_REPEATED")
+
+        /// Orders fields by name, so a record's datagram is the same whatever order the caller gave them in.
+        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.name < rhs.name }
+    }
+
+    /// journald's socket for native-protocol datagrams, documented as a stable interface.
+    public static let journalSocketPath = "/run/systemd/journal/socket"
+
     private struct Repeat {
         var lastPrinted: ContinuousClock.Instant
         var suppressed: Int
     }
 
-    private let journal: Bool
+    private let journalStream: Bool
+    private let journal: JournalSocket?
+    private let errorOutput: Int32
     private let condenseWindow: Duration
     private let repeats = NSLockedBox<[String: Repeat]>([:])
 
-    /// A log that prefixes journal priorities when `JOURNAL_STREAM` is set, and counts instead of printing an error or
-    /// warning identical to one printed within `condenseWindow`.
-    public init(
-        environment: [String: String] = ProcessInfo.processInfo.environment, condenseWindow: Duration = .seconds(600)
+    /// A log that sends records to journald when `JOURNAL_STREAM` is set (falling back to `<N>`-prefixed stderr
+    /// lines), and counts instead of logging an error or warning identical to one logged within `condenseWindow`.
+    ///
+    /// `journalSocket` replaces journald's socket path; when nil, `SHOWCASE_JOURNAL_SOCKET` from `environment`
+    /// does, else ``journalSocketPath``. Tests bind a socket of their own there.
+    public convenience init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, condenseWindow: Duration = .seconds(600),
+        journalSocket: String? = nil
     ) {
-        journal = environment["JOURNAL_STREAM"] != nil
+        self.init(
+            environment: environment, condenseWindow: condenseWindow, journalSocket: journalSocket, errorOutput: 2)
+    }
+
+    /// Like the public initializer, writing the stderr lines to `errorOutput` instead of descriptor 2.
+    init(environment: [String: String], condenseWindow: Duration, journalSocket: String?, errorOutput: Int32) {
+        journalStream = environment["JOURNAL_STREAM"] != nil
+        let path = journalSocket ?? environment["SHOWCASE_JOURNAL_SOCKET"] ?? Self.journalSocketPath
+        journal = journalStream ? JournalSocket(path: path) : nil
+        self.errorOutput = errorOutput
         self.condenseWindow = condenseWindow
     }
 
-    /// Logs one event line.
-    public func log(_ priority: Priority, _ message: String) {
-        var line = message
+    /// Logs one event, with journal `fields` besides its message (ignored on stderr: the message says it all).
+    public func log(_ priority: Priority, _ message: String, fields: [Field: String] = [:]) {
+        var text = message
+        var fields = fields
         if priority.rawValue <= Priority.warning.rawValue {
             let now = ContinuousClock.now
-            let decision: String?? = repeats.withLock { repeats in
+            let decision: Int? = repeats.withLock { repeats in
                 if var entry = repeats[message], now - entry.lastPrinted < condenseWindow {
                     entry.suppressed += 1
                     repeats[message] = entry
-                    return .none
+                    return nil
                 }
                 let suppressed = repeats[message]?.suppressed ?? 0
                 repeats[message] = Repeat(lastPrinted: now, suppressed: 0)
                 if repeats.count > 512 { repeats.removeAll() }
-                return .some(suppressed > 0 ? " (repeated \(suppressed) more times)" : nil)
+                return suppressed
             }
-            guard case .some(let suffix) = decision else { return }
-            line += suffix ?? ""
+            guard let suppressed = decision else { return }
+            if suppressed > 0 {
+                text += " (repeated \(suppressed) more times)"
+                fields[.repeated] = String(suppressed)
+            }
         }
-        write(priority, line)
+        if let journal, journal.send(Self.journalDatagram(priority, text, fields: fields)) { return }
+        writeLine(priority, text)
     }
 
     /// Logs a failure that needs attention (condensed when repeated).
-    public func error(_ message: String) { log(.error, message) }
+    public func error(_ message: String, fields: [Field: String] = [:]) { log(.error, message, fields: fields) }
     /// Logs a problem the daemon works around, such as throttling (condensed when repeated).
-    public func warning(_ message: String) { log(.warning, message) }
+    public func warning(_ message: String, fields: [Field: String] = [:]) { log(.warning, message, fields: fields) }
     /// Logs a normal but significant event: start, reload, stop, a setting that needs a restart.
-    public func notice(_ message: String) { log(.notice, message) }
+    public func notice(_ message: String, fields: [Field: String] = [:]) { log(.notice, message, fields: fields) }
     /// Logs routine detail: a refresh outcome, a resolved host identity.
-    public func info(_ message: String) { log(.info, message) }
+    public func info(_ message: String, fields: [Field: String] = [:]) { log(.info, message, fields: fields) }
 
-    private func write(_ priority: Priority, _ message: String) {
-        let text = (journal ? "<\(priority.rawValue)>" : "") + message.replacingOccurrences(of: "\n", with: " ") + "\n"
-        var bytes = Array(text.utf8)
+    /// One record in journald's native protocol: `KEY=value\n` per field, or, for a value holding a newline,
+    /// `KEY\n`, the value's length as 64-bit little-endian, the value and `\n`.
+    static func journalDatagram(_ priority: Priority, _ message: String, fields: [Field: String]) -> [UInt8] {
+        var datagram: [UInt8] = []
+        func append(_ name: String, _ value: String) {
+            let bytes = Array(value.utf8)
+            datagram += Array(name.utf8)
+            if bytes.contains(UInt8(ascii: "\n")) {
+                datagram.append(UInt8(ascii: "\n"))
+                withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { datagram += $0 }
+            } else {
+                datagram.append(UInt8(ascii: "="))
+            }
+            datagram += bytes
+            datagram.append(UInt8(ascii: "\n"))
+        }
+        append("MESSAGE", message)
+        append("PRIORITY", String(priority.rawValue))
+        append("SYSLOG_IDENTIFIER", "showcased")
+        for field in fields.keys.sorted() where !Self.reserved.contains(field.name) {
+            append(field.name, fields[field]!)
+        }
+        return datagram
+    }
+
+    /// Fields the log writes itself; a caller's field of the same name would make the record ambiguous.
+    private static let reserved: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"]
+
+    private func writeLine(_ priority: Priority, _ message: String) {
+        let prefix = journalStream ? "<\(priority.rawValue)>" : ""
+        var bytes = Array((prefix + message.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeMutableBytes {
+                Glibc.write(errorOutput, $0.baseAddress! + offset, $0.count - offset)
+            }
             if n <= 0 { return }
             offset += n
+        }
+    }
+
+    /// An unconnected datagram socket that sends records to journald's socket path.
+    ///
+    /// Unconnected, so a journald that restarts (and re-creates its socket) is reached again by the next record;
+    /// nonblocking, so a journal that cannot keep up costs a stderr line instead of stalling the daemon.
+    private final class JournalSocket: Sendable {
+        private let descriptor: Int32
+        private let address: sockaddr_un
+
+        init?(path: String) {
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
+            let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+            self.address = address
+        }
+
+        deinit { close(descriptor) }
+
+        /// Sends one datagram; false when it did not arrive (no socket there, journal busy, record too large).
+        func send(_ datagram: [UInt8]) -> Bool {
+            var address = self.address
+            let sent = datagram.withUnsafeBytes { bytes in
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(
+                            descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0,
+                            socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            return sent == datagram.count
         }
     }
 }

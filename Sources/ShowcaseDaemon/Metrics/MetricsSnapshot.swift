@@ -1,0 +1,53 @@
+/// What the daemon exposes to Prometheus at one moment, as plain values: the renderer
+/// (``PrometheusExposition``) knows nothing about the roster store or the configuration, so it can be
+/// tested, and `promtool`-checked, without a daemon.
+///
+/// Counters (`upstream*`, ``varlinkCalls``) only grow for the life of the process; Prometheus detects the
+/// reset at a restart.
+public struct MetricsSnapshot: Sendable, Equatable {
+    /// A storefront roster's state, as `Roster.Health` names it; each is one `state` label value of
+    /// `showcase_roster_state`, so the set is closed and the series count stays storefronts × states.
+    public enum RosterState: String, Sendable, CaseIterable {
+        /// Younger than `refresh.interval`.
+        case fresh
+        /// Older than `refresh.interval`, still served (a refresh failed in transport or is due).
+        case stale
+        /// Never fetched yet: nothing to serve.
+        case warming
+        /// The transport failed with nothing cached.
+        case unavailable
+        /// The last answer was a diagnostic (MalformedResponse, MissingEntityParameter, HostAppNotFound).
+        case failed
+    }
+
+    /// The version `showcased --version` prints (the `version` label of `showcase_build_info`).
+    public var version: String
+    /// The configuration generation being served: 1 at start, one more per accepted reload.
+    public var configGeneration: Int
+    /// Upstream requests sent since the daemon started.
+    public var upstreamRequests: Int
+    /// Upstream requests that failed (transport, HTTP status, unusable body), throttled ones included.
+    public var upstreamFailures: Int
+    /// Upstream requests answered 403 or 429.
+    public var upstreamThrottled: Int
+    /// One entry per roster the daemon keeps (storefront, and language where a storefront has several).
+    public var storefronts: [StorefrontMetrics]
+    /// Varlink calls answered since the daemon started, by fully qualified method name
+    /// (`io.showcase.Roster.Get`). Only methods the daemon serves belong here: a client calling made-up names
+    /// must not be able to grow the label set.
+    public var varlinkCalls: [String: Int]
+
+    /// A snapshot of the given values.
+    public init(
+        version: String, configGeneration: Int, upstreamRequests: Int = 0, upstreamFailures: Int = 0,
+        upstreamThrottled: Int = 0, storefronts: [StorefrontMetrics] = [], varlinkCalls: [String: Int] = [:]
+    ) {
+        self.version = version
+        self.configGeneration = configGeneration
+        self.upstreamRequests = upstreamRequests
+        self.upstreamFailures = upstreamFailures
+        self.upstreamThrottled = upstreamThrottled
+        self.storefronts = storefronts
+        self.varlinkCalls = varlinkCalls
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+@preconcurrency import Glibc
+import Testing
+
+@testable import ShowcaseDaemon
+
+/// The daemon's log under journald: native-protocol records with fields, and the stderr fallback.
+@Suite("Journal fields")
+struct JournalTests {
+    /// A pipe standing in for stderr: the log writes its fallback lines into `write`, the test reads `read`.
+    final class Stderr {
+        let read: Int32
+        let write: Int32
+
+        init() {
+            var ends: [Int32] = [0, 0]
+            pipe(&ends)
+            read = ends[0]
+            write = ends[1]
+            _ = fcntl(read, F_SETFL, fcntl(read, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit {
+            close(read)
+            close(write)
+        }
+
+        /// Everything written so far (the log writes synchronously, so it is all there).
+        func drain() -> String {
+            var text = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = Glibc.read(read, &buffer, buffer.count)
+                if n <= 0 { break }
+                text += buffer[..<n]
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    static func log(journal: Bool, socket: String, stderr: Stderr, condense: Duration = .seconds(600)) -> DaemonLog {
+        DaemonLog(
+            environment: journal ? ["JOURNAL_STREAM": "8:12345"] : [:], condenseWindow: condense,
+            journalSocket: socket, errorOutput: stderr.write)
+    }
+
+    @Test("under journald a record arrives as MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the caller's fields")
+    func nativeRecord() throws {
+        let journal = try JournalListener()
+        let stderr = Stderr()
+        let log = Self.log(journal: true, socket: journal.path, stderr: stderr)
+        log.warning(
+            "de: upstream answered HTTP 500; serving the cached roster",
+            fields: [.storefront: "de", .host: "com.quietharbor.Knotbook", .error: "HTTP 500"])
+        let fields = try journal.receive()
+        #expect(
+            fields.map(\.name) == [
+                "MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "SHOWCASE_ERROR", "SHOWCASE_HOST",
+                "SHOWCASE_STOREFRONT",
+            ])
+        #expect(
+            fields.map(\.value) == [
+                "de: upstream answered HTTP 500; serving the cached roster", "4", "showcased",
+                "HTTP 500", "com.quietharbor.Knotbook", "de",
+            ])
+        log.info("refreshed de: 12 apps (changed)")
+        let info = try journal.receive()
+        #expect(info.map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"])
+        #expect(info[1].value == "6")
+        #expect(stderr.drain() == "", "a record journald received is not written to stderr as well")
+    }
+
+    @Test("a value holding a newline travels in the binary form: name, 64-bit little-endian length, bytes")
+    func binaryForm() throws {
+        let journal = try JournalListener()
+        let stderr = Stderr()
+        let log = Self.log(journal: true, socket: journal.path, stderr: stderr)
+        log.error("line one\nline two", fields: [.error: "a\nb"])
+        let raw = try journal.receiveRaw()
+        let message = Array("line one\nline two".utf8)
+        let expectedStart = Array("MESSAGE\n".utf8) + [UInt8(message.count), 0, 0, 0, 0, 0, 0, 0] + message + [10]
+        #expect(Array(raw.prefix(expectedStart.count)) == expectedStart)
+        let fields = try JournalListener.parse(raw)
+        #expect(fields.map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "SHOWCASE_ERROR"])
+        #expect(fields[0].value == "line one\nline two")
+        #expect(fields[1].value == "3")
+        #expect(fields[3].value == "a\nb")
+        let tail = Array("SHOWCASE_ERROR\n".utf8) + [3, 0, 0, 0, 0, 0, 0, 0] + Array("a\nb\n".utf8)
+        #expect(Array(raw.suffix(tail.count)) == tail)
+    }
+
+    @Test("without journald's socket, or when nobody receives on it, records fall back to <N>-prefixed stderr lines")
+    func fallback() throws {
+        let stderr = Stderr()
+        let absent = FileManager.default.temporaryDirectory.appendingPathComponent("no-journal-\(UUID())").path
+        let log = Self.log(journal: true, socket: absent, stderr: stderr)
+        log.notice("started\nwith two lines", fields: [.generation: "1"])
+        #expect(stderr.drain() == "<5>started with two lines\n")
+
+        // A socket file whose receiver went away (journald stopped): the send fails, the line still gets out.
+        let journal = try JournalListener()
+        journal.stop()
+        #expect(FileManager.default.fileExists(atPath: journal.path))
+        let orphan = Self.log(journal: true, socket: journal.path, stderr: stderr)
+        orphan.error("cannot serve the socket")
+        #expect(stderr.drain() == "<3>cannot serve the socket\n")
+    }
+
+    @Test("outside journald (no JOURNAL_STREAM) lines go to stderr unprefixed and nothing is sent")
+    func outsideJournald() throws {
+        let journal = try JournalListener()
+        let stderr = Stderr()
+        let log = Self.log(journal: false, socket: journal.path, stderr: stderr)
+        log.warning("de: throttled", fields: [.storefront: "de"])
+        #expect(stderr.drain() == "de: throttled\n")
+        #expect(!journal.hasPending())
+    }
+
+    @Test("repeated errors are condensed into one record, and the next one carries the count as a field")
+    func condensing() throws {
+        let journal = try JournalListener()
+        let stderr = Stderr()
+        let log = Self.log(journal: true, socket: journal.path, stderr: stderr, condense: .seconds(2))
+        for _ in 0..<4 { log.error("de: HTTP 500", fields: [.storefront: "de"]) }
+        let first = Dictionary(uniqueKeysWithValues: try journal.receive().map { ($0.name, $0.value) })
+        #expect(first["MESSAGE"] == "de: HTTP 500")
+        #expect(first["SHOWCASE_REPEATED"] == nil)
+        #expect(!journal.hasPending(), "the three repeats inside the window were sent")
+        Thread.sleep(forTimeInterval: 2.2)
+        log.error("de: HTTP 500", fields: [.storefront: "de"])
+        let next = Dictionary(uniqueKeysWithValues: try journal.receive().map { ($0.name, $0.value) })
+        #expect(next["MESSAGE"] == "de: HTTP 500 (repeated 3 more times)")
+        #expect(next["SHOWCASE_REPEATED"] == "3")
+        #expect(next["SHOWCASE_STOREFRONT"] == "de")
+    }
+
+    @Test("field names follow journald's rules; a caller's MESSAGE or PRIORITY cannot override the log's own")
+    func fieldNames() throws {
+        #expect(DaemonLog.Field("SHOWCASE_STOREFRONT") == .storefront)
+        #expect(DaemonLog.Field("CODE_LINE2")?.name == "CODE_LINE2")
+        for bad in [
+            "", "showcase_host", "_SOURCE", "2FA", "SHOWCASE-HOST", "SHOWCASE HOST", String(repeating: "A", count: 65),
+        ] {
+            #expect(DaemonLog.Field(bad) == nil, "\(bad) was accepted")
+        }
+        let datagram = DaemonLog.journalDatagram(
+            .notice, "reloaded", fields: [DaemonLog.Field("MESSAGE")!: "forged", DaemonLog.Field("PRIORITY")!: "0"])
+        let fields = try JournalListener.parse(datagram)
+        #expect(fields.map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"])
+        #expect(fields.map(\.value) == ["reloaded", "5", "showcased"])
+    }
+
+    @Test("the real daemon under journald sends its start and stop to the journal socket, not to stderr")
+    func daemonUnderJournald() throws {
+        let journal = try JournalListener()
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        let daemon = try bed.start(
+            environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+        let started = try journal.receive { $0["MESSAGE"]?.contains("listening on") == true }
+        #expect(started["PRIORITY"] == "5")
+        #expect(started["SYSLOG_IDENTIFIER"] == "showcased")
+        #expect(try daemon.stop() == 0)
+        let stopped = try journal.receive { $0["MESSAGE"] == "stopped" }
+        #expect(stopped["SYSLOG_IDENTIFIER"] == "showcased")
+        #expect(!daemon.log.contains("listening on"), "a record journald received went to stderr too: \(daemon.log)")
+        #expect(!daemon.log.contains("<5>"), "stderr: \(daemon.log)")
+    }
+}

@@ -4,30 +4,37 @@ import Varlink
 
 @Suite("Decoding what the daemon sends, and saying which field does not fit")
 struct DecodingTests {
-    /// A `Roster.Get` reply as showcased serializes it (sorted keys, no nulls), two apps of Fixtures/lookup.
-    static let getReplyText = """
-        {"apps":[{"artistId":1641000100,"bundleId":"io.example.Lanternlight","formattedPrice":"Gratis",\
-        "genre":"Dienstprogramme","iconUrl":"https://is1-ssl.mzstatic.example/1641000103/512x512bb.jpg",\
-        "id":1641000103,"minimumOsVersion":"16.0","name":"Lanternlight","platform":"ios",\
-        "storeUrl":"https://apps.apple.com/de/app/lanternlight/id1641000103?uo=4",\
-        "tagline":"Light for the long watch"},{"artistId":1641000100,"bundleId":"io.example.Tidewatch",\
-        "genre":"Wetter","iconUrl":"https://is1-ssl.mzstatic.example/1641000104/512x512bb.jpg",\
-        "id":1641000104,"minimumOsVersion":"17.0","name":"Tidewatch","platform":"ios",\
-        "storeUrl":"https://apps.apple.com/de/app/tidewatch/id1641000104?uo=4"}],\
-        "fetchedAt":"2026-11-29T14:18:43Z","host":"io.example.NoteJar","state":"fresh","storefront":"de"}
-        """
+    /// The `Roster.Get` reply showcased wrote for `de` (the demo configuration over Fixtures/lookup), as captured
+    /// from `showcasectl --json roster --storefront de`: sorted keys, nil fields left out.
+    static let getReplyText = Samples.capturedReply("roster-get-de.json")
+    /// The `Admin.Status` reply captured from the same daemon while `jp` was still warming.
+    static let statusReplyText = Samples.capturedReply("admin-status.json")
 
-    @Test("reads a Roster.Get reply exactly as the daemon writes it")
+    @Test("reads a Roster.Get reply showcased wrote, and writes the same bytes back")
     func realGetReply() throws {
         let reply = try RosterGetReply(decoding: try JSONValue(parsing: Self.getReplyText))
-        #expect(reply.storefront == "de" && reply.host == "io.example.NoteJar")
+        #expect(reply.storefront == "de" && reply.host == "com.quietharbor.TideLog")
         #expect(reply.state == .fresh)
-        #expect(reply.fetchedAt == "2026-11-29T14:18:43Z")
-        #expect(reply.apps.map(\.id) == [1_641_000_103, 1_641_000_104])
-        #expect(reply.apps[0].tagline == "Light for the long watch" && reply.apps[1].tagline == nil)
-        #expect(reply.apps[0].formattedPrice == "Gratis" && reply.apps[1].formattedPrice == nil)
-        // And writes the same bytes back: the encoding is the daemon's.
+        #expect(reply.fetchedAt == "2026-12-01T06:35:26Z")
+        #expect(reply.apps.count == 10)
+        #expect(reply.apps.first?.id == 1_641_000_103 && reply.apps.first?.name == "Lanternlight")
+        #expect(reply.apps.first?.tagline == "Ein Nachtlicht, das die Gezeiten kennt")
+        #expect(reply.apps.filter { $0.tagline != nil }.count == 1)
+        #expect(reply.apps.contains { $0.formattedPrice == "2,99 €" })
+        // The encoding is the daemon's: the same value gives the same bytes.
         #expect(String(decoding: reply.encoded().serialized(), as: UTF8.self) == Self.getReplyText)
+    }
+
+    @Test("reads an Admin.Status reply showcased wrote, a warming storefront without fetchedAt included")
+    func realStatusReply() throws {
+        let status = try AdminStatusReply(decoding: try JSONValue(parsing: Self.statusReplyText))
+        #expect(status.version == "0.1.0" && status.configGeneration == 1 && status.lastReloadError == nil)
+        #expect(status.upstream == .init(requests: 4, failures: 0, throttled: 0))
+        #expect(status.storefronts.map(\.code) == ["de", "jp", "us"])
+        let jp = status.storefronts[1]
+        #expect(jp.state == .warming && jp.fetchedAt == nil && jp.apps == 0 && jp.lastError == nil)
+        #expect(status.storefronts[0].apps == 17)
+        #expect(String(decoding: status.encoded().serialized(), as: UTF8.self) == Self.statusReplyText)
     }
 
     @Test("a missing required field is named by its full path")
@@ -91,7 +98,7 @@ struct DecodingTests {
         members["apps"] = .array(apps)
         members["language"] = "de"
         let reply = try RosterGetReply(decoding: .object(members))
-        #expect(reply.apps.count == 2 && reply.apps[0].name == "Lanternlight")
+        #expect(reply.apps.count == 10 && reply.apps[0].name == "Lanternlight")
         #expect(try AdminReloadReply(decoding: ["generation": 4, "changed": ["overlay"]]).generation == 4)
     }
 

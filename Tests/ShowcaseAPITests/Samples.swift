@@ -1,6 +1,8 @@
+import Foundation
 import ShowcaseAPI
 
-/// Values with every optional field set, and with none, for the round-trip tests. Invented apps.
+/// Values with every optional field set, and with none, for the round-trip tests (invented apps), and the
+/// replies captured from showcased in `Fixtures/replies/`.
 enum Samples {
     static let fullApp = RosterApp(
         id: 1_641_000_103, artistId: 1_641_000_100, name: "Lanternlight", bundleId: "io.example.Lanternlight",
@@ -14,4 +16,13 @@ enum Samples {
         genre: "Wetter", formattedPrice: nil, platform: "macos", minimumOsVersion: "12.0",
         iconUrl: "https://example.invalid/1641000105.png",
         storeUrl: "https://apps.example.invalid/de/app/id1641000105?uo=4", tagline: nil)
+
+    /// A reply showcased wrote, from `Fixtures/replies/` (read relative to this file), without the final newline.
+    static func capturedReply(_ name: String) -> String {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/replies").appendingPathComponent(name)
+        let text = try! String(contentsOf: url, encoding: .utf8)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
 }

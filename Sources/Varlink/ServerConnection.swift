@@ -34,7 +34,12 @@ final class ServerConnection {
     var input: [UInt8] = []
     var lastCall: LastCall?
     /// Reply messages waiting to be written, in the order the peer must read them.
-    var output = PendingWrites()
+    ///
+    /// Exclusivity is not checked at run time: only the event-loop thread touches it, and no `PendingWrites`
+    /// method calls back into the connection, so no two accesses can overlap. The check is the most frequent
+    /// in the hot path: without it a cached `Roster.Get` costs the daemon about 7,460 instructions instead of
+    /// 8,020 (callgrind, 13 KB reply; 7,910 before the write queue moved out of the connection).
+    @exclusivity(unchecked) var output = PendingWrites()
     var slots: [Slot] = []
     /// Bytes held in `slots[…].buffered`, counted against the pending-output limit.
     var bufferedBytes = 0

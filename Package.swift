@@ -3,7 +3,9 @@ import PackageDescription
 
 // The data's path, one module per step (see README "Architecture"):
 // Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
-// → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings.
+// → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
+// ShowcaseAPI is the wire contract both ends of the socket share.
+// Each target below carries its charter: what it owns, and what it may depend on.
 let package = Package(
     name: "Showcase",
     platforms: [.macOS(.v14)],
@@ -13,36 +15,53 @@ let package = Package(
         .library(name: "Varlink", targets: ["Varlink"]),
     ],
     targets: [
+        // libyaml through pkg-config; only ShowcaseConfig may use it.
         .systemLibrary(
             name: "CYaml",
             path: "Sources/CYaml",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd).
         .target(name: "CSystem", path: "Sources/CSystem"),
         // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
         // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
         .target(name: "ShowcaseCore"),
+        // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
+        // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem only.
         .target(name: "Varlink", dependencies: ["CSystem"]),
+        // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
+        // May use Varlink only (JSONValue, VarlinkError), so a client gets the contract without the daemon.
+        .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
         // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
         // limiter, the Varlink methods (API/), and the process lifecycle; showcased is a thin main over it.
-        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),
+        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink"]),
+        // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation only.
         .target(name: "LookupReplay"),
+        // The daemon's thin main.
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
-        .executableTarget(name: "showcasectl", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),
+        // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
+        .executableTarget(
+            name: "showcasectl", dependencies: ["ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink"]
+        ),
+        // Development tools: the org.varlink.certification service, the lookup replay server, the benchmark.
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
         .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
+        // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
         .testTarget(
             name: "ShowcaseDaemonTests",
-            dependencies: ["ShowcaseDaemon", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay"]
+            dependencies: [
+                "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay",
+            ]
         ),
         .testTarget(
-            name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseDaemon"]
+            name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseAPI"]
         ),
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]

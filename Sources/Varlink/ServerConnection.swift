@@ -30,15 +30,16 @@ final class ServerConnection {
     let id: UInt64
     let fd: Int32
     let peer: PeerCredentials
+    /// The start of a message that spans reads (no NUL yet).
     var input: [UInt8] = []
     var lastCall: LastCall?
-    /// Reply messages waiting to be written, oldest first, each the very bytes the handler gave (a cached
-    /// reply is not copied: the loop writes them with one gathering `sendmsg`). `outputOffset` bytes of the
-    /// first one are already written.
-    var output: [[UInt8]] = []
-    var outputOffset = 0
-    /// Bytes in `output` not yet written.
-    var outputBytes = 0
+    /// Reply messages waiting to be written, in the order the peer must read them.
+    ///
+    /// Exclusivity is not checked at run time: only the event-loop thread touches it, and no `PendingWrites`
+    /// method calls back into the connection, so no two accesses can overlap. The check is the most frequent
+    /// in the hot path: without it a cached `Roster.Get` costs the daemon about 7,460 instructions instead of
+    /// 8,020 (callgrind, 13 KB reply; 7,910 before the write queue moved out of the connection).
+    @exclusivity(unchecked) var output = PendingWrites()
     var slots: [Slot] = []
     /// Bytes held in `slots[…].buffered`, counted against the pending-output limit.
     var bufferedBytes = 0
@@ -59,10 +60,10 @@ final class ServerConnection {
         self.lastActivity = now
     }
 
-    var hasPendingOutput: Bool { outputBytes > 0 }
+    var hasPendingOutput: Bool { !output.isEmpty }
 
     /// Reply bytes this peer has not read yet, written or held back.
-    var pendingBytes: Int { outputBytes + bufferedBytes }
+    var pendingBytes: Int { output.bytes + bufferedBytes }
 
     /// Nothing in flight and nothing to write.
     var isQuiet: Bool { slots.isEmpty && !hasPendingOutput }
@@ -79,14 +80,14 @@ final class ServerConnection {
             if final { slots[position].finished = true }
             return
         }
-        enqueue(bytes)
+        output.append(bytes)
         guard final else { return }
         slots.removeFirst()
         while !slots.isEmpty {
             if !slots[0].buffered.isEmpty {
                 for chunk in slots[0].buffered {
                     bufferedBytes -= chunk.count
-                    enqueue(chunk)
+                    output.append(chunk)
                 }
                 slots[0].buffered = []
             }
@@ -95,27 +96,42 @@ final class ServerConnection {
         }
     }
 
-    private func enqueue(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        output.append(bytes)
-        outputBytes += bytes.count
+    // MARK: Calls
+
+    /// The members of the call message `bytes`: those of the previous call when the bytes are the same (a
+    /// client polling one query sends identical messages), else parsed and remembered. Nil when the message is
+    /// not a JSON object.
+    func callFields(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
+        if let lastCall, lastCall.matches(bytes) { return lastCall.fields }
+        guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message else { return nil }
+        if bytes.count <= LastCall.maxBytes { lastCall = LastCall(bytes: Array(bytes), fields: fields) }
+        return fields
     }
 
-    /// Drops `count` written bytes from the front of `output`.
-    func consumeOutput(_ count: Int) {
-        outputBytes -= count
-        var remaining = outputOffset + count
-        var finished = 0
-        while finished < output.count, remaining >= output[finished].count {
-            remaining -= output[finished].count
-            finished += 1
-        }
-        if finished == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 64)
-            outputOffset = 0
-        } else {
-            output.removeFirst(finished)
-            outputOffset = remaining
-        }
+    /// Opens a slot for a call that expects replies and returns its sequence number, or nil when `limit` calls
+    /// are already awaiting their final reply.
+    func beginCall(limit: Int) -> UInt64? {
+        guard slots.count < limit else { return nil }
+        let sequence = nextSequence
+        nextSequence += 1
+        slots.append(Slot(sequence: sequence))
+        return sequence
+    }
+
+    /// Records the responder of the call opened last, so a close can tell it the peer is gone.
+    func attachToNewestCall(_ responder: VarlinkResponder) {
+        if let last = slots.indices.last { slots[last].responder = responder }
+    }
+
+    /// Marks the connection closed and drops everything it holds; returns the responders of calls still in
+    /// flight, to be told (outside this bookkeeping) that their peer is gone.
+    func discardAll() -> [VarlinkResponder] {
+        isOpen = false
+        let responders = slots.compactMap(\.responder)
+        slots = []
+        bufferedBytes = 0
+        output = PendingWrites()
+        input = []
+        return responders
     }
 }

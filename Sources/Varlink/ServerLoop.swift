@@ -8,6 +8,10 @@ import Foundation
 /// The single epoll event loop behind `VarlinkServer`: accepts, reads, parses, dispatches and
 /// writes for every connection on one thread, so the fast path has no locks and no thread hops.
 /// Other threads talk to it only through `mailbox` plus an eventfd wake-up.
+///
+/// The loop decides what happens when; each connection keeps its own books (`ServerConnection`: call slots in
+/// order, framing in `+Framing`, the write queue in `PendingWrites`), a call's envelope is read by
+/// `CallEnvelope`, and admission lives in `ServerLoop+Accepting`.
 final class ServerLoop: @unchecked Sendable {
     enum Message {
         case reply(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool)
@@ -75,12 +79,6 @@ final class ServerLoop: @unchecked Sendable {
     var isOnLoopThread: Bool {
         guard let loopThread else { return false }
         return pthread_equal(pthread_self(), loopThread) != 0
-    }
-
-    func addListener(_ fd: Int32) {
-        let tag = ServerLoop.listenerTag | UInt64(listeners.count)
-        listeners.append(fd)
-        _ = csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN), tag)
     }
 
     func post(_ message: Message) {
@@ -189,67 +187,13 @@ final class ServerLoop: @unchecked Sendable {
         if shutdownDeadline != nil, connections.isEmpty { running = false }
     }
 
-    func acceptAll(_ listener: Int32) {
-        for _ in 0..<64 {
-            let fd = csys_accept(listener)
-            if fd == -EAGAIN || fd == -EWOULDBLOCK { return }
-            if fd == -EMFILE || fd == -ENFILE {
-                // Out of descriptors: use the reserve to accept and drop one client, so the
-                // listener stops reporting readiness instead of spinning the loop.
-                if reserveFD >= 0 {
-                    _ = csys_close(reserveFD)
-                    let dropped = csys_accept(listener)
-                    if dropped >= 0 { _ = csys_close(dropped) }
-                    reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                }
-                return
-            }
-            if fd < 0 { return }
-            if connections.count >= limits.maxConnections {
-                _ = csys_close(fd)
-                continue
-            }
-            register(fd: fd)
-        }
-    }
-
-    func register(fd: Int32) {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        let peer =
-            csys_peer_credentials(fd, &pid, &uid, &gid) == 0
-            ? PeerCredentials(pid: pid, uid: uid, gid: gid) : PeerCredentials.unknown
-        let id = nextConnectionID
-        nextConnectionID += 1
-        let connection = ServerConnection(id: id, fd: fd, peer: peer, now: ServerLoop.now())
-        guard csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN | CSYS_EPOLLRDHUP), id) == 0 else {
-            _ = csys_close(fd)
-            return
-        }
-        connections[id] = connection
-        publishCount()
-    }
-
-    func publishCount() {
-        connectionCountLock.lock()
-        publishedConnectionCount = connections.count
-        connectionCountLock.unlock()
-    }
-
     func close(_ connection: ServerConnection) {
         guard connection.isOpen else { return }
-        connection.isOpen = false
+        let responders = connection.discardAll()
         _ = csys_epoll_del(epollFD, connection.fd)
         _ = csys_close(connection.fd)
         connections[connection.id] = nil
         publishCount()
-        let responders = connection.slots.compactMap(\.responder)
-        connection.slots = []
-        connection.output = []
-        connection.outputOffset = 0
-        connection.outputBytes = 0
-        connection.input = []
         for responder in responders { responder.markClosed() }
     }
 
@@ -302,104 +246,46 @@ final class ServerLoop: @unchecked Sendable {
         }
     }
 
-    /// Splits `bytes` at NULs into messages, using the connection's partial-message buffer
-    /// only when a message spans reads.
+    /// Hands every complete message in `bytes` to `handleMessage`; closes a connection whose message is too long.
     func consume(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
-        var start = 0
-        while start < bytes.count, connection.isOpen {
-            guard let base = bytes.baseAddress,
-                let found = memchr(base + start, 0, bytes.count - start)
-            else { break }
-            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if connection.input.isEmpty {
-                guard end - start <= limits.maxMessageBytes else { return close(connection) }
-                handleMessage(UnsafeBufferPointer(rebasing: bytes[start..<end]), on: connection)
-            } else {
-                guard connection.input.count + (end - start) <= limits.maxMessageBytes else {
-                    return close(connection)
-                }
-                connection.input.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                var message: [UInt8] = []
-                swap(&message, &connection.input)
-                message.withUnsafeBufferPointer { handleMessage($0, on: connection) }
-                message.removeAll(keepingCapacity: true)
-                if connection.input.isEmpty, message.capacity <= 65536 { swap(&message, &connection.input) }
-            }
-            start = end + 1
+        let withinLimit = connection.splitMessages(bytes, maxMessageBytes: limits.maxMessageBytes) { message in
+            handleMessage(message, on: connection)
         }
-        guard connection.isOpen, start < bytes.count else { return }
-        guard connection.input.count + (bytes.count - start) <= limits.maxMessageBytes else {
-            return close(connection)
-        }
-        connection.input.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+        if !withinLimit { close(connection) }
     }
 
     func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
         // Not JSON, not UTF-8, or not a call object: the stream cannot be trusted any more,
         // so this client (only) is disconnected.
-        let fields: [String: JSONValue]
-        if let last = connection.lastCall, last.matches(bytes) {
-            fields = last.fields
-        } else {
-            guard let message = try? JSONValue(parsing: bytes), case .object(let parsed) = message else {
-                return close(connection)
-            }
-            fields = parsed
-            if bytes.count <= ServerConnection.LastCall.maxBytes {
-                connection.lastCall = ServerConnection.LastCall(bytes: Array(bytes), fields: parsed)
-            }
+        guard let fields = connection.callFields(bytes), let envelope = CallEnvelope(fields) else {
+            return close(connection)
         }
-        // One pass over the members instead of a hashed lookup per field: this runs for every call.
-        var methodValue: JSONValue?
-        var onewayValue: JSONValue?
-        var moreValue: JSONValue?
-        var parametersValue: JSONValue?
-        var upgradeValue: JSONValue?
-        for (name, value) in fields {
-            switch name {
-            case "method": methodValue = value
-            case "parameters": parametersValue = value
-            case "oneway": onewayValue = value
-            case "more": moreValue = value
-            case "upgrade": upgradeValue = value
-            default: continue
-            }
-        }
-        guard case .string(let method)? = methodValue else { return close(connection) }
-        let oneway = onewayValue?.boolValue ?? false
-        let more = !oneway && (moreValue?.boolValue ?? false)
         var sequence: UInt64 = 0
-        if !oneway {
-            guard connection.slots.count < limits.maxCallsInFlight else { return close(connection) }
-            sequence = connection.nextSequence
-            connection.nextSequence += 1
-            connection.slots.append(ServerConnection.Slot(sequence: sequence))
+        if !envelope.oneway {
+            guard let opened = connection.beginCall(limit: limits.maxCallsInFlight) else { return close(connection) }
+            sequence = opened
         }
         func reject(_ error: VarlinkError) {
-            if !oneway {
+            if !envelope.oneway {
                 apply(
                     connectionID: connection.id, sequence: sequence, bytes: EncodedReply(error: error).bytes,
                     final: true)
             }
         }
-        let parameters: [String: JSONValue]
-        switch parametersValue {
-        case nil, .null?: parameters = [:]
-        case .object(let members)?: parameters = members
-        default: return reject(.invalidParameter("parameters"))
-        }
-        if upgradeValue?.boolValue == true { return reject(.invalidParameter("upgrade")) }
+        guard let parameters = envelope.parameters else { return reject(.invalidParameter("parameters")) }
+        if envelope.upgrade { return reject(.invalidParameter("upgrade")) }
         let route: VarlinkInterface.Route
-        switch service.route(for: method) {
+        switch service.route(for: envelope.method) {
         case .success(let found): route = found
         case .failure(let error): return reject(error)
         }
-        if route.requiresMore, !more { return reject(.expectedMore()) }
+        if route.requiresMore, !envelope.more { return reject(.expectedMore()) }
         let responder = VarlinkResponder(
-            loop: self, connectionID: connection.id, sequence: sequence, more: more, oneway: oneway)
-        if !oneway, let last = connection.slots.indices.last { connection.slots[last].responder = responder }
+            loop: self, connectionID: connection.id, sequence: sequence, more: envelope.more, oneway: envelope.oneway)
+        if !envelope.oneway { connection.attachToNewestCall(responder) }
         let call = VarlinkCall(
-            method: method, parameters: parameters, more: more, oneway: oneway, peer: connection.peer)
+            method: envelope.method, parameters: parameters, more: envelope.more, oneway: envelope.oneway,
+            peer: connection.peer)
         do {
             try route.handler(call, responder)
         } catch {
@@ -418,9 +304,9 @@ final class ServerLoop: @unchecked Sendable {
 
     func flush(_ connection: ServerConnection) {
         while connection.hasPendingOutput {
-            let sent = ServerLoop.send(connection.output, skipping: connection.outputOffset, to: connection.fd)
+            let sent = connection.output.write(to: connection.fd)
             if sent > 0 {
-                connection.consumeOutput(sent)
+                connection.output.consume(sent)
             } else if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) {
                 break
             } else {
@@ -437,44 +323,6 @@ final class ServerLoop: @unchecked Sendable {
             return close(connection)
         }
         updateInterest(connection)
-    }
-
-    /// The most messages one `sendmsg` gathers.
-    static let maxGather = 64
-
-    /// Writes as much of `chunks` (after the first `offset` bytes) as the socket takes, in one gathering
-    /// `sendmsg` straight from the chunks' own storage: a 15 KB cached reply is never copied in user space.
-    /// Returns the bytes written, or `-errno`.
-    static func send(_ chunks: [[UInt8]], skipping offset: Int, to fd: Int32) -> Int {
-        let count = min(chunks.count, maxGather)
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
-            gather(chunks, 0, count, offset, into: vectors) {
-                var header = msghdr()
-                header.msg_iov = vectors.baseAddress
-                header.msg_iovlen = count
-                while true {
-                    let sent = sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
-                    if sent >= 0 { return sent }
-                    if errno != EINTR { return -Int(errno) }
-                }
-            }
-        }
-    }
-
-    /// Points `vectors[index...]` at `chunks[index..<end]` inside nested pointer scopes (so every pointer is
-    /// valid while `body` runs), then runs `body`.
-    private static func gather(
-        _ chunks: [[UInt8]], _ index: Int, _ end: Int, _ offset: Int, into vectors: UnsafeMutableBufferPointer<iovec>,
-        _ body: () -> Int
-    ) -> Int {
-        guard index < end else { return body() }
-        return chunks[index].withUnsafeBytes { raw in
-            let skip = index == 0 ? offset : 0
-            vectors[index] = iovec(
-                iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + skip }),
-                iov_len: raw.count - skip)
-            return gather(chunks, index + 1, end, offset, into: vectors, body)
-        }
     }
 
     func updateInterest(_ connection: ServerConnection) {

@@ -2,7 +2,7 @@ import ShowcaseCore
 
 /// A parsed `showcasectl` command with validated arguments: what `CommandRunner` executes.
 enum Command: Sendable, Equatable {
-    case roster(RosterQuery)
+    case roster(RosterOptions)
     case app(id: Int, storefront: Storefront, host: String?)
     case storefronts
     case watch(storefront: Storefront?)

@@ -163,7 +163,7 @@ struct CommandLineParser {
         switch spec.name {
         case "roster":
             return .roster(
-                RosterQuery(
+                RosterOptions(
                     storefront: try storefront(values["storefront"]!),
                     host: try host(spec),
                     platform: try platform(spec),

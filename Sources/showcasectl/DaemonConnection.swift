@@ -21,11 +21,11 @@ struct DaemonConnection {
     }
 
     /// Calls `method` and returns its reply parameters. `timeout` nil means the default 30 s.
-    func call(_ method: String, _ parameters: [String: JSONValue] = [:], timeout: Duration? = nil)
+    func call(_ method: String, _ parameters: JSONValue = .emptyObject, timeout: Duration? = nil)
         throws(CommandFailure) -> JSONValue
     {
         do {
-            return try client.callSync(method, .object(parameters), timeout: timeout)
+            return try client.callSync(method, parameters, timeout: timeout)
         } catch {
             throw failure(error, method: method)
         }
@@ -33,11 +33,11 @@ struct DaemonConnection {
 
     /// Calls `method` with `more` and hands each reply to `body` until the daemon sends the last
     /// one; never times out, as a watch waits for changes that may take a day.
-    func stream(_ method: String, _ parameters: [String: JSONValue] = [:], _ body: (JSONValue) -> Void)
+    func stream(_ method: String, _ parameters: JSONValue = .emptyObject, _ body: (JSONValue) -> Void)
         throws(CommandFailure)
     {
         do {
-            try client.callMoreSync(method, .object(parameters), timeout: nil) { reply, _ in
+            try client.callMoreSync(method, parameters, timeout: nil) { reply, _ in
                 body(reply)
                 return true
             }
@@ -49,8 +49,7 @@ struct DaemonConnection {
     private func failure(_ error: VarlinkError, method: String) -> CommandFailure {
         switch error.code {
         case .reply:
-            let parameters = (try? error.parameters.decode(ErrorParameters.self)) ?? ErrorParameters()
-            return DaemonErrorMapping.failure(name: error.name, parameters: parameters)
+            return DaemonErrorMapping.failure(error)
         case .timeout:
             return CommandFailure(
                 message: "showcased did not answer \(method) in time at \(socketPath); it may be overloaded or "

@@ -1,86 +1,103 @@
-/// Turns a Varlink error reply into the sentence and exit status of SPEC §9.
+import ShowcaseAPI
+import Varlink
+
+/// Turns a Varlink error reply into the sentence and exit status of the README's troubleshooting table.
 ///
 /// Each message says what happened and what to do next; the error name is kept out of the text
 /// unless nothing better is known, because an operator acts on "check hosts[].bundle_id", not on
 /// `io.showcase.Roster.HostAppNotFound`.
 enum DaemonErrorMapping {
-    static func failure(name: String, parameters p: ErrorParameters) -> CommandFailure {
-        let storefront = p.storefront ?? "this storefront"
-        let refreshHint = "retry with: showcasectl refresh --storefront \(p.storefront ?? "CC")"
-        switch name {
-        case "io.showcase.Roster.UnknownStorefront":
+    static func failure(_ varlinkError: VarlinkError) -> CommandFailure {
+        let reply: ShowcaseErrorReply?
+        do {
+            reply = try ShowcaseErrorReply(varlinkError)
+        } catch {
             return CommandFailure(
-                message: "unknown storefront '\(p.storefront ?? "?")'; use an alpha-2 or alpha-3 code "
+                message: "could not read the daemon's error \(varlinkError.name) (\(error)); showcasectl and "
+                    + "showcased versions differ? compare with: showcasectl version",
+                exitCode: .failure)
+        }
+        if let reply { return failure(reply) }
+        return standardFailure(name: varlinkError.name, parameters: varlinkError.parameters)
+    }
+
+    /// The errors of the showcase interfaces.
+    static func failure(_ reply: ShowcaseErrorReply) -> CommandFailure {
+        let refreshHint = { (storefront: String) in "retry with: showcasectl refresh --storefront \(storefront)" }
+        switch reply {
+        case .unknownStorefront(let storefront):
+            return CommandFailure(
+                message: "unknown storefront '\(storefront)'; use an alpha-2 or alpha-3 code "
                     + "(list them with: showcasectl storefronts)",
                 exitCode: .dataError)
-        case "io.showcase.Roster.UnknownHost":
+        case .unknownHost(let host):
             return CommandFailure(
-                message: "unknown host '\(p.host ?? "?")'; --host must be a bundle_id listed under hosts: "
+                message: "unknown host '\(host)'; --host must be a bundle_id listed under hosts: "
                     + "in the daemon's configuration",
                 exitCode: .dataError)
-        case "org.varlink.service.InvalidParameter":
+        case .appNotFound(let id, let storefront):
             return CommandFailure(
-                message: "the daemon rejected the parameter '\(p.parameter ?? "?")'; check the value given for it "
-                    + "(showcasectl COMMAND --help)",
-                exitCode: .dataError)
-        case "io.showcase.Roster.AppNotFound":
-            return CommandFailure(
-                message: "app \(p.id.map(String.init) ?? "?") is not in the \(storefront) roster (not sold there, "
+                message: "app \(id) is not in the \(storefront) roster (not sold there, "
                     + "excluded by the overlay, or not by this developer); list the roster with: "
-                    + "showcasectl roster --storefront \(p.storefront ?? "CC")",
+                    + "showcasectl roster --storefront \(storefront)",
                 exitCode: .failure)
-        case "io.showcase.Roster.HostAppNotFound":
+        case .hostAppNotFound(let host, let storefront):
             return CommandFailure(
-                message: "the lookup service does not know the host app '\(p.host ?? "?")' in \(storefront); "
-                    + "check hosts[].bundle_id (and app_id) in the configuration, then \(refreshHint)",
+                message: "the lookup service does not know the host app '\(host)' in \(storefront); "
+                    + "check hosts[].bundle_id (and app_id) in the configuration, then \(refreshHint(storefront))",
                 exitCode: .failure)
-        case "io.showcase.Roster.MalformedResponse":
+        case .malformedResponse(let storefront, let detail):
             return CommandFailure(
-                message: "the lookup service sent a malformed response for \(storefront)"
-                    + (p.detail.map { ": \($0)" } ?? "")
-                    + "; the cached roster is kept on disk but not served until a refresh succeeds; \(refreshHint)",
+                message: "the lookup service sent a malformed response for \(storefront): \(detail)"
+                    + "; the cached roster is kept on disk but not served until a refresh succeeds; "
+                    + refreshHint(storefront),
                 exitCode: .failure)
-        case "io.showcase.Roster.MissingEntityParameter":
+        case .missingEntityParameter(let storefront):
             return CommandFailure(
                 message: "the lookup for \(storefront) returned results but no software rows (the signature of a "
-                    + "request without entity=software); check lookup.endpoint in the configuration, then \(refreshHint)",
+                    + "request without entity=software); check lookup.endpoint in the configuration, then "
+                    + refreshHint(storefront),
                 exitCode: .failure)
-        case "io.showcase.Roster.Unavailable":
+        case .unavailable(let storefront, let reason):
             return CommandFailure(
-                message: "no roster for \(storefront) and nothing cached"
-                    + (p.reason.map { " (\($0))" } ?? "")
+                message: "no roster for \(storefront) and nothing cached (\(reason))"
                     + "; if it persists, check that the daemon can reach lookup.endpoint (showcasectl status "
-                    + "counts upstream failures), then \(refreshHint)",
+                    + "counts upstream failures), then \(refreshHint(storefront))",
                 exitCode: .failure)
-        case "org.varlink.service.PermissionDenied":
+        case .configInvalid(let file, let line, let column, let message):
+            return CommandFailure(
+                message: "reload rejected: \(file):\(line):\(column): \(message); "
+                    + "the running configuration is unchanged",
+                exitCode: .config)
+        }
+    }
+
+    /// The standard `org.varlink.service` errors, and any error this client does not know.
+    private static func standardFailure(name: String, parameters: JSONValue) -> CommandFailure {
+        let text = { (key: String) in parameters[key]?.stringValue }
+        switch name {
+        case VarlinkError.invalidParameterName:
+            return CommandFailure(
+                message: "the daemon rejected the parameter '\(text("parameter") ?? "?")'; check the value given "
+                    + "for it (showcasectl COMMAND --help)",
+                exitCode: .dataError)
+        case VarlinkError.permissionDeniedName:
             return CommandFailure(
                 message: "permission denied: this needs root, the daemon's user, or a uid listed in "
                     + "socket.admin_uids in the daemon's configuration",
                 exitCode: .noPermission)
-        case "io.showcase.Admin.ConfigInvalid":
-            let location = [p.file ?? "?", p.line.map(String.init), p.column.map(String.init)]
-                .compactMap { $0 }.joined(separator: ":")
+        case VarlinkError.methodNotFoundName, VarlinkError.interfaceNotFoundName,
+            VarlinkError.methodNotImplementedName:
             return CommandFailure(
-                message: "reload rejected: \(location): \(p.message ?? "invalid configuration"); "
-                    + "the running configuration is unchanged",
-                exitCode: .config)
-        case "org.varlink.service.MethodNotFound", "org.varlink.service.InterfaceNotFound",
-            "org.varlink.service.MethodNotImplemented":
-            return CommandFailure(
-                message: "the daemon does not implement \(p.method ?? p.interface ?? "this call"); showcasectl and "
-                    + "showcased versions differ? (compare with: showcasectl version)",
+                message: "the daemon does not implement \(text("method") ?? text("interface") ?? "this call"); "
+                    + "showcasectl and showcased versions differ? (compare with: showcasectl version)",
                 exitCode: .failure)
         default:
             return CommandFailure(
                 message: "the daemon answered with the error \(name)"
-                    + (p.message ?? p.reason ?? p.detail).map { ": \($0)" }.orEmpty
+                    + ((text("message") ?? text("reason") ?? text("detail")).map { ": \($0)" } ?? "")
                     + "; see its log (journalctl -u showcased)",
                 exitCode: .failure)
         }
     }
-}
-
-extension Optional where Wrapped == String {
-    /// The string, or "" when nil.
-    fileprivate var orEmpty: String { self ?? "" }
 }

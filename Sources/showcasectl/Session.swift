@@ -1,8 +1,9 @@
 import Foundation
+import ShowcaseAPI
 import ShowcaseCore
 import Varlink
 
-/// One command's conversation with the daemon: connect, call the method of SPEC §8, print.
+/// One command's conversation with the daemon: connect, call one method of ShowcaseAPI's interfaces, print.
 ///
 /// With `--json` the reply parameters are printed as received (compact, keys sorted), never
 /// re-built from this client's own types, so scripts see every field the daemon sends.
@@ -27,30 +28,29 @@ struct Session {
         case .roster(let query):
             try roster(query, daemon: daemon, time: time)
         case .app(let id, let storefront, let host):
-            var parameters: [String: JSONValue] = ["id": .int(Int64(id)), "storefront": .string(storefront.code)]
-            if let host { parameters["host"] = .string(host) }
-            let reply = try daemon.call("io.showcase.Roster.GetApp", parameters)
+            let request = RosterGetAppRequest(id: id, storefront: storefront.code, host: host)
+            let reply = try daemon.call(ShowcaseInterfaces.Method.getApp, request.encoded())
             if options.json { return printJSON(reply) }
-            struct AppReply: Decodable { let app: AppRow }
-            let app = try decode(AppReply.self, from: reply, method: "GetApp").app
+            let app = try decode(RosterGetAppReply.self, from: reply, method: ShowcaseInterfaces.Method.getApp).app
             AppView.lines(app, storefront: storefront.code, console: console).forEach(console.line)
         case .storefronts:
-            let reply = try daemon.call("io.showcase.Roster.Storefronts")
+            let reply = try daemon.call(ShowcaseInterfaces.Method.storefronts)
             if options.json { return printJSON(reply) }
-            let decoded = try decode(StorefrontsReply.self, from: reply, method: "Storefronts")
+            let decoded = try decode(
+                RosterStorefrontsReply.self, from: reply, method: ShowcaseInterfaces.Method.storefronts)
             StorefrontsView.lines(decoded, console: console).forEach(console.line)
         case .watch(let storefront):
             try watch(storefront, daemon: daemon, time: time)
         case .status:
-            let reply = try daemon.call("io.showcase.Admin.Status")
+            let reply = try daemon.call(ShowcaseInterfaces.Method.status)
             if options.json { return printJSON(reply) }
-            let decoded = try decode(StatusReply.self, from: reply, method: "Status")
+            let decoded = try decode(AdminStatusReply.self, from: reply, method: ShowcaseInterfaces.Method.status)
             StatusView.lines(decoded, time: time, console: console).forEach(console.line)
         case .reload:
-            let reply = try daemon.call("io.showcase.Admin.Reload", timeout: .seconds(60))
+            let reply = try daemon.call(ShowcaseInterfaces.Method.reload, timeout: .seconds(60))
             if options.json { return printJSON(reply) }
-            let generation = reply["generation"]?.intValue.map(String.init) ?? "?"
-            console.line("reloaded: configuration generation \(generation) is now serving")
+            let decoded = try decode(AdminReloadReply.self, from: reply, method: ShowcaseInterfaces.Method.reload)
+            console.line("reloaded: configuration generation \(decoded.generation) is now serving")
         case .refresh(let storefront):
             try refresh(storefront, daemon: daemon)
         case .version, .help, .checkConfig:
@@ -60,23 +60,19 @@ struct Session {
 
     // MARK: Commands
 
-    private func roster(_ query: RosterQuery, daemon: DaemonConnection, time: RelativeTime) throws(CommandFailure) {
-        var parameters: [String: JSONValue] = ["storefront": .string(query.storefront.code)]
-        if let host = query.host { parameters["host"] = .string(host) }
-        if let platform = query.platform { parameters["platform"] = .string(platform.rawValue) }
-        if let osVersion = query.osVersion { parameters["osVersion"] = .string(osVersion) }
-        if let locale = query.locale { parameters["locale"] = .string(locale) }
-        if let wait = query.waitMilliseconds { parameters["waitMs"] = .int(Int64(wait)) }
+    private func roster(_ query: RosterOptions, daemon: DaemonConnection, time: RelativeTime)
+        throws(CommandFailure)
+    {
         // The daemon holds the reply up to waitMs; the client allows that plus its usual margin.
         let timeout = Duration.milliseconds(query.waitMilliseconds ?? 0) + .seconds(30)
-        let reply = try daemon.call("io.showcase.Roster.Get", parameters, timeout: timeout)
+        let reply = try daemon.call(ShowcaseInterfaces.Method.get, query.request.encoded(), timeout: timeout)
         if options.json {
             printJSON(reply)
         } else {
-            let decoded = try decode(RosterReply.self, from: reply, method: "Get")
+            let decoded = try decode(RosterGetReply.self, from: reply, method: ShowcaseInterfaces.Method.get)
             RosterView.lines(decoded, time: time, console: console).forEach(console.line)
         }
-        if reply["state"]?.stringValue == "warming" {
+        if reply["state"]?.stringValue == RosterState.warming.rawValue {
             let code = query.storefront.code
             let waited = query.waitMilliseconds.map { "after waiting \(RelativeTime.span(Double($0) / 1000))" }
             throw CommandFailure(
@@ -90,18 +86,17 @@ struct Session {
     private func watch(_ storefront: Storefront?, daemon: DaemonConnection, time: RelativeTime)
         throws(CommandFailure)
     {
-        var parameters: [String: JSONValue] = [:]
-        if let storefront { parameters["storefront"] = .string(storefront.code) }
+        let request = RosterWatchRequest(storefront: storefront?.code)
         Interrupt.exitQuietlyOnInterrupt()
         var failure: CommandFailure?
         var first = true
-        try daemon.stream("io.showcase.Roster.Watch", parameters) { reply in
+        try daemon.stream(ShowcaseInterfaces.Method.watch, request.encoded()) { reply in
             if options.json {
                 console.lineNow(String(decoding: reply.serialized(), as: UTF8.self))
                 return
             }
             do throws(CommandFailure) {
-                let decoded = try decode(RosterReply.self, from: reply, method: "Watch")
+                let decoded = try decode(RosterWatchReply.self, from: reply, method: ShowcaseInterfaces.Method.watch)
                 if !first { console.line("") }
                 first = false
                 let lines = RosterView.lines(decoded, time: RelativeTime(now: Date()), console: console)
@@ -115,11 +110,10 @@ struct Session {
     }
 
     private func refresh(_ storefront: Storefront?, daemon: DaemonConnection) throws(CommandFailure) {
-        var parameters: [String: JSONValue] = [:]
-        if let storefront { parameters["storefront"] = .string(storefront.code) }
+        let request = AdminRefreshRequest(storefront: storefront?.code)
         // Refresh waits for the rate limiter: a full warm of many storefronts takes minutes.
-        let reply = try daemon.call("io.showcase.Admin.Refresh", parameters, timeout: .seconds(3600))
-        let decoded = try decode(RefreshReply.self, from: reply, method: "Refresh")
+        let reply = try daemon.call(ShowcaseInterfaces.Method.refresh, request.encoded(), timeout: .seconds(3600))
+        let decoded = try decode(AdminRefreshReply.self, from: reply, method: ShowcaseInterfaces.Method.refresh)
         if options.json {
             printJSON(reply)
         } else {
@@ -174,13 +168,16 @@ struct Session {
         console.line(String(decoding: value.serialized(), as: UTF8.self))
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, method: String) throws(CommandFailure) -> T
+    /// Reads `method`'s reply, or fails naming the method (`Status`) and the field that did not fit.
+    private func decode<T: APIValue>(_ type: T.Type, from value: JSONValue, method: String) throws(CommandFailure)
+        -> T
     {
         do {
-            return try value.decode(T.self)
+            return try T(decoding: value)
         } catch {
+            let name = method.split(separator: ".").last.map(String.init) ?? method
             throw CommandFailure(
-                message: "could not read the daemon's \(method) reply (a field is missing or has another type); "
+                message: "could not read the daemon's \(name) reply (\(error)); "
                     + "showcasectl and showcased versions differ? compare with: showcasectl version",
                 exitCode: .failure)
         }

@@ -1,6 +1,8 @@
+import ShowcaseAPI
+
 /// The human form of `showcasectl status`: a summary, then one line per storefront.
 enum StatusView {
-    static func lines(_ status: StatusReply, time: RelativeTime, console: Console) -> [String] {
+    static func lines(_ status: AdminStatusReply, time: RelativeTime, console: Console) -> [String] {
         var lines = [
             "showcased \(status.version) · config \(status.configPath) (generation \(status.configGeneration))",
             "upstream: \(status.upstream.requests) requests, \(status.upstream.failures) failed, "
@@ -10,7 +12,7 @@ enum StatusView {
             lines.append(
                 console.paint("last reload rejected: \(error)", .red) + " (the previous configuration is running)")
         }
-        let states = Dictionary(grouping: status.storefronts, by: \.state).mapValues(\.count)
+        let states = Dictionary(grouping: status.storefronts, by: \.state.rawValue).mapValues(\.count)
         let summary = states.keys.sorted().map { "\(states[$0]!) \($0)" }.joined(separator: ", ")
         lines.append("storefronts: \(status.storefronts.count)" + (summary.isEmpty ? "" : " (\(summary))"))
         guard !status.storefronts.isEmpty else { return lines }
@@ -21,7 +23,8 @@ enum StatusView {
         ])
         for storefront in status.storefronts {
             table.append([
-                storefront.code, storefront.state, time.age(storefront.fetchedAt), time.until(storefront.nextRefreshAt),
+                storefront.code, storefront.state.rawValue, time.age(storefront.fetchedAt),
+                time.until(storefront.nextRefreshAt),
                 String(storefront.apps), storefront.lastError ?? "-",
             ])
         }

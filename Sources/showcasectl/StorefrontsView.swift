@@ -1,6 +1,8 @@
+import ShowcaseAPI
+
 /// The human form of `showcasectl storefronts`: code, alpha-3, name, and whether it is kept warm.
 enum StorefrontsView {
-    static func lines(_ reply: StorefrontsReply, console: Console) -> [String] {
+    static func lines(_ reply: RosterStorefrontsReply, console: Console) -> [String] {
         var table = TextTable([
             .init(title: "CODE"), .init(title: "ALPHA-3"), .init(title: "WARM"), .init(title: "NAME"),
         ])

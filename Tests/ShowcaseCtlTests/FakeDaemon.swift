@@ -1,8 +1,8 @@
 import Foundation
-import ShowcaseDaemon
+import ShowcaseAPI
 import Varlink
 
-/// A stand-in for showcased that speaks the SPEC §8 interfaces over a real Unix socket and answers
+/// A stand-in for showcased that speaks the ShowcaseAPI interfaces over a real Unix socket and answers
 /// each method with a canned reply or error, recording the calls it received.
 ///
 /// It lets the CLI's formats and exit statuses be tested for every case of the table, including

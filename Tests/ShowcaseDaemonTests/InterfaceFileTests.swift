@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseAPI
 import ShowcaseDaemon
 import Testing
 

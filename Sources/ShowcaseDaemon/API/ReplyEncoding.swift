@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseAPI
 import ShowcaseConfig
 import ShowcaseCore
 import Varlink
@@ -12,17 +13,20 @@ enum ReplyEncoding {
     /// `Roster.Get`'s reply: `fresh`, `stale` (with the fetch time) and `warming` (no apps) are answers;
     /// `unavailable` and `failed` are the error behind them.
     static func get(_ view: RosterView) throws(VarlinkError) -> JSONValue {
-        var parameters = try roster(view)
-        parameters["host"] = .string(view.host)
-        if let fetchedAt = view.fetchedAt { parameters["fetchedAt"] = .string(timestamp(fetchedAt)) }
-        return .object(parameters)
+        try servable(view)
+        return RosterGetReply(
+            storefront: view.storefront.code, host: view.host, state: view.state.wire,
+            fetchedAt: view.fetchedAt.map(timestamp), apps: view.apps.map(app)
+        ).encoded()
     }
 
     /// One `Roster.Watch` reply: the state as `Get` answers it, with the revision it corresponds to.
     static func watch(_ view: RosterView) throws(VarlinkError) -> JSONValue {
-        var parameters = try roster(view)
-        parameters["revision"] = .int(Int64(max(view.revision, 0)))
-        return .object(parameters)
+        try servable(view)
+        return RosterWatchReply(
+            storefront: view.storefront.code, revision: max(view.revision, 0), state: view.state.wire,
+            apps: view.apps.map(app)
+        ).encoded()
     }
 
     /// `Roster.GetApp`'s reply: the app `id` from a `fresh` or `stale` roster; `AppNotFound` when that roster does
@@ -31,11 +35,10 @@ enum ReplyEncoding {
         switch view.state {
         case .fresh, .stale:
             guard let resolved = view.app(id: Int(truncatingIfNeeded: id)) else {
-                throw VarlinkError(
-                    name: ShowcaseInterfaces.Error.appNotFound,
-                    parameters: ["id": .int(id), "storefront": .string(view.storefront.code)])
+                throw ShowcaseErrorReply.appNotFound(id: Int(truncatingIfNeeded: id), storefront: view.storefront.code)
+                    .varlinkError
             }
-            return ["app": app(resolved)]
+            return RosterGetAppReply(app: app(resolved)).encoded()
         case .warming:
             throw unavailable(
                 view.storefront, reason: "the \(view.storefront.code) roster is still warming; retry in a moment")
@@ -44,16 +47,11 @@ enum ReplyEncoding {
         }
     }
 
-    /// The members `Get` and `Watch` share: storefront, state and apps; or the error for a roster not served.
-    private static func roster(_ view: RosterView) throws(VarlinkError) -> [String: JSONValue] {
+    /// Throws the error a roster that is not served (`unavailable`, `failed`) is answered with.
+    private static func servable(_ view: RosterView) throws(VarlinkError) {
         switch view.state {
-        case .fresh, .stale, .warming:
-            return [
-                "storefront": .string(view.storefront.code), "state": .string(view.state.rawValue),
-                "apps": .array(view.apps.map(app)),
-            ]
-        case .unavailable, .failed:
-            throw problem(view)
+        case .fresh, .stale, .warming: return
+        case .unavailable, .failed: throw problem(view)
         }
     }
 
@@ -67,87 +65,65 @@ enum ReplyEncoding {
 
     /// `Roster.Storefronts`' reply: every App Store storefront, and whether it is kept warm.
     static func storefronts(warm: Set<Storefront>) -> JSONValue {
-        let list: [JSONValue] = Storefront.all.map { storefront in
-            [
-                "code": .string(storefront.code), "alpha3": .string(storefront.alpha3),
-                "name": .string(storefront.name), "warm": .bool(warm.contains(storefront)),
-            ]
-        }
-        return ["storefronts": .array(list)]
+        RosterStorefrontsReply(
+            storefronts: Storefront.all.map { storefront in
+                RosterStorefrontsReply.Entry(
+                    code: storefront.code, alpha3: storefront.alpha3, name: storefront.name,
+                    warm: warm.contains(storefront))
+            }
+        ).encoded()
     }
 
     // MARK: Admin
 
     /// `Admin.Status`' reply.
     static func status(_ report: StatusReport) -> JSONValue {
-        let storefronts: [JSONValue] = report.storefronts.map { entry in
-            var members: [String: JSONValue] = [
-                "code": .string(entry.storefront.code), "state": .string(entry.state.rawValue),
-                "apps": .int(Int64(entry.apps)),
-            ]
-            if let fetchedAt = entry.fetchedAt { members["fetchedAt"] = .string(timestamp(fetchedAt)) }
-            if let next = entry.nextRefreshAt { members["nextRefreshAt"] = .string(timestamp(next)) }
-            if let error = entry.lastError { members["lastError"] = .string(error.description) }
-            return .object(members)
-        }
-        var reply: [String: JSONValue] = [
-            "version": .string(ShowcaseVersion.string), "configPath": .string(report.configPath),
-            "configGeneration": .int(Int64(report.configGeneration)),
-            "upstream": [
-                "requests": .int(Int64(report.upstream.requests)), "failures": .int(Int64(report.upstream.failures)),
-                "throttled": .int(Int64(report.upstream.throttled)),
-            ],
-            "storefronts": .array(storefronts),
-        ]
-        if let error = report.lastReloadError { reply["lastReloadError"] = .string(error) }
-        return .object(reply)
+        AdminStatusReply(
+            version: ShowcaseVersion.string, configPath: report.configPath, configGeneration: report.configGeneration,
+            lastReloadError: report.lastReloadError,
+            upstream: AdminStatusReply.Upstream(
+                requests: report.upstream.requests, failures: report.upstream.failures,
+                throttled: report.upstream.throttled),
+            storefronts: report.storefronts.map { entry in
+                AdminStatusReply.StorefrontStatus(
+                    code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
+                    nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
+                    lastError: entry.lastError?.description)
+            }
+        ).encoded()
     }
 
     /// `Admin.Refresh`' reply.
     static func refresh(_ report: RefreshReport) -> JSONValue {
-        [
-            "refreshed": .array(report.refreshed.map { .string($0.code) }),
-            "failed": .array(
-                report.failed.map {
-                    ["storefront": .string($0.storefront.code), "error": .string($0.failure.description)]
-                }
-            ),
-        ]
+        AdminRefreshReply(
+            refreshed: report.refreshed.map(\.code),
+            failed: report.failed.map {
+                AdminRefreshReply.Failure(storefront: $0.storefront.code, error: $0.failure.description)
+            }
+        ).encoded()
     }
 
     /// `Admin.Reload`'s reply.
-    static func reloaded(generation: Int) -> JSONValue { ["generation": .int(Int64(generation))] }
+    static func reloaded(generation: Int) -> JSONValue { AdminReloadReply(generation: generation).encoded() }
 
     /// `Admin.Reload`'s error: the first configuration error, with where it is.
     static func configInvalid(_ errors: ConfigErrors) -> VarlinkError {
         let first = errors.first
-        return VarlinkError(
-            name: ShowcaseInterfaces.Error.configInvalid,
-            parameters: [
-                "file": .string(first.file), "line": .int(Int64(first.line)), "column": .int(Int64(first.column)),
-                "message": .string(first.message),
-            ])
+        return ShowcaseErrorReply.configInvalid(
+            file: first.file, line: first.line, column: first.column, message: first.message
+        ).varlinkError
     }
 
     // MARK: Values
 
     /// One `App` as the IDL declares it; optional fields are omitted when absent.
-    static func app(_ resolved: ResolvedApp) -> JSONValue {
+    static func app(_ resolved: ResolvedApp) -> RosterApp {
         let app = resolved.app
-        var members: [String: JSONValue] = [
-            "id": .int(Int64(app.id)),
-            "artistId": .int(Int64(app.artistId)),
-            "name": .string(app.name),
-            "bundleId": .string(app.bundleId),
-            "genre": .string(app.genre),
-            "platform": .string(app.platform.rawValue),
-            "minimumOsVersion": .string(app.minimumOsVersion),
-            "iconUrl": .string(app.iconUrl),
-            "storeUrl": .string(resolved.storeUrl),
-        ]
-        if let price = app.formattedPrice { members["formattedPrice"] = .string(price) }
-        if let tagline = resolved.tagline { members["tagline"] = .string(tagline) }
-        return .object(members)
+        return RosterApp(
+            id: app.id, artistId: app.artistId, name: app.name, bundleId: app.bundleId, genre: app.genre,
+            formattedPrice: app.formattedPrice, platform: app.platform.rawValue,
+            minimumOsVersion: app.minimumOsVersion, iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
+            tagline: resolved.tagline)
     }
 
     /// RFC 3339 UTC with seconds (`2026-11-29T14:18:43Z`).
@@ -162,33 +138,31 @@ enum ReplyEncoding {
 
     /// The Varlink error a diagnostic or transport failure is answered with.
     static func error(_ error: LookupError, storefront: Storefront, host: String) -> VarlinkError {
-        let code = JSONValue.string(storefront.code)
+        let code = storefront.code
         switch error {
         case .malformed(let detail):
-            return VarlinkError(
-                name: ShowcaseInterfaces.Error.malformedResponse,
-                parameters: ["storefront": code, "detail": .string(detail)])
+            return ShowcaseErrorReply.malformedResponse(storefront: code, detail: detail).varlinkError
         case .missingEntityParameter:
-            return VarlinkError(name: ShowcaseInterfaces.Error.missingEntityParameter, parameters: ["storefront": code])
+            return ShowcaseErrorReply.missingEntityParameter(storefront: code).varlinkError
         case .hostAppNotFound:
-            return VarlinkError(
-                name: ShowcaseInterfaces.Error.hostAppNotFound, parameters: ["host": .string(host), "storefront": code])
+            return ShowcaseErrorReply.hostAppNotFound(host: host, storefront: code).varlinkError
         case .connection, .timeout, .httpStatus, .throttled:
             return unavailable(storefront, reason: error.description)
         }
     }
 
+    /// `Unavailable`: the transport failed (or the roster is still warming, for `GetApp`) and nothing is served.
     static func unavailable(_ storefront: Storefront, reason: String) -> VarlinkError {
-        VarlinkError(
-            name: ShowcaseInterfaces.Error.unavailable,
-            parameters: ["storefront": .string(storefront.code), "reason": .string(reason)])
+        ShowcaseErrorReply.unavailable(storefront: storefront.code, reason: reason).varlinkError
     }
 
+    /// `UnknownStorefront`, naming the code as the client wrote it.
     static func unknownStorefront(_ text: String) -> VarlinkError {
-        VarlinkError(name: ShowcaseInterfaces.Error.unknownStorefront, parameters: ["storefront": .string(text)])
+        ShowcaseErrorReply.unknownStorefront(storefront: text).varlinkError
     }
 
+    /// `UnknownHost`, naming the bundle id as the client wrote it.
     static func unknownHost(_ text: String) -> VarlinkError {
-        VarlinkError(name: ShowcaseInterfaces.Error.unknownHost, parameters: ["host": .string(text)])
+        ShowcaseErrorReply.unknownHost(host: text).varlinkError
     }
 }

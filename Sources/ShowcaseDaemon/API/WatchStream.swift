@@ -152,7 +152,7 @@ final class WatchStream: @unchecked Sendable {
 
     private struct Sent: Equatable {
         var revision: Int
-        var state: RosterState
+        var state: ServedState
     }
 
     /// Called once when the stream ends (the registry forgets it).

@@ -195,13 +195,13 @@ final class RosterService: Sendable {
     func statusLine() -> String {
         let snapshot = config.current
         guard let host = snapshot.configuration.hosts.first else { return "no hosts" }
-        var counts: [RosterState: Int] = [:]
+        var counts: [ServedState: Int] = [:]
         let storefronts = warm.all
         for storefront in storefronts {
             let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
             counts[view(for: request, keepWarm: false).state, default: 0] += 1
         }
-        let parts = RosterState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        let parts = ServedState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
         return "\(storefronts.count) storefronts: " + (parts.isEmpty ? "none" : parts.joined(separator: ", "))
     }
 

@@ -4,7 +4,7 @@ import ShowcaseCore
 /// The roster one host sees in one storefront at one moment, as every roster reply is built from it: `Get`,
 /// `GetApp`, `Watch` (and the static export) differ only in how they encode it.
 ///
-/// Built from the store's ``RosterAnswer`` and the request: one ``RosterState``, the fetch time, and the
+/// Built from the store's ``RosterAnswer`` and the request: one ``ServedState``, the fetch time, and the
 /// resolution (platform, OS floor, the host itself excluded — by its resolved identity, or `hosts[].app_id`
 /// before that — overlay and attribution), applied lazily so a method that needs one app pays for one app.
 struct RosterView: Sendable {
@@ -13,7 +13,7 @@ struct RosterView: Sendable {
     /// The querying host's bundle id.
     let host: String
     /// The state on the wire.
-    let state: RosterState
+    let state: ServedState
     /// The store's revision of this roster (what `Watch` compares); negative for an identity failure.
     let revision: Int
     /// The roster behind a `fresh` or `stale` state.
@@ -29,7 +29,7 @@ struct RosterView: Sendable {
     init(_ answer: RosterAnswer, revision: Int, identity: HostIdentity?, request: RosterRequest) {
         storefront = request.storefront
         host = request.host.bundleID
-        state = RosterState(answer)
+        state = ServedState(answer)
         self.revision = revision
         let configuration = request.snapshot.configuration
         resolution = RosterQuery(

@@ -8,7 +8,7 @@ struct StatusReport: Sendable {
         /// The storefront.
         var storefront: ShowcaseCore.Storefront
         /// Its state.
-        var state: RosterState
+        var state: ServedState
         /// How many apps its cached roster holds (before any filtering), 0 without one.
         var apps: Int
         /// When its roster was fetched, for `fresh` and `stale`.

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseAPI
 import ShowcaseCore
 import Testing
 import Varlink
@@ -12,7 +13,7 @@ struct RosterViewTests {
     static let lanternlight: Int64 = 1_641_000_103
 
     /// Every answer the store can give, with the state it shows and the error `Get` answers instead (nil: a reply).
-    static let cases: [(answer: RosterAnswer, state: RosterState, error: String?)] = [
+    static let cases: [(answer: RosterAnswer, state: ServedState, error: String?)] = [
         (.roster(roster, .fresh), .fresh, nil),
         (.roster(roster, .stale), .stale, nil),
         (.warming, .warming, nil),

@@ -1,7 +1,8 @@
+import ShowcaseAPI
 import ShowcaseCore
 
 /// The parameters of `showcasectl roster`, already validated, ready to become a `Roster.Get` call.
-struct RosterQuery: Sendable, Equatable {
+struct RosterOptions: Sendable, Equatable {
     /// `--storefront`: parsed so that `DEU`, `deu` and `de` are the same query.
     var storefront: Storefront
     /// `--host`: nil lets the daemon pick the first configured host.
@@ -14,4 +15,13 @@ struct RosterQuery: Sendable, Equatable {
     var locale: String?
     /// `--wait` in milliseconds: how long the daemon may hold the reply for a warming roster.
     var waitMilliseconds: Int?
+}
+
+extension RosterOptions {
+    /// The `Roster.Get` call these options make.
+    var request: RosterGetRequest {
+        RosterGetRequest(
+            storefront: storefront.code, host: host, platform: platform?.rawValue, osVersion: osVersion,
+            locale: locale, waitMs: waitMilliseconds)
+    }
 }

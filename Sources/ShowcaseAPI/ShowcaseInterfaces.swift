@@ -1,9 +1,15 @@
-/// The IDL text of the daemon's two Varlink interfaces, exactly as SPEC §8 fixes them.
+/// The daemon's two Varlink interfaces: their IDL text and the fully qualified names of their methods and errors.
 ///
 /// `org.varlink.service.GetInterfaceDescription` returns these strings, so third-party clients
 /// (`varlinkctl`, the Python and Go libraries) can introspect and type-check calls; the method set and
-/// error names are the contract with `showcasectl` and every other client.
+/// error names are the contract with `showcasectl` and every other client (README, "The socket API").
+/// The typed values of each method's parameters live beside this file (`RosterGetRequest`, `AdminStatusReply`, …).
 public enum ShowcaseInterfaces {
+    /// `io.showcase.Roster`, the interface name.
+    public static let rosterName = "io.showcase.Roster"
+    /// `io.showcase.Admin`, the interface name.
+    public static let adminName = "io.showcase.Admin"
+
     /// `io.showcase.Roster`: read-only queries, open to anyone who can open the socket.
     public static let roster = """
         interface io.showcase.Roster
@@ -47,7 +53,26 @@ public enum ShowcaseInterfaces {
 
         """
 
-    /// Fully qualified error names, so handlers cannot misspell them.
+    /// Fully qualified method names, so callers cannot misspell them.
+    public enum Method {
+        /// One storefront's roster, filtered and overlaid for the query (`RosterGetRequest` → `RosterGetReply`).
+        public static let get = "io.showcase.Roster.Get"
+        /// One app of a storefront's roster (`RosterGetAppRequest` → `RosterGetAppReply`).
+        public static let getApp = "io.showcase.Roster.GetApp"
+        /// Every storefront, and whether it is kept warm (→ `RosterStorefrontsReply`).
+        public static let storefronts = "io.showcase.Roster.Storefronts"
+        /// A roster, then once per new revision; needs `more` (`RosterWatchRequest` → `RosterWatchReply`).
+        public static let watch = "io.showcase.Roster.Watch"
+        /// Version, configuration, upstream counters, one entry per warm storefront (→ `AdminStatusReply`).
+        public static let status = "io.showcase.Admin.Status"
+        /// Validate the configuration and swap it in, or change nothing (→ `AdminReloadReply`).
+        public static let reload = "io.showcase.Admin.Reload"
+        /// Fetch now and answer when done (`AdminRefreshRequest` → `AdminRefreshReply`).
+        public static let refresh = "io.showcase.Admin.Refresh"
+    }
+
+    /// Fully qualified error names, so handlers cannot misspell them (`ShowcaseErrorReply` carries their
+    /// parameters).
     public enum Error {
         /// The storefront code is not an App Store storefront.
         public static let unknownStorefront = "io.showcase.Roster.UnknownStorefront"

@@ -1,0 +1,80 @@
+import Varlink
+
+/// One `App` of `io.showcase.Roster`: a row of `Get`, `GetApp` and `Watch` replies, as a client shows it.
+///
+/// Names, genre and price are the storefront's own, already localized; `storeUrl` carries the attribution
+/// tokens when the daemon is configured with them; `tagline` comes only from the overlay.
+public struct RosterApp: APIValue {
+    /// The app's trackId.
+    public var id: Int
+    /// The developer's artistId.
+    public var artistId: Int
+    /// The name as the storefront spells it.
+    public var name: String
+    /// The app's bundle identifier.
+    public var bundleId: String
+    /// The primary genre, localized by the storefront.
+    public var genre: String
+    /// The price as the storefront formats it ("Gratis", "2,99 €"); nil when the storefront gave none.
+    public var formattedPrice: String?
+    /// `ios` (iOS App Store) or `macos` (Mac App Store).
+    public var platform: String
+    /// The oldest OS version the app runs on, as the storefront gives it ("16.0").
+    public var minimumOsVersion: String
+    /// The artwork URL.
+    public var iconUrl: String
+    /// The App Store URL, with attribution (`pt`, `ct`, `mt`) when configured.
+    public var storeUrl: String
+    /// The overlay's tagline for the query's locale, nil when the overlay has none.
+    public var tagline: String?
+
+    /// An app with every field given.
+    public init(
+        id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
+        platform: String, minimumOsVersion: String, iconUrl: String, storeUrl: String, tagline: String?
+    ) {
+        self.id = id
+        self.artistId = artistId
+        self.name = name
+        self.bundleId = bundleId
+        self.genre = genre
+        self.formattedPrice = formattedPrice
+        self.platform = platform
+        self.minimumOsVersion = minimumOsVersion
+        self.iconUrl = iconUrl
+        self.storeUrl = storeUrl
+        self.tagline = tagline
+    }
+
+    /// Reads an `App` object.
+    public init(from object: APIObjectReader) throws(APIDecodingError) {
+        id = try object.int("id")
+        artistId = try object.int("artistId")
+        name = try object.string("name")
+        bundleId = try object.string("bundleId")
+        genre = try object.string("genre")
+        formattedPrice = try object.optionalString("formattedPrice")
+        platform = try object.string("platform")
+        minimumOsVersion = try object.string("minimumOsVersion")
+        iconUrl = try object.string("iconUrl")
+        storeUrl = try object.string("storeUrl")
+        tagline = try object.optionalString("tagline")
+    }
+
+    /// The `App` object; nil price and tagline are omitted.
+    public func encoded() -> JSONValue {
+        var object = APIObjectBuilder(capacity: 11)
+        object.set("id", id)
+        object.set("artistId", artistId)
+        object.set("name", name)
+        object.set("bundleId", bundleId)
+        object.set("genre", genre)
+        object.set("formattedPrice", formattedPrice)
+        object.set("platform", platform)
+        object.set("minimumOsVersion", minimumOsVersion)
+        object.set("iconUrl", iconUrl)
+        object.set("storeUrl", storeUrl)
+        object.set("tagline", tagline)
+        return object.object
+    }
+}

@@ -1,0 +1,139 @@
+import ShowcaseAPI
+import Testing
+import Varlink
+
+@Suite("Decoding what the daemon sends, and saying which field does not fit")
+struct DecodingTests {
+    /// The `Roster.Get` reply showcased wrote for `de` (the demo configuration over Fixtures/lookup), as captured
+    /// from `showcasectl --json roster --storefront de`: sorted keys, nil fields left out.
+    static let getReplyText = Samples.capturedReply("roster-get-de.json")
+    /// The `Admin.Status` reply captured from the same daemon while `jp` was still warming.
+    static let statusReplyText = Samples.capturedReply("admin-status.json")
+
+    @Test("reads a Roster.Get reply showcased wrote, and writes the same bytes back")
+    func realGetReply() throws {
+        let reply = try RosterGetReply(decoding: try JSONValue(parsing: Self.getReplyText))
+        #expect(reply.storefront == "de" && reply.host == "com.quietharbor.TideLog")
+        #expect(reply.state == .fresh)
+        #expect(reply.fetchedAt == "2026-12-01T06:35:26Z")
+        #expect(reply.apps.count == 10)
+        #expect(reply.apps.first?.id == 1_641_000_103 && reply.apps.first?.name == "Lanternlight")
+        #expect(reply.apps.first?.tagline == "Ein Nachtlicht, das die Gezeiten kennt")
+        #expect(reply.apps.filter { $0.tagline != nil }.count == 1)
+        #expect(reply.apps.contains { $0.formattedPrice == "2,99 €" })
+        // The encoding is the daemon's: the same value gives the same bytes.
+        #expect(String(decoding: reply.encoded().serialized(), as: UTF8.self) == Self.getReplyText)
+    }
+
+    @Test("reads an Admin.Status reply showcased wrote, a warming storefront without fetchedAt included")
+    func realStatusReply() throws {
+        let status = try AdminStatusReply(decoding: try JSONValue(parsing: Self.statusReplyText))
+        #expect(status.version == "0.1.0" && status.configGeneration == 1 && status.lastReloadError == nil)
+        #expect(status.upstream == .init(requests: 4, failures: 0, throttled: 0))
+        #expect(status.storefronts.map(\.code) == ["de", "jp", "us"])
+        let jp = status.storefronts[1]
+        #expect(jp.state == .warming && jp.fetchedAt == nil && jp.apps == 0 && jp.lastError == nil)
+        #expect(status.storefronts[0].apps == 17)
+        #expect(String(decoding: status.encoded().serialized(), as: UTF8.self) == Self.statusReplyText)
+    }
+
+    @Test("a missing required field is named by its full path")
+    func missingFieldIsNamed() throws {
+        var parsed = try JSONValue(parsing: Self.getReplyText)
+        guard case .object(var members) = parsed, case .array(var apps)? = members["apps"],
+            case .object(var second) = apps[1]
+        else {
+            Issue.record("the sample is not a Get reply")
+            return
+        }
+        second["name"] = nil
+        apps[1] = .object(second)
+        members["apps"] = .array(apps)
+        parsed = .object(members)
+        #expect(throws: APIDecodingError(field: "apps[1].name", problem: .missing)) {
+            try RosterGetReply(decoding: parsed)
+        }
+        let error = try #require(throws: APIDecodingError.self) { try RosterGetReply(decoding: parsed) }
+        #expect(error.description == "the field 'apps[1].name' is missing")
+        #expect(error.parameter == "apps")
+
+        #expect(throws: APIDecodingError(field: "upstream.throttled", problem: .missing)) {
+            try AdminStatusReply(decoding: [
+                "version": "1", "configPath": "/c", "configGeneration": 1, "storefronts": [],
+                "upstream": ["requests": 1, "failures": 0],
+            ])
+        }
+        #expect(throws: APIDecodingError(field: "storefront", problem: .missing)) {
+            try RosterGetRequest(decoding: ["host": "io.example.NoteJar"])
+        }
+    }
+
+    @Test("a field of the wrong type is named with the type it should have")
+    func wrongTypeIsNamed() {
+        #expect(throws: APIDecodingError(field: "revision", problem: .wrongType(expected: "an integer"))) {
+            try RosterWatchReply(decoding: ["storefront": "de", "revision": "7", "state": "fresh", "apps": []])
+        }
+        #expect(throws: APIDecodingError(field: "storefronts[0].warm", problem: .wrongType(expected: "a boolean"))) {
+            try RosterStorefrontsReply(decoding: [
+                "storefronts": [["code": "de", "alpha3": "DEU", "name": "Germany", "warm": "yes"]]
+            ])
+        }
+        #expect(throws: APIDecodingError(field: "refreshed[1]", problem: .wrongType(expected: "a string"))) {
+            try AdminRefreshReply(decoding: ["refreshed": ["de", 3], "failed": []])
+        }
+        #expect(throws: APIDecodingError(field: "", problem: .wrongType(expected: "an object"))) {
+            try AdminReloadReply(decoding: [1, 2])
+        }
+    }
+
+    @Test("fields this version does not know are ignored, since the interfaces may add fields")
+    func unknownFieldsAreTolerated() throws {
+        var members = try #require(try JSONValue(parsing: Self.getReplyText).objectValue)
+        var apps = try #require(members["apps"]?.arrayValue)
+        var first = try #require(apps[0].objectValue)
+        first["devices"] = ["iphone", "ipad"]
+        first["price"] = 0.0
+        first["currency"] = "EUR"
+        apps[0] = .object(first)
+        members["apps"] = .array(apps)
+        members["language"] = "de"
+        let reply = try RosterGetReply(decoding: .object(members))
+        #expect(reply.apps.count == 10 && reply.apps[0].name == "Lanternlight")
+        #expect(try AdminReloadReply(decoding: ["generation": 4, "changed": ["overlay"]]).generation == 4)
+    }
+
+    @Test("optional fields read null as absent, and a state this version does not know is kept as sent")
+    func nullAndOpenStates() throws {
+        let request = try RosterGetRequest(decoding: ["storefront": "de", "host": nil, "waitMs": nil])
+        #expect(request == RosterGetRequest(storefront: "de"))
+        let watch = try RosterWatchReply(decoding: [
+            "storefront": "de", "revision": 1, "state": "unavailable", "apps": [],
+        ])
+        #expect(watch.state == RosterState(rawValue: "unavailable"))
+        #expect(watch.state != .warming)
+    }
+
+    @Test("a call's invalid parameter becomes InvalidParameter naming it, as the daemon answers")
+    func requestErrorsNameTheParameter() throws {
+        let negative = try #require(throws: APIDecodingError.self) {
+            try RosterGetRequest(decoding: ["storefront": "de", "waitMs": -1])
+        }
+        #expect(negative.problem == .invalid("must not be negative"))
+        #expect(negative.varlinkError == .invalidParameter("waitMs"))
+        let mistyped = try #require(throws: APIDecodingError.self) {
+            try RosterGetAppRequest(decoding: ["id": "42", "storefront": "de"])
+        }
+        #expect(mistyped.varlinkError == .invalidParameter("id"))
+        // An exact float is an integer, as some clients send it.
+        #expect(try RosterGetAppRequest(decoding: ["id": 42.0, "storefront": "de"]).id == 42)
+    }
+
+    @Test("an error reply names its missing parameter; errors of other interfaces are not ours")
+    func errorReplies() throws {
+        let partial = VarlinkError(name: ShowcaseInterfaces.Error.appNotFound, parameters: ["id": 42])
+        #expect(throws: APIDecodingError(field: "storefront", problem: .missing)) { try ShowcaseErrorReply(partial) }
+        #expect(try ShowcaseErrorReply(.permissionDenied()) == nil)
+        #expect(try ShowcaseErrorReply(.invalidParameter("storefront")) == nil)
+        #expect(try ShowcaseErrorReply(VarlinkError(code: .timeout, detail: "late")) == nil)
+    }
+}

@@ -1,0 +1,104 @@
+import ShowcaseAPI
+import Testing
+import Varlink
+
+@Suite("Typed values survive encoding and decoding")
+struct RoundTripTests {
+    /// Encodes, serializes to bytes, parses them back and decodes: the path a value takes over the socket.
+    static func overTheWire<T: APIValue>(_ value: T) throws -> T {
+        let bytes = value.encoded().serialized()
+        return try T(decoding: try JSONValue(parsing: bytes))
+    }
+
+    @Test("every request comes back equal, with its optional fields set and unset")
+    func requests() throws {
+        let gets = [
+            RosterGetRequest(storefront: "de"),
+            RosterGetRequest(
+                storefront: "DEU", host: "io.example.NoteJar", platform: "macos", osVersion: "14.2", locale: "de-AT",
+                waitMs: 2500),
+        ]
+        for request in gets { #expect(try Self.overTheWire(request) == request) }
+        for request in [RosterGetAppRequest(id: 42, storefront: "jp"), .init(id: 1, storefront: "us", host: "h")] {
+            #expect(try Self.overTheWire(request) == request)
+        }
+        for request in [RosterWatchRequest(), RosterWatchRequest(storefront: "de", host: "io.example.NoteJar")] {
+            #expect(try Self.overTheWire(request) == request)
+        }
+        for request in [AdminRefreshRequest(), AdminRefreshRequest(storefront: "jp")] {
+            #expect(try Self.overTheWire(request) == request)
+        }
+    }
+
+    @Test("every reply comes back equal, with its optional fields set and unset")
+    func replies() throws {
+        let apps = [Samples.fullApp, Samples.bareApp]
+        let get = RosterGetReply(
+            storefront: "de", host: "io.example.NoteJar", state: .fresh, fetchedAt: "2026-11-29T14:18:43Z", apps: apps)
+        let warming = RosterGetReply(
+            storefront: "jp", host: "io.example.NoteJar", state: .warming, fetchedAt: nil, apps: [])
+        #expect(try Self.overTheWire(get) == get)
+        #expect(try Self.overTheWire(warming) == warming)
+        #expect(
+            try Self.overTheWire(RosterGetAppReply(app: Samples.bareApp)) == RosterGetAppReply(app: Samples.bareApp))
+        let storefronts = RosterStorefrontsReply(storefronts: [
+            .init(code: "de", alpha3: "DEU", name: "Germany", warm: true),
+            .init(code: "jp", alpha3: "JPN", name: "Japan", warm: false),
+        ])
+        #expect(try Self.overTheWire(storefronts) == storefronts)
+        let watch = RosterWatchReply(storefront: "de", revision: 7, state: .stale, apps: apps)
+        #expect(try Self.overTheWire(watch) == watch)
+        let status = AdminStatusReply(
+            version: "0.4.0", configPath: "/etc/showcase/showcase.yaml", configGeneration: 3,
+            lastReloadError: "overlay.yaml:2:1: unknown key 'oder'",
+            upstream: .init(requests: 42, failures: 2, throttled: 1),
+            storefronts: [
+                .init(
+                    code: "de", state: .fresh, fetchedAt: "2026-11-29T14:18:43Z", nextRefreshAt: "2026-11-30T13:02:11Z",
+                    apps: 30, lastError: nil),
+                .init(
+                    code: "jp", state: .failed, fetchedAt: nil, nextRefreshAt: nil, apps: 0,
+                    lastError: "MalformedResponse: results is not an array"),
+            ])
+        #expect(try Self.overTheWire(status) == status)
+        var quiet = status
+        quiet.lastReloadError = nil
+        quiet.storefronts = []
+        #expect(try Self.overTheWire(quiet) == quiet)
+        #expect(try Self.overTheWire(AdminReloadReply(generation: 12)) == AdminReloadReply(generation: 12))
+        let refresh = AdminRefreshReply(refreshed: ["de", "us"], failed: [.init(storefront: "jp", error: "HTTP 503")])
+        #expect(try Self.overTheWire(refresh) == refresh)
+    }
+
+    @Test("nil fields are left out of the encoding, not sent as null")
+    func nilFieldsAreOmitted() {
+        #expect(RosterGetRequest(storefront: "de").encoded() == ["storefront": "de"])
+        #expect(RosterWatchRequest().encoded() == [:])
+        #expect(AdminRefreshRequest().encoded() == [:])
+        let app = Samples.bareApp.encoded()
+        #expect(app["formattedPrice"] == nil && app["tagline"] == nil)
+        #expect(app["name"] == "Windrose")
+        let warming = RosterGetReply(storefront: "jp", host: "h", state: .warming, fetchedAt: nil, apps: [])
+        #expect(warming.encoded()["fetchedAt"] == nil)
+        #expect(warming.encoded()["apps"] == [])
+    }
+
+    @Test("every error of both interfaces comes back equal from the VarlinkError a handler throws")
+    func errors() throws {
+        let all: [ShowcaseErrorReply] = [
+            .unknownStorefront(storefront: "zz"), .unknownHost(host: "io.example.Nope"),
+            .appNotFound(id: 42, storefront: "de"), .hostAppNotFound(host: "io.example.NoteJar", storefront: "de"),
+            .malformedResponse(storefront: "de", detail: "results is not an array"),
+            .missingEntityParameter(storefront: "de"), .unavailable(storefront: "de", reason: "connection refused"),
+            .configInvalid(file: "/etc/showcase/overlay.yaml", line: 7, column: 3, message: "expected an app id"),
+        ]
+        for error in all {
+            let sent = error.varlinkError
+            #expect(sent.code == .reply)
+            let received = VarlinkError(
+                name: sent.name, parameters: try JSONValue(parsing: sent.parameters.serialized()))
+            #expect(try ShowcaseErrorReply(received) == error)
+        }
+        #expect(Set(all.map(\.name)).count == all.count)
+    }
+}

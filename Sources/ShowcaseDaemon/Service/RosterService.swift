@@ -23,6 +23,8 @@ final class RosterService: Sendable {
     private let reloads = SerialGate()
     private let startedCacheDirectory: String
     private let startedSocketPath: String
+    /// `Roster.Get` calls now waiting in ``whenSettled(_:within:_:)``, at most 4096 across every client.
+    let pendingWaits = PendingWaits(limit: 4096)
 
     /// A service over `configuration` (read from `configPath` by `load`, which a reload calls again), fetching
     /// through the transport `transport` makes for each configuration.
@@ -145,27 +147,30 @@ final class RosterService: Sendable {
         }
     }
 
-    /// Moves a warming storefront to the front of the queue and calls `answer` with the roster once it is no
-    /// longer warming, or when `wait` has passed (then still warming) — whichever comes first, once.
+    /// Answers `request` once its storefront has settled (the refresh this asks for finished) or `wait` has
+    /// passed, whichever comes first. Returns the way to abandon the wait (its caller hung up: nothing is sent, the
+    /// timer is cancelled), or nil without waiting when ``pendingWaits`` is full: the caller answers at once
+    /// instead, so no number of calls can grow memory without bound. Waits on one storefront share one fetch.
     func whenSettled(
         _ request: RosterRequest, within wait: Duration, _ answer: @escaping @Sendable (RosterView) -> Void
-    ) {
-        let once = OnceFlag()
-        let answerNow: @Sendable () -> Void = { [self] in
-            guard once.claim() else { return }
-            answer(view(for: request.with(config.current), keepWarm: false))
+    ) -> (@Sendable () -> Void)? {
+        let storefront = request.storefront
+        let pending = pendingWaits
+        let settle = SettleWait { [self] (wait: SettleWait, deliver: Bool) in
+            pending.remove(wait, storefront)
+            if deliver { answer(view(for: request.with(config.current), keepWarm: false)) }
         }
-        let scheduler = self.scheduler
-        Task {
-            await scheduler.prioritize(request.storefront)
-            _ = await scheduler.refreshNow(request.storefront)
-            answerNow()
+        guard let first = pending.admit(settle, storefront) else { return nil }
+        settle.startTimer(wait, clock: clock)
+        if first {
+            let scheduler = self.scheduler
+            Task {
+                await scheduler.prioritize(storefront)
+                _ = await scheduler.refreshNow(storefront)
+                pending.settleAll(storefront)
+            }
         }
-        let clock = self.clock
-        Task {
-            try? await clock.sleep(for: wait)
-            answerNow()
-        }
+        return { settle.finish(deliver: false) }
     }
 
     // MARK: Status

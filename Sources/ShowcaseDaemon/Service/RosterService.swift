@@ -260,6 +260,11 @@ final class RosterService: Sendable {
         if configuration.socket.path != startedSocketPath {
             log.notice("socket.path changed to \(configuration.socket.path); it takes effect after a restart")
         }
+        if configuration.socket.maxConnections != old.socket.maxConnections
+            || configuration.socket.maxConnectionsPerUID != old.socket.maxConnectionsPerUID
+        {
+            log.notice("socket.max_connections and max_connections_per_uid take effect after a restart")
+        }
         if configuration.cache.directory != startedCacheDirectory {
             log.notice("cache.directory changed to \(configuration.cache.directory); it takes effect after a restart")
         }

@@ -186,7 +186,7 @@ final class RosterService: Sendable {
                     for: RosterRequest(snapshot: snapshot, storefront: storefront, host: host), keepWarm: false)
                 storefronts.append(
                     StatusReport.Storefront(
-                        storefront: storefront, state: view.state, apps: view.roster?.apps.count ?? 0,
+                        storefront: storefront, state: view.state, apps: view.apps.count,
                         fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
                         lastError: store.lastRefreshError(storefront)))
             }

@@ -9,7 +9,8 @@ struct StatusReport: Sendable {
         var storefront: ShowcaseCore.Storefront
         /// Its state.
         var state: ServedState
-        /// How many apps its cached roster holds (before any filtering), 0 without one.
+        /// How many apps `Roster.Get` serves from it for the default host and platform without an OS filter — the
+        /// host app itself and overlay exclusions left out — 0 without a roster.
         var apps: Int
         /// When its roster was fetched, for `fresh` and `stale`.
         var fetchedAt: Date?

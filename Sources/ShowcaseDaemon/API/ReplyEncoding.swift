@@ -88,7 +88,7 @@ enum ReplyEncoding {
                 AdminStatusReply.StorefrontStatus(
                     code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
                     nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
-                    lastError: entry.lastError?.description)
+                    lastError: entry.cacheWriteError ?? entry.lastError?.description)
             }
         ).encoded()
     }

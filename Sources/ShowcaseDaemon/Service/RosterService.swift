@@ -188,7 +188,8 @@ final class RosterService: Sendable {
                     StatusReport.Storefront(
                         storefront: storefront, state: view.state, apps: view.apps.count,
                         fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
-                        lastError: store.lastRefreshError(storefront)))
+                        lastError: store.lastRefreshError(storefront),
+                        cacheWriteError: store.cacheWriteError(storefront)))
             }
         }
         return StatusReport(

@@ -18,6 +18,8 @@ struct StatusReport: Sendable {
         var nextRefreshAt: Date?
         /// How its last refresh failed, if it did.
         var lastError: LookupError?
+        /// Why its last refresh could not write the cache, if it could not (the roster is served from memory).
+        var cacheWriteError: String? = nil
     }
 
     /// The path of the configuration file.

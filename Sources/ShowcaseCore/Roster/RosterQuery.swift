@@ -13,7 +13,7 @@ public struct RosterQuery: Sendable {
     public var platform: Platform
     /// The device's OS version; nil applies no floor filter (the platform still applies).
     public var osVersion: OSVersion?
-    /// The locale for taglines; nil uses the storefront's ``Storefront/primaryLanguage``.
+    /// The locale for taglines; nil uses the storefront's ``Storefront/locale``.
     public var locale: String?
     /// The operator's curation (already merged per host by the config layer).
     public var overlay: Overlay
@@ -37,13 +37,15 @@ public struct RosterQuery: Sendable {
     /// The answer for `roster`, in order: the host excluded, then platform, then OS floor (numerically), then
     /// the overlay (excluded hidden, pinned first), then taglines and attribution.
     public func resolve(_ roster: Roster) -> [ResolvedApp] {
-        let locale = locale ?? roster.storefront.primaryLanguage
+        let locale = locale ?? roster.storefront.locale
         let matching = roster.apps.filter { app in
             !isHost(app) && app.platform == platform && osVersion.map { app.minimumOS <= $0 } != false
         }
         return overlay.arrange(matching).map { app in
             ResolvedApp(
-                app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+                app: app,
+                storeUrl: attribution.apply(
+                    to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
                 tagline: overlay.taglines[app.id]?.text(for: locale))
         }
     }
@@ -52,9 +54,10 @@ public struct RosterQuery: Sendable {
     /// (`GetApp` names the app explicitly); nil when the storefront does not list it or the overlay excludes it.
     public func resolveApp(id: Int, in roster: Roster) -> ResolvedApp? {
         guard let app = roster.app(id: id), !overlay.excluded.contains(id) else { return nil }
-        let locale = locale ?? roster.storefront.primaryLanguage
+        let locale = locale ?? roster.storefront.locale
         return ResolvedApp(
-            app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+            app: app,
+            storeUrl: attribution.apply(to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
             tagline: overlay.taglines[id]?.text(for: locale))
     }
 

@@ -15,12 +15,13 @@ public enum ShowcaseInterfaces {
         interface io.showcase.Roster
 
         type App (id: int, artistId: int, name: string, bundleId: string, genre: string,
-                  formattedPrice: ?string, platform: string, minimumOsVersion: string,
+                  formattedPrice: ?string, price: ?float, currency: ?string,
+                  platform: string, devices: []string, minimumOsVersion: string,
                   iconUrl: string, storeUrl: string, tagline: ?string)
 
         # state: fresh | stale | warming (never fetched yet; apps is empty, which does NOT mean "no apps")
-        method Get(storefront: string, host: ?string, platform: ?string, osVersion: ?string,
-                   locale: ?string, waitMs: ?int)
+        method Get(storefront: string, host: ?string, platform: ?string, device: ?string,
+                   osVersion: ?string, locale: ?string, waitMs: ?int)
             -> (storefront: string, host: string, state: string, fetchedAt: ?string, apps: []App)
         method GetApp(id: int, storefront: string, host: ?string) -> (app: App)
         method Storefronts() -> (storefronts: [](code: string, alpha3: string, name: string, warm: bool))

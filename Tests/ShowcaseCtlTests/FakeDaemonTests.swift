@@ -44,13 +44,14 @@ struct FakeDaemonTests {
         defer { daemon.stop() }
         let result = try daemon.run([
             "roster", "--storefront=DEU", "--host", "com.example.NoteJar", "--platform", "macOS",
-            "--os-version=14.2", "--locale", "de-AT", "--wait", "2.5",
+            "--device", "iPad", "--os-version=14.2", "--locale", "de-AT", "--wait", "2.5",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let call = try #require(daemon.calls.first)
         #expect(call.parameters["storefront"] == "de")
         #expect(call.parameters["host"] == "com.example.NoteJar")
         #expect(call.parameters["platform"] == "macos")
+        #expect(call.parameters["device"] == "ipad")
         #expect(call.parameters["osVersion"] == "14.2")
         #expect(call.parameters["locale"] == "de-AT")
         #expect(call.parameters["waitMs"] == .int(2500))

@@ -121,8 +121,9 @@ enum ReplyEncoding {
         let app = resolved.app
         return RosterApp(
             id: app.id, artistId: app.artistId, name: app.name, bundleId: app.bundleId, genre: app.genre,
-            formattedPrice: app.formattedPrice, platform: app.platform.rawValue,
-            minimumOsVersion: app.minimumOsVersion, iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
+            formattedPrice: app.formattedPrice, price: app.price, currency: app.currency,
+            platform: app.platform.rawValue, devices: app.devices.names, minimumOsVersion: app.minimumOsVersion,
+            iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
             tagline: resolved.tagline)
     }
 

@@ -15,6 +15,8 @@ final class Refresher: Sendable {
     private let config: ConfigHolder
     private let clock: any ShowcaseClock
     private let log: DaemonLog
+    /// Device models already logged as unknown, so each is logged once per run, not once per refresh.
+    private let loggedDeviceModels = NSLockedBox<Set<String>>([])
 
     init(store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog) {
         self.store = store
@@ -71,6 +73,7 @@ final class Refresher: Sendable {
                 cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
                 if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
                 apps += roster.apps.count
+                logUnknownDeviceModels(in: roster)
             } catch {
                 persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))
@@ -85,6 +88,23 @@ final class Refresher: Sendable {
             log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
         }
         return .updated(changed: changed)
+    }
+
+    /// Logs each `supportedDevices` model no device family knows, once per run: a new Apple device whose apps
+    /// count as iPhone and iPad until `DeviceFamily` learns its prefix.
+    private func logUnknownDeviceModels(in roster: Roster) {
+        let unknown = roster.unknownDeviceModels
+        guard !unknown.isEmpty else { return }
+        let new = loggedDeviceModels.withLock { seen in
+            let new = unknown.subtracting(seen)
+            seen.formUnion(new)
+            return new
+        }
+        for model in new.sorted() {
+            log.warning(
+                "the \(roster.storefront) roster lists the device model '\(model)', which maps to no device family; "
+                    + "apps listing only such models count as iPhone and iPad until showcased learns its prefix")
+        }
     }
 
     /// Writes a diagnostic to the cache directory (next to the untouched roster), so a restart still answers

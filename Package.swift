@@ -4,6 +4,8 @@ import PackageDescription
 // The data's path, one module per step (see README "Architecture"):
 // Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
 // → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings.
+// ShowcaseExport turns resolved rosters into the static JSON tree web servers serve (gzip via CZlib); it knows
+// nothing of the daemon, so the daemon calls it with plain values.
 let package = Package(
     name: "Showcase",
     platforms: [.macOS(.v14)],
@@ -19,9 +21,16 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "CSystem", path: "Sources/CSystem"),
         .target(name: "ShowcaseCore"),
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
+        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem"]),
         .target(name: "Varlink", dependencies: ["CSystem"]),
         .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink", "CSystem"]),
         .target(name: "LookupReplay"),
@@ -30,8 +39,12 @@ let package = Package(
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
         .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
+        // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
+        .executableTarget(
+            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
+        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(
             name: "ShowcaseDaemonTests",

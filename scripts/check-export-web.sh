@@ -39,12 +39,13 @@ cleanup() {
 trap cleanup EXIT
 chmod 755 "$work"
 
-# 1. The tree, written by the export writer (files 0644, directories 0755: nginx reads them as another user).
+# 1. The tree, written by the export writer under the unit's UMask=0077: it sets files 0644 and directories
+#    0755 itself, and nginx below reads them as another user.
 config=$work/config
 mkdir -p "$config"
 cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
-"$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export" >"$work/sample.log" \
-    || { cat "$work/sample.log" >&2; fail "showcase-export-sample could not write the tree"; }
+(umask 077 && "$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export") \
+    >"$work/sample.log" || { cat "$work/sample.log" >&2; fail "showcase-export-sample could not write the tree"; }
 mkdir -p "$work/web"
 cp examples/web/* "$work/web/"
 
@@ -138,8 +139,8 @@ get "$mac" >/dev/null
 mac_etag=$(header ETag)
 get "$doc" >/dev/null
 cp "$config/overlay-edited.yaml" "$config/overlay.yaml"
-"$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export" >"$work/sample.log" \
-    || { cat "$work/sample.log" >&2; fail "the second export failed"; }
+(umask 077 && "$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export") \
+    >"$work/sample.log" || { cat "$work/sample.log" >&2; fail "the second export failed"; }
 changed_at=$(date +%s%N)
 seen=
 while [ $(($(date +%s%N) - changed_at)) -lt 1000000000 ]; do

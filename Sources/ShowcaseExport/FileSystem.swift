@@ -37,6 +37,9 @@ struct FileSystem {
             if let base, base == current || base.hasPrefix(current + "/") { continue }
             if existing.contains(current) { continue }
             if mkdir(current, 0o755) == 0 {
+                // mkdir applies the umask (the unit's UMask=0077 would make it 0700): a web server running as
+                // another user must be able to traverse the tree.
+                chmod(current, 0o755)
                 changed.insert(parent)
             } else if errno == EEXIST {
                 var info = stat()

@@ -30,7 +30,8 @@ struct ExportWriterTests {
         #expect(manifest.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { "v1/\($0)" } == expected.dropLast())
     }
 
-    @Test("writes documents world-readable, for a web server running as another user")
+    // scripts/check-export-web.sh writes its tree under umask 077 (the unit's UMask=) and serves it as nobody.
+    @Test("writes documents world-readable and folders traversable, for a web server running as another user")
     func modes() throws {
         let directory = try TemporaryDirectory()
         _ = ExportWriter(directory: directory.path).export([Samples.roster()])
@@ -38,6 +39,10 @@ struct ExportWriterTests {
             try FileManager.default.attributesOfItem(atPath: directory.file("v1/\(host)/us/ios.json"))[
                 .posixPermissions] as? Int
         #expect(mode == 0o644)
+        let folder =
+            try FileManager.default.attributesOfItem(atPath: directory.file("v1/\(host)/us"))[
+                .posixPermissions] as? Int
+        #expect(folder == 0o755)
     }
 
     @Test("writes a .json.gz that gzip inflates to the same bytes, with no timestamp, identical across runs")

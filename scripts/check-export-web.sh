@@ -208,4 +208,28 @@ grep -q 'Mac App Store' "$work/mac.html" || fail "the Mac rendering has no Mac A
 grep -q 'data-app-id="1641000103"' "$work/mac.html" && fail "an iOS app was shown to a Mac"
 ok "the widget lists the Mac App Store apps for a Mac; screenshots in .build/export-widget-{iphone,mac}.png"
 
+# 4. A full disk is an error in the report, never a crash, and the last export stays as it was: a tiny
+#    tmpfs in a private mount namespace holds the demo's export, then not every storefront's.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$work/full"
+    unshare -m sh -c '
+        mount -t tmpfs -o size=256k,mode=0755 tmpfs "$1/full" || exit 90
+        "$2" --fixtures Fixtures/lookup --config "$3" --directory "$1/full/export" >"$1/full-first.log" || exit 91
+        cp "$1/full/export/v1/index.json" "$1/index-before.json"
+        "$2" --fixtures Fixtures/lookup --config "$3" --directory "$1/full/export" --storefronts all \
+            >"$1/full-second.log" 2>&1
+        echo $? >"$1/full-status"
+        cmp -s "$1/full/export/v1/index.json" "$1/index-before.json" || exit 92
+        python3 -m json.tool "$1/full/export/v1/com.quietharbor.TideLog/de/ios.json" >/dev/null || exit 93
+    ' sh "$work" "$sample" "$config/showcase.yaml" \
+        || { cat "$work"/full-*.log >&2 || true; fail "the full-disk export left a damaged tree (step $?)"; }
+    [ "$(cat "$work/full-status")" = 1 ] \
+        || { cat "$work/full-second.log" >&2; fail "a full disk did not end as a reported failure (exit $(cat "$work/full-status"))"; }
+    grep -q 'No space left on device' "$work/full-second.log" \
+        || { cat "$work/full-second.log" >&2; fail "the full-disk report does not say the disk is full"; }
+    ok "a full disk is reported ($(grep -c 'No space left' "$work/full-second.log") errors), the previous index.json and documents intact"
+else
+    echo "check-export-web: note: the full-disk check needs root and unshare -m (a private tmpfs); not run"
+fi
+
 echo "check-export-web: $pass passed, 0 failed"

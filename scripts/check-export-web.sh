@@ -3,8 +3,8 @@
 #   1. showcase-export-sample writes the export of Fixtures/demo's configuration from Fixtures/lookup
 #      (the writer the daemon uses; no daemon, no network);
 #   2. nginx runs unprivileged on a loopback port (-p/-c, pid, logs and *_temp_path in a temporary
-#      directory) with the shipped location block, etc/nginx/showcase.conf (until that file exists,
-#      scripts/export-web/showcase-location.conf), pointed at that tree; checked over HTTP:
+#      directory) with the shipped location block, etc/nginx/showcase.conf, pointed at that tree;
+#      checked over HTTP:
 #      200 + valid JSON, `application/json; charset=utf-8`, ETag and 304 on If-None-Match,
 #      `Content-Encoding: gzip` when asked (gzip_static: the .json.gz the writer put beside it),
 #      CORS and Cache-Control headers, the manifest not served, and an export that changes one
@@ -51,7 +51,7 @@ cp examples/web/* "$work/web/"
 
 # 2. nginx, unprivileged: as root it drops to nobody, which owns only its prefix directory.
 snippet=etc/nginx/showcase.conf
-[ -f "$snippet" ] || snippet=scripts/export-web/showcase-location.conf
+[ -f "$snippet" ] || fail "$snippet is missing"
 mkdir -p "$work/nginx"
 sed "s#/var/lib/showcase/export#$work/export#g" "$snippet" >"$work/nginx/showcase.conf"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -20,10 +20,13 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "ShowcaseCore"),
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
         .target(name: "Varlink", dependencies: ["CSystem"]),
-        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink", "CSystem"]),
+        .target(
+            name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink", "CSystem", "CCurl"]),
         .target(name: "LookupReplay"),
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         .executableTarget(name: "showcasectl", dependencies: ["ShowcaseCore", "ShowcaseConfig", "Varlink"]),

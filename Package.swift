@@ -46,3 +46,14 @@ let package = Package(
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )
+
+// libFuzzer targets, declared only for `make fuzz` (SHOWCASE_FUZZ=1, built with -sanitize=fuzzer into
+// .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
+if Context.environment["SHOWCASE_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-config", dependencies: ["ShowcaseConfig"], path: "Sources/Fuzzing/config"),
+        .executableTarget(name: "fuzz-varlink", dependencies: ["Varlink"], path: "Sources/Fuzzing/varlink"),
+        .executableTarget(name: "fuzz-lookup", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/lookup"),
+        .executableTarget(name: "fuzz-cache", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/cache"),
+    ]
+}

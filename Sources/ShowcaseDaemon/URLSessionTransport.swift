@@ -41,10 +41,10 @@ public struct URLSessionTransport: LookupTransport {
     public func fetch(_ request: LookupRequest) async throws(LookupError) -> Data {
         let url = request.url(endpoint: endpoint).absoluteString
         let (seconds, attoseconds) = timeout.components
-        let milliseconds = max(
-            1,
-            Int(clamping: seconds).multipliedReportingOverflow(by: 1000).partialValue
-                &+ Int(attoseconds / 1_000_000_000_000_000))
+        // Whole milliseconds, at least 1, saturating instead of trapping or wrapping for an absurd duration.
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1000)
+        let fraction = Int(attoseconds / 1_000_000_000_000_000)
+        let milliseconds = overflow || whole > Int.max - 1000 ? Int.max : max(1, whole + fraction)
         let limit = max(0, maxResponseBytes)
         let agent = userAgent
         let timeout = timeout

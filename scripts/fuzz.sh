@@ -35,7 +35,9 @@ for target in $targets; do
     mkdir -p "$corpus" "$crashes"
     echo "fuzz: $target for ${seconds}s"
     # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: memory per input stays bounded.
-    if ! ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
+    # The config and cache targets write their inputs to files: keep those under .build/fuzz/tmp.
+    rm -rf "$build/tmp" && mkdir -p "$build/tmp"
+    if ! TMPDIR="$PWD/$build/tmp/" ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
         -artifact_prefix="$crashes/" -print_final_stats=1 >"$build/$target.log" 2>&1; then
         tail -n 40 "$build/$target.log" >&2

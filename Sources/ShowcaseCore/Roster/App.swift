@@ -138,4 +138,13 @@ public struct App: Sendable, Hashable, Codable {
             storeUrl: storeUrl, price: row.price, currency: row.currency, version: row.version,
             averageUserRating: row.averageUserRating, userRatingCount: row.userRatingCount)
     }
+
+    /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the
+    /// ratings are not served, so a change in them alone is not a change of the roster.
+    public func hasSameServedFields(as other: App) -> Bool {
+        id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
+            && genre == other.genre && formattedPrice == other.formattedPrice && price == other.price
+            && currency == other.currency && platform == other.platform && devices == other.devices
+            && minimumOsVersion == other.minimumOsVersion && iconUrl == other.iconUrl && storeUrl == other.storeUrl
+    }
 }

@@ -22,10 +22,14 @@ enum ReplyEncoding {
 
     /// One `Roster.Watch` reply: the state as `Get` answers it, with the revision it corresponds to.
     static func watch(_ view: RosterView) throws(VarlinkError) -> JSONValue {
+        try watch(view, revision: view.revision, apps: view.apps.map(app))
+    }
+
+    /// `Roster.Watch`'s reply with the stream's own `revision` and the apps it already resolved.
+    static func watch(_ view: RosterView, revision: Int, apps: [RosterApp]) throws(VarlinkError) -> JSONValue {
         try servable(view)
         return RosterWatchReply(
-            storefront: view.storefront.code, revision: max(view.revision, 0), state: view.state.wire,
-            apps: view.apps.map(app)
+            storefront: view.storefront.code, revision: max(revision, 0), state: view.state.wire, apps: apps
         ).encoded()
     }
 

@@ -269,6 +269,7 @@ final class RosterService: Sendable {
         await scheduler.reschedule()
         await scheduleWarm(added)
         if newHosts { await scheduler.expedite(configuration.storefronts) }
+        store.announce(warm.all)
         log.notice(
             "reloaded configuration by \(trigger): generation \(snapshot.generation), \(configuration.summary)")
         notifier.ready(status: statusLine())

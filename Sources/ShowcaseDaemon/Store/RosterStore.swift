@@ -260,6 +260,15 @@ public final class RosterStore: Sendable {
         return id
     }
 
+    /// Tells every watcher that `storefronts` may answer differently without a store change (a reload changed the
+    /// overlay or attribution); each watcher compares what it would send with what it sent.
+    func announce(_ storefronts: some Sequence<Storefront>) {
+        let callbacks = watchers.withLock { Array($0.values) }
+        for storefront in storefronts {
+            for callback in callbacks { callback(storefront) }
+        }
+    }
+
     func unwatch(_ id: UInt64) { _ = watchers.withLock { $0.removeValue(forKey: id) } }
 
     private func bump(_ storefront: Storefront?) {

@@ -49,11 +49,17 @@ public struct AdminStatusReply: APIValue {
         public var apps: Int
         /// The last refresh's failure, until a refresh succeeds.
         public var lastError: String?
+        /// Software rows of the last fetched body that did not become apps (unknown kind, missing field, repeated
+        /// trackId); 0 for a roster read from the cache at startup.
+        public var droppedRows: Int
+        /// True when the roster holds `limit` (200) software rows, the endpoint's maximum: the developer may have
+        /// more apps than the lookup can return.
+        public var truncated: Bool
 
         /// An entry with every field given.
         public init(
             code: String, state: RosterState, fetchedAt: String?, nextRefreshAt: String?, apps: Int,
-            lastError: String?
+            lastError: String?, droppedRows: Int = 0, truncated: Bool = false
         ) {
             self.code = code
             self.state = state
@@ -61,6 +67,8 @@ public struct AdminStatusReply: APIValue {
             self.nextRefreshAt = nextRefreshAt
             self.apps = apps
             self.lastError = lastError
+            self.droppedRows = droppedRows
+            self.truncated = truncated
         }
 
         /// Reads one storefront object.
@@ -71,17 +79,22 @@ public struct AdminStatusReply: APIValue {
             nextRefreshAt = try object.optionalString("nextRefreshAt")
             apps = try object.int("apps")
             lastError = try object.optionalString("lastError")
+            // Absent in a reply from a daemon that predates the fields.
+            droppedRows = try object.optionalInt("droppedRows") ?? 0
+            truncated = try object.optionalBool("truncated") ?? false
         }
 
         /// The storefront object; nil fields are omitted.
         public func encoded() -> JSONValue {
-            var object = APIObjectBuilder(capacity: 6)
+            var object = APIObjectBuilder(capacity: 8)
             object.set("code", code)
             object.set("state", state.rawValue)
             object.set("fetchedAt", fetchedAt)
             object.set("nextRefreshAt", nextRefreshAt)
             object.set("apps", apps)
             object.set("lastError", lastError)
+            object.set("droppedRows", droppedRows)
+            object.set("truncated", truncated)
             return object.object
         }
     }

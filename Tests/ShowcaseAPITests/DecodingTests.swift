@@ -15,7 +15,7 @@ struct DecodingTests {
         let reply = try RosterGetReply(decoding: try JSONValue(parsing: Self.getReplyText))
         #expect(reply.storefront == "de" && reply.host == "com.quietharbor.TideLog")
         #expect(reply.state == .fresh)
-        #expect(reply.fetchedAt == "2026-12-01T07:21:29Z")
+        #expect(reply.fetchedAt == "2026-12-01T07:35:09Z")
         #expect(reply.apps.count == 10)
         #expect(reply.apps.first?.id == 1_641_000_103 && reply.apps.first?.name == "Lanternlight")
         #expect(reply.apps.first?.tagline == "Ein Nachtlicht, das die Gezeiten kennt")
@@ -36,6 +36,7 @@ struct DecodingTests {
         let jp = status.storefronts[1]
         #expect(jp.state == .warming && jp.fetchedAt == nil && jp.apps == 0 && jp.lastError == nil)
         #expect(status.storefronts[0].apps == 17)
+        #expect(status.storefronts.allSatisfy { $0.droppedRows == 0 && !$0.truncated })
         #expect(String(decoding: status.encoded().serialized(), as: UTF8.self) == Self.statusReplyText)
     }
 

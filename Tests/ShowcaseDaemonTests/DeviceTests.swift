@@ -37,7 +37,7 @@ struct DeviceTests {
         #expect(bad.string("parameter") == "device")
     }
 
-    @Test("a device model no family knows is logged once, however often the roster is refreshed")
+    @Test("a device model no family knows is logged by name, and not again on every refresh")
     func unknownModelLoggedOnce() throws {
         let bed = try TestBed()
         bed.hosts = ["com.lamplight.Beacon"]

@@ -74,6 +74,14 @@ final class Refresher: Sendable {
                 if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
                 apps += roster.apps.count
                 logUnknownDeviceModels(in: roster)
+                if roster.droppedRows.count > 0 {
+                    log.warning("the \(storefront) roster of developer \(artistId): \(roster.droppedRows)")
+                }
+                if roster.isTruncated {
+                    log.warning(
+                        "the \(storefront) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
+                            + "rows, the lookup's maximum: apps past that are not listed")
+                }
             } catch {
                 persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))

@@ -183,7 +183,8 @@ final class RosterService: Sendable {
                     StatusReport.Storefront(
                         storefront: storefront, state: view.state, apps: view.roster?.apps.count ?? 0,
                         fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
-                        lastError: store.lastRefreshError(storefront)))
+                        lastError: store.lastRefreshError(storefront),
+                        droppedRows: view.roster?.droppedRows.count ?? 0, truncated: view.roster?.isTruncated ?? false))
             }
         }
         return StatusReport(

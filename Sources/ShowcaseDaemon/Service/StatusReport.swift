@@ -17,6 +17,10 @@ struct StatusReport: Sendable {
         var nextRefreshAt: Date?
         /// How its last refresh failed, if it did.
         var lastError: LookupError?
+        /// Rows of the served roster's body that did not become apps.
+        var droppedRows: Int = 0
+        /// Whether the served roster reached the endpoint's 200-row ceiling.
+        var truncated: Bool = false
     }
 
     /// The path of the configuration file.

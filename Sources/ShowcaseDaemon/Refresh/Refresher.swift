@@ -34,9 +34,12 @@ final class Refresher: Sendable {
         var apps = 0
 
         let hosts = snapshot.configuration.hosts.map(\.bundleID)
-        for request in RefreshPlan.identityRequests(hosts: hosts, identities: store.identities, storefront: storefront)
-        {
+        let identityRequests = RefreshPlan.identityRequests(
+            hosts: hosts, identities: store.identities, storefront: storefront, now: clock.now,
+            lifetime: snapshot.configuration.refresh.interval)
+        for request in identityRequests {
             guard case .identity(let bundleID, _) = request else { continue }
+            let known = store.identity(bundleID)
             do {
                 let body = try await upstream.fetch(request)
                 let identity = try upstream.accepting { () throws(LookupError) in
@@ -48,7 +51,24 @@ final class Refresher: Sendable {
                 }
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
-                log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
+                if let known, known.artistId != identity.artistId {
+                    log.warning(
+                        "\(bundleID) moved from developer \(known.artistId) to developer \(identity.artistId) "
+                            + "(the app was transferred); serving the new developer's roster from now on")
+                } else {
+                    log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
+                }
+            } catch let error where known != nil {
+                // A re-resolution that fails keeps the identity in use: the developer's other apps are still real.
+                // Checked again after another interval, not on every storefront's refresh.
+                if let known, !error.isTransport {
+                    var checked = known
+                    checked.resolvedAt = clock.now
+                    store.setIdentity(checked)
+                }
+                log.warning(
+                    "could not re-resolve \(bundleID) in \(storefront) (\(error)); still serving developer "
+                        + "\(known?.artistId ?? 0)'s roster")
             } catch {
                 persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
                 store.recordIdentityFailure(host: bundleID, storefront: storefront, error)

@@ -48,7 +48,8 @@ public enum ShowcaseInterfaces {
                    lastReloadError: ?string, upstream: (requests: int, failures: int,
                    throttled: int), storefronts: [](code: string, state: string,
                    fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string,
-                   droppedRows: int, truncated: bool))
+                   droppedRows: int, truncated: bool),
+                   hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
         error ConfigInvalid (file: string, line: int, column: int, message: string)

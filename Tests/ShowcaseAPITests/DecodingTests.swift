@@ -15,7 +15,7 @@ struct DecodingTests {
         let reply = try RosterGetReply(decoding: try JSONValue(parsing: Self.getReplyText))
         #expect(reply.storefront == "de" && reply.host == "com.quietharbor.TideLog")
         #expect(reply.state == .fresh)
-        #expect(reply.fetchedAt == "2026-12-01T07:35:09Z")
+        #expect(reply.fetchedAt == "2026-12-01T07:41:07Z")
         #expect(reply.apps.count == 10)
         #expect(reply.apps.first?.id == 1_641_000_103 && reply.apps.first?.name == "Lanternlight")
         #expect(reply.apps.first?.tagline == "Ein Nachtlicht, das die Gezeiten kennt")
@@ -37,6 +37,8 @@ struct DecodingTests {
         #expect(jp.state == .warming && jp.fetchedAt == nil && jp.apps == 0 && jp.lastError == nil)
         #expect(status.storefronts[0].apps == 17)
         #expect(status.storefronts.allSatisfy { $0.droppedRows == 0 && !$0.truncated })
+        #expect(status.hosts.map(\.bundleId) == ["com.quietharbor.TideLog", "com.quietharbor.Knotbook"])
+        #expect(status.hosts.allSatisfy { $0.artistId == 1_641_000_001 && $0.warning == nil })
         #expect(String(decoding: status.encoded().serialized(), as: UTF8.self) == Self.statusReplyText)
     }
 

@@ -34,12 +34,19 @@ struct IdentityTests {
         try bed.start()
         try bed.waitUntilWarm()
         #expect(try bed.get("us").appIDs.contains(1_641_000_103))
+        let initial = try #require((try bed.status()["hosts"] as? [[String: Any]])?.first)
+        #expect(initial["artistId"] as? Int == 1_641_000_001)
+        #expect(initial["warning"] == nil)
 
         bed.replay.setOverride("identity-com.quietharbor.Knotbook-us.json", contents: try transferredIdentity())
         let ids = try waitFor(bed) { $0.contains(1_642_000_103) }
         #expect(ids.contains(1_642_000_103), "never served the new developer's roster: \(ids)")
         #expect(!ids.contains(1_641_000_103))
         #expect(bed.daemon?.log.contains("moved from developer 1641000001 to developer 1642000001") == true)
+        let host = try #require((try bed.status()["hosts"] as? [[String: Any]])?.first)
+        #expect(host["bundleId"] as? String == "com.quietharbor.Knotbook")
+        #expect(host["artistId"] as? Int == 1_642_000_001)
+        #expect((host["warning"] as? String)?.contains("transferred") == true, "\(host)")
     }
 
     @Test("an app the store no longer knows keeps serving the last roster, with a warning in the log")
@@ -62,5 +69,9 @@ struct IdentityTests {
         let answer = try bed.get("us")
         #expect(answer.error == nil, "\(answer)")
         #expect(answer.appIDs == before)
+        let host = try #require((try bed.status()["hosts"] as? [[String: Any]])?.first)
+        #expect(host["artistId"] as? Int == 1_641_000_001)
+        #expect(host["appId"] as? Int == 1_641_000_102)
+        #expect((host["warning"] as? String)?.contains("no longer knows") == true, "\(host)")
     }
 }

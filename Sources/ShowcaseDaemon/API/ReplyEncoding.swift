@@ -94,6 +94,10 @@ enum ReplyEncoding {
                     nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
                     lastError: entry.lastError?.description, droppedRows: entry.droppedRows,
                     truncated: entry.truncated)
+            },
+            hosts: report.hosts.map {
+                AdminStatusReply.HostStatus(
+                    bundleId: $0.bundleID, appId: $0.appID, artistId: $0.artistID, warning: $0.warning)
             }
         ).encoded()
     }

@@ -52,10 +52,13 @@ final class Refresher: Sendable {
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
                 if let known, known.artistId != identity.artistId {
-                    log.warning(
+                    let warning =
                         "\(bundleID) moved from developer \(known.artistId) to developer \(identity.artistId) "
-                            + "(the app was transferred); serving the new developer's roster from now on")
+                        + "(the app was transferred); serving the new developer's roster from now on"
+                    store.setHostWarning(bundleID, warning)
+                    log.warning(warning)
                 } else {
+                    store.setHostWarning(bundleID, nil)
                     log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
                 }
             } catch let error where known != nil {
@@ -65,6 +68,10 @@ final class Refresher: Sendable {
                     var checked = known
                     checked.resolvedAt = clock.now
                     store.setIdentity(checked)
+                    store.setHostWarning(
+                        bundleID,
+                        "the store no longer knows \(bundleID) in \(storefront) (\(error)); still serving developer "
+                            + "\(known.artistId)'s last roster: check hosts[].bundle_id or the app's availability")
                 }
                 log.warning(
                     "could not re-resolve \(bundleID) in \(storefront) (\(error)); still serving developer "

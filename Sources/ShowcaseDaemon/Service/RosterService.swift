@@ -189,7 +189,13 @@ final class RosterService: Sendable {
         }
         return StatusReport(
             configPath: configPath, configGeneration: snapshot.generation, upstream: upstream.snapshot,
-            storefronts: storefronts, lastReloadError: config.lastReloadError)
+            storefronts: storefronts, lastReloadError: config.lastReloadError,
+            hosts: snapshot.configuration.hosts.map { host in
+                let identity = store.identity(host.bundleID)
+                return StatusReport.Host(
+                    bundleID: host.bundleID, appID: identity?.trackId ?? host.appID, artistID: identity?.artistId,
+                    warning: store.hostWarning(host.bundleID))
+            })
     }
 
     /// systemd's `STATUS=` line: how many warm storefronts are in each state ("3 storefronts: 2 fresh, 1 stale").

@@ -23,6 +23,18 @@ struct StatusReport: Sendable {
         var truncated: Bool = false
     }
 
+    /// One configured host.
+    struct Host: Sendable {
+        /// Its bundle id.
+        var bundleID: String
+        /// Its trackId, resolved or pinned.
+        var appID: Int?
+        /// Its developer, once resolved.
+        var artistID: Int?
+        /// A transfer or an app the store no longer knows, until a re-resolution finds all well.
+        var warning: String?
+    }
+
     /// The path of the configuration file.
     var configPath: String
     /// 1 at startup, +1 per successful reload.
@@ -33,4 +45,6 @@ struct StatusReport: Sendable {
     var storefronts: [Storefront]
     /// Why the last reload was rejected, until one succeeds.
     var lastReloadError: String?
+    /// Every configured host, in configuration order.
+    var hosts: [Host] = []
 }

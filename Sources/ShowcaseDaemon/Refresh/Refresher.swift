@@ -93,13 +93,7 @@ final class Refresher: Sendable {
                 let roster = try upstream.accepting { () throws(LookupError) in
                     try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now)
                 }
-                store.decodeListed(artistId: artistId, storefront: storefront)
-                do { try cache.store(roster) } catch {
-                    log.warning("could not write the \(storefront) roster to the cache: \(error)")
-                }
-                cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
-                if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
-                apps += roster.apps.count
+                // Logged before the roster is served, so whoever sees it in Status finds these lines in the log.
                 logUnknownDeviceModels(in: roster)
                 if roster.droppedRows.count > 0 {
                     log.warning("the \(storefront) roster of developer \(artistId): \(roster.droppedRows)")
@@ -109,6 +103,13 @@ final class Refresher: Sendable {
                         "the \(storefront) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
                             + "rows, the lookup's maximum: apps past that are not listed")
                 }
+                store.decodeListed(artistId: artistId, storefront: storefront)
+                do { try cache.store(roster) } catch {
+                    log.warning("could not write the \(storefront) roster to the cache: \(error)")
+                }
+                cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
+                if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
+                apps += roster.apps.count
             } catch {
                 persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))

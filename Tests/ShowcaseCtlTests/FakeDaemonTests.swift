@@ -238,6 +238,10 @@ struct FakeDaemonTests {
         let lines = result.stdout.split(separator: "\n")
         let de = try #require(lines.first { $0.hasPrefix("de ") })
         #expect(de.contains("fresh") && de.contains("3 h ago") && de.contains("in 21 h"))
+        #expect(de.contains("3 (2 dropped, cut at 200)"), "\(de)")
+        #expect(
+            lines.contains("host com.example.Brew: com.example.Brew moved from developer 1 to developer 2222222222"))
+        #expect(!result.stdout.contains("host com.example.NoteJar"))
         let jp = try #require(lines.first { $0.hasPrefix("jp ") })
         #expect(jp.contains("warming") && jp.contains("never") && jp.contains("lookup timed out after 10s"))
     }

@@ -225,6 +225,18 @@ final class RosterService: Sendable {
     func refresh(_ requested: Storefront?) async -> RefreshReport {
         let targets = requested.map { [$0] } ?? warm.all.sorted()
         for storefront in targets { _ = warm.insert(storefront) }
+        // A throttle pause longer than one request may take (a 429 with an absurd Retry-After) is answered at
+        // once, naming its end: the refreshes run when it is over, and the caller is not left hanging till then.
+        let timeout = config.current.configuration.lookup.timeout
+        if let pause = upstream.limiter.pause, pause - clock.instant > timeout {
+            let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
+            var report = RefreshReport()
+            for storefront in targets {
+                report.failed.append(
+                    (storefront, RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")))
+            }
+            return report
+        }
         let scheduler = self.scheduler
         let outcomes = await withTaskGroup(of: (Storefront, RefreshOutcome).self) { group in
             for storefront in targets {

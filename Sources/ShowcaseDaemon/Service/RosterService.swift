@@ -230,11 +230,9 @@ final class RosterService: Sendable {
         let timeout = config.current.configuration.lookup.timeout
         if let pause = upstream.limiter.pause, pause - clock.instant > timeout {
             let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
+            let failure = RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
             var report = RefreshReport()
-            for storefront in targets {
-                report.failed.append(
-                    (storefront, RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")))
-            }
+            for storefront in targets { report.failed.append((storefront, failure)) }
             return report
         }
         let scheduler = self.scheduler

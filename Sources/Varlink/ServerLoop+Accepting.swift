@@ -43,8 +43,9 @@ extension ServerLoop {
     ///
     /// Admission: within `maxConnections` ordinary slots, at most `maxConnectionsPerUID` per uid. Beyond either
     /// cap a privileged peer gets one of `reservedConnections` slots, which serve only `reserveInterfaces`;
-    /// anyone else is refused with `ServiceBusy`.
-    func register(fd: Int32) {
+    /// anyone else is refused with `ServiceBusy`. A descriptor the program handed over itself (`capped` false:
+    /// `serve(connectedDescriptor:)`, e.g. the watchdog's probe) is counted but never refused.
+    func register(fd: Int32, capped: Bool = true) {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
@@ -53,7 +54,9 @@ extension ServerLoop {
             ? PeerCredentials(pid: pid, uid: uid, gid: gid) : PeerCredentials.unknown
         let fromUID = connectionsPerUID[peer.uid, default: 0]
         var inReserve = false
-        if connections.count - reserveInUse >= limits.maxConnections || fromUID >= limits.maxConnectionsPerUID {
+        if capped,
+            connections.count - reserveInUse >= limits.maxConnections || fromUID >= limits.maxConnectionsPerUID
+        {
             guard reserveInUse < limits.reservedConnections, limits.isPrivileged(peer) else {
                 let reason =
                     fromUID >= limits.maxConnectionsPerUID

@@ -166,7 +166,7 @@ final class ServerLoop: @unchecked Sendable {
                 apply(connectionID: connectionID, sequence: sequence, bytes: bytes, final: final)
             case .adopt(let fd):
                 _ = csys_set_nonblocking(fd, 1)
-                register(fd: fd)
+                register(fd: fd, capped: false)
             case .shutdown(let deadline):
                 beginShutdown(deadline: deadline)
             case .drained(let connectionID, let sequence, let body):

@@ -97,6 +97,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        recordSanitizerReport()
+    }
+
+    /// Fails the current test with the sanitizer report in the daemon's log, if there is one not reported yet.
+    func recordSanitizerReport() {
         if let report = takeSanitizerReport() { Issue.record("showcased: \(report)") }
     }
 

@@ -9,7 +9,9 @@ import Varlink
 /// state. After sending, the stream waits until the connection has written those replies
 /// (`whenOutputDrained`) before it sends again, so a slow reader gets the latest state, not a backlog of
 /// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
-/// refresh that returns identical content does not bump the revision, so it sends nothing. A roster that cannot
+/// refresh that returns identical content does not bump the revision, so it sends nothing. A new revision is
+/// encoded once for all streams (``WatchReplies``), so a thousand subscribers cost one encoding and a thousand
+/// writes of the same bytes. A roster that cannot
 /// be served — a diagnostic (malformed response, missing entity parameter, host not found), or a transport
 /// failure with nothing cached — ends the stream with that error, as `Get` answers it, because a watcher must not
 /// mistake it for an empty roster.
@@ -21,6 +23,8 @@ final class WatchStream: @unchecked Sendable {
     private var store: RosterStore { service.store }
     private var warm: WarmSet { service.warm }
     private let queue: DispatchQueue
+    /// The encoded replies every stream on `queue` shares: one encoding per revision, not per subscriber.
+    private let replies: WatchReplies
     // Confined to `queue`.
     /// The revision and state last sent per storefront: a new revision, or the state changing without one (a
     /// transport failure turning `warming` into `unavailable`), is sent.
@@ -32,12 +36,16 @@ final class WatchStream: @unchecked Sendable {
     /// Replies were sent and are not written yet: changes wait in `dirty` until the drained callback.
     private var awaitingDrain = false
 
-    init(host: String, filter: Storefront?, responder: VarlinkResponder, service: RosterService, queue: DispatchQueue) {
+    init(
+        host: String, filter: Storefront?, responder: VarlinkResponder, service: RosterService, queue: DispatchQueue,
+        replies: WatchReplies
+    ) {
         self.host = host
         self.filter = filter
         self.responder = responder
         self.service = service
         self.queue = queue
+        self.replies = replies
     }
 
     func start() {
@@ -131,14 +139,17 @@ final class WatchStream: @unchecked Sendable {
         let sent = Sent(revision: view.revision, state: view.state)
         if !force, lastSent[storefront] == sent { return false }
         lastSent[storefront] = sent
-        let reply: JSONValue
-        do throws(VarlinkError) { reply = try ReplyEncoding.watch(view) } catch {
+        do throws(VarlinkError) {
+            if continues, responder.more, !responder.oneway {
+                responder.reply(try replies.reply(for: view, generation: snapshot.generation))
+            } else {
+                responder.reply(try ReplyEncoding.watch(view), continues: continues)
+                if !continues { end() }
+            }
+        } catch {
             responder.fail(error)
             end()
-            return true
         }
-        responder.reply(reply, continues: continues)
-        if !continues { end() }
         return true
     }
 

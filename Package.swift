@@ -4,7 +4,9 @@ import PackageDescription
 // The data's path, one module per step (see README "Architecture"):
 // Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
 // → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
-// ShowcaseAPI is the wire contract both ends of the socket share.
+// ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport turns resolved rosters into the
+// static JSON tree web servers serve (gzip via CZlib); it knows nothing of the daemon, so the daemon calls it with
+// plain values.
 // Each target below carries its charter: what it owns, and what it may depend on.
 let package = Package(
     name: "Showcase",
@@ -22,13 +24,25 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // zlib through pkg-config, for ShowcaseExport's .json.gz files.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd).
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
         // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
         .target(name: "ShowcaseCore"),
         // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
+        // The static export: JSON documents, index.json, atomic write-when-changed with a manifest. May use
+        // ShowcaseCore, CZlib and CSystem (syncfs).
+        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem"]),
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem only.
         .target(name: "Varlink", dependencies: ["CSystem"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
@@ -36,7 +50,9 @@ let package = Package(
         .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
         // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
         // limiter, the Varlink methods (API/), and the process lifecycle; showcased is a thin main over it.
-        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink"]),
+        .target(
+            name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink", "CCurl"]
+        ),
         // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation only.
         .target(name: "LookupReplay"),
         // The daemon's thin main.
@@ -49,9 +65,13 @@ let package = Package(
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
         .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
+        // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
+        .executableTarget(
+            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
         // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
+        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
         .testTarget(
@@ -66,3 +86,14 @@ let package = Package(
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )
+
+// libFuzzer targets, declared only for `make fuzz` (SHOWCASE_FUZZ=1, built with -sanitize=fuzzer into
+// .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
+if Context.environment["SHOWCASE_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-config", dependencies: ["ShowcaseConfig"], path: "Sources/Fuzzing/config"),
+        .executableTarget(name: "fuzz-varlink", dependencies: ["Varlink"], path: "Sources/Fuzzing/varlink"),
+        .executableTarget(name: "fuzz-lookup", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/lookup"),
+        .executableTarget(name: "fuzz-cache", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/cache"),
+    ]
+}

@@ -122,18 +122,15 @@ public struct FileCache: Sendable {
     /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175
     /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
     public func listRosters() -> [Entry] {
-        // By name and file descriptor, not URL and FileHandle: with thousands of files (20 developers × 173
-        // storefronts) building URLs was a third of the listing's instructions (callgrind, BENCHMARKS.md).
+        // By file name, not URL: with thousands of files (20 developers × 173 storefronts) building URLs was a
+        // third of the listing's instructions (callgrind, BENCHMARKS.md). Read as a regular file only (never a
+        // FIFO's hang).
         let decoder = JSONDecoder()
         let directoryPath = directory.path
-        var head = [UInt8](repeating: 0, count: 4096)
         return rosterFileNames().compactMap { name in
-            let fd = open(directoryPath + "/" + name, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0, let newline = head[..<count].firstIndex(of: UInt8(ascii: "\n")),
-                let header = try? decoder.decode(Header.self, from: Data(head[..<newline])),
+            guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: 4096),
+                let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+                let header = try? decoder.decode(Header.self, from: head[head.startIndex..<newline]),
                 let entry = entry(for: header, named: name)
             else { return nil }
             return entry
@@ -203,20 +200,40 @@ public struct FileCache: Sendable {
     }
 
     /// Header plus the byte ranges of the apps and body sections, when the file's length matches exactly.
+    ///
+    /// Every number in the header comes from disk and is checked before any arithmetic: a length of
+    /// `9223372036854775807` would otherwise trap on overflow and crash the daemon on every start. Such a
+    /// file, like any other one that does not add up, is a miss.
     private static func readParts(at url: URL) -> (Header, Data, Range<Int>, Range<Int>)? {
-        guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
+        guard let data = try? RegularFile.read(path: url.path, limit: maxFileBytes),
             let newline = data.firstIndex(of: UInt8(ascii: "\n")),
             let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
             header.format == rosterFormat, header.version == version,
-            header.appsBytes >= 0, header.bodyBytes >= 0,
-            data.endIndex - (newline + 1) == header.appsBytes + 1 + header.bodyBytes
+            let (apps, body) = sections(of: header, in: data.startIndex..<data.endIndex, afterHeaderAt: newline),
+            data[apps.upperBound] == UInt8(ascii: "\n")
         else { return nil }
-        let apps = (newline + 1)..<(newline + 1 + header.appsBytes)
-        guard data[apps.upperBound] == UInt8(ascii: "\n") else { return nil }
-        return (header, data, apps, (apps.upperBound + 1)..<data.endIndex)
+        return (header, data, apps, body)
     }
 
-    private struct Header: Codable {
+    /// The largest cache file read (1 GiB): far above any roster (a 200-app body is well under 1 MiB); a larger
+    /// file is a miss rather than an allocation of whatever size it claims.
+    static let maxFileBytes = 1 << 30
+
+    /// The apps and body ranges a header describes, when they fit `bounds` exactly; nil for a negative or
+    /// out-of-range length (never an arithmetic trap).
+    static func sections(of header: Header, in bounds: Range<Int>, afterHeaderAt newline: Int)
+        -> (apps: Range<Int>, body: Range<Int>)?
+    {
+        let start = newline + 1
+        let available = bounds.upperBound - start
+        guard header.appsBytes >= 0, header.bodyBytes >= 0, available >= 1,
+            header.appsBytes <= available - 1, header.bodyBytes == available - 1 - header.appsBytes
+        else { return nil }
+        let apps = start..<(start + header.appsBytes)
+        return (apps, (apps.upperBound + 1)..<bounds.upperBound)
+    }
+
+    struct Header: Codable {
         var format: String
         var version: Int
         var artistId: Int
@@ -249,7 +266,7 @@ public struct FileCache: Sendable {
 
     /// The cached identity of host `bundleId` (exact spelling), or nil when there is none or it is unusable.
     public func loadIdentity(bundleId: String) -> HostIdentity? {
-        guard let data = try? Data(contentsOf: identityURL(bundleId: bundleId)),
+        guard let data = try? RegularFile.read(path: identityURL(bundleId: bundleId).path, limit: 1 << 20),
             let record = try? JSONDecoder().decode(IdentityRecord.self, from: data),
             record.format == Self.identityFormat, record.version == Self.version,
             record.identity.bundleId == bundleId

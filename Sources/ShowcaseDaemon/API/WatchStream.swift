@@ -11,10 +11,9 @@ import Varlink
 /// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
 /// refresh that returns identical content does not bump the revision, so it sends nothing. A new revision is
 /// encoded once for all streams (``WatchReplies``), so a thousand subscribers cost one encoding and a thousand
-/// writes of the same bytes. A roster that cannot
-/// be served — a diagnostic (malformed response, missing entity parameter, host not found), or a transport
-/// failure with nothing cached — ends the stream with that error, as `Get` answers it, because a watcher must not
-/// mistake it for an empty roster.
+/// writes of the same bytes. A roster that cannot be served — a diagnostic (malformed response, missing entity
+/// parameter, host not found), or a transport failure with nothing cached — ends the stream with that error, as
+/// `Get` answers it, because a watcher must not mistake it for an empty roster.
 final class WatchStream: @unchecked Sendable {
     private let host: String
     private let filter: Storefront?

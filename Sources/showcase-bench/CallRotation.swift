@@ -1,5 +1,5 @@
 /// The varied-calls load: `Roster.Get` calls that differ from one to the next, built from a table of
-/// dimensions so that adding one (say `device`, once the daemon accepts it) is one line in ``standard``.
+/// dimensions so that adding one is one line in ``standard``.
 ///
 /// Call `k` takes, in every dimension, the value at `k % values.count` (nil leaves the member out). The
 /// list is as long as the least common multiple of the dimension sizes, so it holds every combination that
@@ -16,14 +16,15 @@ struct CallRotation {
     /// The calls, JSON text without the NUL.
     let calls: [String]
 
-    /// The rotation for `storefronts` (the first dimension): platform, locale and OS version vary with it.
-    /// The values keep every reply the same size on the bench's data (iOS apps needing iOS 16.0), so the
+    /// The rotation for `storefronts` (the first dimension): platform, device, locale and OS version vary with
+    /// it. The values keep every reply the same size on the bench's data (iOS apps for iPhone and iPad needing
+    /// iOS 16.0), so the
     /// floor's reply of the median size is a fair baseline.
     static func standard(storefronts: [String]) -> [Dimension] {
         [
             Dimension(name: "storefront", values: storefronts),
             Dimension(name: "platform", values: [nil, "ios"]),
-            // Dimension(name: "device", values: [nil, "iphone", "ipad"]),  // once the daemon accepts `device`
+            Dimension(name: "device", values: [nil, "iphone", "ipad"]),
             Dimension(name: "locale", values: [nil, "en", "fr"]),
             Dimension(name: "osVersion", values: [nil, "16.0", "17.4", "18.2"]),
         ]

@@ -37,15 +37,16 @@ struct CallRotationTests {
         #expect(Set(all.map { $0["platform"] ?? "-" }) == ["-", "ios"])
         #expect(Set(all.map { $0["locale"] ?? "-" }) == ["-", "en", "fr"])
         #expect(Set(all.map { $0["osVersion"] ?? "-" }) == ["-", "16.0", "17.4", "18.2"])
+        #expect(Set(all.map { $0["device"] ?? "-" }) == ["-", "iphone", "ipad"])
     }
 
     @Test("a new dimension is one table entry, and its values reach the calls")
     func addingADimension() throws {
         var dimensions = CallRotation.standard(storefronts: ["us", "de"])
-        dimensions.append(CallRotation.Dimension(name: "device", values: [nil, "iphone", "ipad", "mac", "watch"]))
+        dimensions.append(CallRotation.Dimension(name: "waitMs", values: [nil, "1", "2", "3", "4"]))
         let rotation = try CallRotation(dimensions: dimensions)
-        #expect(rotation.calls.count == 60)  // lcm(2, 2, 3, 4, 5)
-        #expect(Set(try rotation.calls.map { try parameters($0)["device"] ?? "-" }).count == 5)
+        #expect(rotation.calls.count == 60)  // lcm(2, 2, 3, 3, 4, 5)
+        #expect(Set(try rotation.calls.map { try parameters($0)["waitMs"] ?? "-" }).count == 5)
     }
 
     @Test("a first dimension with one value is refused: consecutive calls could repeat")

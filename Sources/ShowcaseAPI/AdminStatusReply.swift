@@ -86,6 +86,44 @@ public struct AdminStatusReply: APIValue {
         }
     }
 
+    /// The static export, when `export.directory` is configured.
+    public struct ExportStatus: APIValue {
+        /// `export.directory`.
+        public var directory: String
+        /// When the last export pass into it ended, RFC 3339 UTC; nil before the first.
+        public var exportedAt: String?
+        /// How many files that pass could not write or remove.
+        public var errors: Int
+        /// Its first error, as a sentence; nil when it succeeded.
+        public var lastError: String?
+
+        /// An entry with every field given.
+        public init(directory: String, exportedAt: String?, errors: Int, lastError: String?) {
+            self.directory = directory
+            self.exportedAt = exportedAt
+            self.errors = errors
+            self.lastError = lastError
+        }
+
+        /// Reads the `export` object.
+        public init(from object: APIObjectReader) throws(APIDecodingError) {
+            directory = try object.string("directory")
+            exportedAt = try object.optionalString("exportedAt")
+            errors = try object.int("errors")
+            lastError = try object.optionalString("lastError")
+        }
+
+        /// The `export` object; nil fields are omitted.
+        public func encoded() -> JSONValue {
+            var object = APIObjectBuilder(capacity: 4)
+            object.set("directory", directory)
+            object.set("exportedAt", exportedAt)
+            object.set("errors", errors)
+            object.set("lastError", lastError)
+            return object.object
+        }
+    }
+
     /// The daemon's version.
     public var version: String
     /// The configuration file it runs with.
@@ -98,11 +136,13 @@ public struct AdminStatusReply: APIValue {
     public var upstream: Upstream
     /// The warm storefronts, by code.
     public var storefronts: [StorefrontStatus]
+    /// The static export; nil when not configured.
+    public var export: ExportStatus?
 
     /// A reply with every field given.
     public init(
         version: String, configPath: String, configGeneration: Int, lastReloadError: String?, upstream: Upstream,
-        storefronts: [StorefrontStatus]
+        storefronts: [StorefrontStatus], export: ExportStatus? = nil
     ) {
         self.version = version
         self.configPath = configPath
@@ -110,6 +150,7 @@ public struct AdminStatusReply: APIValue {
         self.lastReloadError = lastReloadError
         self.upstream = upstream
         self.storefronts = storefronts
+        self.export = export
     }
 
     /// Reads a reply's parameters.
@@ -120,17 +161,19 @@ public struct AdminStatusReply: APIValue {
         lastReloadError = try object.optionalString("lastReloadError")
         upstream = try object.value("upstream")
         storefronts = try object.array("storefronts", of: StorefrontStatus.self)
+        export = try object.optionalValue("export")
     }
 
-    /// The reply's parameters; a nil `lastReloadError` is omitted.
+    /// The reply's parameters; a nil `lastReloadError` or `export` is omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 6)
+        var object = APIObjectBuilder(capacity: 7)
         object.set("version", version)
         object.set("configPath", configPath)
         object.set("configGeneration", configGeneration)
         object.set("lastReloadError", lastReloadError)
         object.set("upstream", upstream)
         object.set("storefronts", storefronts)
+        object.set("export", export)
         return object.object
     }
 }

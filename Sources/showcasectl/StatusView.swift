@@ -12,6 +12,15 @@ enum StatusView {
             lines.append(
                 console.paint("last reload rejected: \(error)", .red) + " (the previous configuration is running)")
         }
+        if let export = status.export {
+            let when = export.exportedAt == nil ? "no pass yet" : "last pass \(time.age(export.exportedAt))"
+            if let error = export.lastError {
+                let count = export.errors == 1 ? "1 error" : "\(export.errors) errors"
+                lines.append("export: \(export.directory) (\(when), " + console.paint("\(count): \(error)", .red) + ")")
+            } else {
+                lines.append("export: \(export.directory) (\(when))")
+            }
+        }
         let states = Dictionary(grouping: status.storefronts, by: \.state.rawValue).mapValues(\.count)
         let summary = states.keys.sorted().map { "\(states[$0]!) \($0)" }.joined(separator: ", ")
         lines.append("storefronts: \(status.storefronts.count)" + (summary.isEmpty ? "" : " (\(summary))"))

@@ -81,6 +81,9 @@ final class Exporter: Sendable {
     /// The last finished pass, if any.
     var lastPass: Pass? { state.withLock { $0.last } }
 
+    /// How many `Admin.Export` calls wait for a pass now.
+    var waitingCalls: Int { state.withLock { $0.waiters.count } }
+
     private func trigger(urgent: Bool) {
         state.withLock { state in
             state.requested &+= 1

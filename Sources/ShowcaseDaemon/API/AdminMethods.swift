@@ -8,8 +8,7 @@ import Varlink
 /// `socket.admin_uids` only (by SO_PEERCRED, which a client cannot forge).
 ///
 /// Every method leaves the event loop at once — reload parses files, refresh waits on the network, export writes
-/// files —
-/// and answers through the responder when done.
+/// files — and answers through the responder when done.
 final class AdminMethods: Sendable {
     private let service: RosterService
 

@@ -50,14 +50,20 @@ struct SampleRosters {
         return artistId
     }
 
-    /// The storefront's recorded roster (the us one for a storefront without a recording) and each app's device
+    /// The storefront's recorded roster (the us one for a storefront without a recording, its store URLs moved to
+    /// that storefront, as the roster decoder refuses a roster that answers for another one) and each app's device
     /// families.
     private func load(artistId: Int, storefront: Storefront) throws -> (Roster, [Int: [String]]) {
-        var file = fixtures.appendingPathComponent("roster-\(artistId)-\(storefront.code).json")
-        if !FileManager.default.fileExists(atPath: file.path) {
-            file = fixtures.appendingPathComponent("roster-\(artistId)-us.json")
+        let file = fixtures.appendingPathComponent("roster-\(artistId)-\(storefront.code).json")
+        let body: Data
+        if FileManager.default.fileExists(atPath: file.path) {
+            body = try Data(contentsOf: file)
+        } else {
+            let us = try String(
+                contentsOf: fixtures.appendingPathComponent("roster-\(artistId)-us.json"), encoding: .utf8)
+            body = Data(
+                us.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(storefront.code)/").utf8)
         }
-        let body = try Data(contentsOf: file)
         let roster = try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Self.revisedAt)
         return (roster, try Self.devices(in: body))
     }

@@ -244,4 +244,27 @@ struct ExportTests {
         let rewritten = try bed.rewrittenFiles()
         #expect(rewritten.allSatisfy { $0.hasPrefix("index.json") }, "\(rewritten)")
     }
+
+    @Test("the export filters by platform only: apps Get leaves out for a phone are listed with their devices")
+    func everyDevice() throws {
+        let bed = try exportingBed(hosts: ["com.lamplight.Beacon"], storefronts: ["us"])
+        let document = try bed.exportedJSON("com.lamplight.Beacon/us/ios.json")
+        let apps = try #require(document["apps"] as? [[String: Any]])
+        let devices = Dictionary(
+            uniqueKeysWithValues: apps.compactMap { app in
+                (app["bundleId"] as? String).map { ($0, app["devices"] as? [String] ?? []) }
+            })
+        #expect(devices["com.lamplight.Wristlog"] == ["watch"], "\(devices)")
+        #expect(devices["com.lamplight.Couchcast"] == ["tv"])
+        #expect(devices["com.lamplight.SpatialRoom"] == ["vision"])
+        #expect(devices["com.lamplight.Sketchpad"] == ["ipad"])
+        #expect(devices["com.lamplight.Beacon"] == nil, "the host itself is never listed")
+        // Get without a device keeps what runs on an iPhone or an iPad: exactly those of the document, in order.
+        let get = try bed.get("us", ["host": "com.lamplight.Beacon", "platform": "ios"])
+        let phoneOrPad = apps.filter { app in
+            (app["devices"] as? [String] ?? []).contains { $0 == "iphone" || $0 == "ipad" }
+        }
+        #expect(phoneOrPad.compactMap { $0["id"] as? Int } == get.appIDs)
+        #expect(apps.count > get.appIDs.count)
+    }
 }

@@ -21,9 +21,9 @@ extension RosterService {
 
     /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one
     /// answer of the store for both platforms: overlay order, exclusions, attribution, the host itself removed,
-    /// the tagline for the storefront's own locale — and no OS floor, since a page filters by the visitor's OS.
-    /// Each app also lists every locale's tagline (and its device families, once ``App`` carries them: pass them
-    /// to ``ExportedApp`` here, and keep any device filter `Get` applies by default out of these requests).
+    /// the tagline for the storefront's own locale — and neither an OS floor nor a device filter (not even `Get`'s
+    /// default of iPhone or iPad on the iOS store), since a page filters by the visitor's device and OS with each
+    /// app's `devices` and `minimumOsVersion`. Each app also lists every locale's tagline.
     ///
     /// A roster in a diagnostic, or unavailable, keeps the documents written earlier (the web keeps the last
     /// good roster) and `index.json` says why; one never fetched has none. A warming roster also keeps an earlier
@@ -39,7 +39,8 @@ extension RosterService {
             host: host.bundleID, storefront: storefront, now: now, lifetime: snapshot.schedule.interval)
         var views: [Platform: RosterView] = [:]
         for platform in Platform.allCases {
-            let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, platform: platform)
+            var request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, platform: platform)
+            request.everyDevice = true
             views[platform] = RosterView(answer, revision: revision, identity: identity, request: request)
         }
         let served = ServedState(answer)
@@ -47,7 +48,9 @@ extension RosterService {
         switch served {
         case .fresh, .stale:
             let apps = views.mapValues { view in
-                view.apps.map { ExportedApp($0, tagline: host.overlay.taglines[$0.id]) }
+                view.apps.map {
+                    ExportedApp($0, tagline: host.overlay.taglines[$0.id], devices: $0.app.devices.names)
+                }
             }
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, state: ExportState(served), fetchedAt: any?.fetchedAt,

@@ -49,10 +49,11 @@ let package = Package(
         // May use Varlink only (JSONValue, VarlinkError), so a client gets the contract without the daemon.
         .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
         // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
-        // limiter, the Varlink methods (API/), and the process lifecycle; showcased is a thin main over it.
+        // limiter (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), and the process
+        // lifecycle; showcased is a thin main over it.
         .target(
-            name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink", "CCurl"]
-        ),
+            name: "ShowcaseDaemon",
+            dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "CCurl"]),
         // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation only.
         .target(name: "LookupReplay"),
         // The daemon's thin main.

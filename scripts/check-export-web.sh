@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The static export as a web server and a browser see it, run by `make test` (check-export-web):
-#   1. showcase-export-sample writes the export of Fixtures/demo's configuration from Fixtures/lookup
-#      (the writer the daemon uses; no daemon, no network);
+#   1. the real daemon writes the export of Fixtures/demo's configuration: lookup-replay serves
+#      Fixtures/lookup on loopback, showcased runs under umask 077 (the unit's UMask=) with an `export:`
+#      section, and `showcasectl export` (Admin.Export) answers once the tree is current;
 #   2. nginx runs unprivileged on a loopback port (-p/-c, pid, logs and *_temp_path in a temporary
 #      directory) with the shipped location block, etc/nginx/showcase.conf, pointed at that tree;
 #      checked over HTTP:
 #      200 + valid JSON, `application/json; charset=utf-8`, ETag and 304 on If-None-Match,
 #      `Content-Encoding: gzip` when asked (gzip_static: the .json.gz the writer put beside it),
-#      CORS and Cache-Control headers, the manifest not served, and an export that changes one
-#      tagline visible over HTTP within a second while an unchanged document keeps its ETag;
+#      CORS and Cache-Control headers, the manifest not served, and a `showcasectl reload` that changes
+#      one tagline visible over HTTP within a second of the reload's answer while an unchanged document
+#      keeps its ETag;
 #   3. headless Chromium renders examples/web/ against it with an iPhone and a Mac user agent:
 #      the DOM must list exactly the apps the document has for that device and OS version;
-#      screenshots go to .build/export-widget-{iphone,mac}.png.
+#      screenshots go to .build/export-widget-{iphone,mac}.png;
+#   4. (root only) the export writer on a full disk: showcase-export-sample (the writer without a daemon)
+#      on a tiny tmpfs in a private mount namespace.
 # Chromium resolves no name but 127.0.0.1 (--host-resolver-rules): icons on Apple's CDN are never fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,28 +28,69 @@ command -v nginx >/dev/null || fail "nginx is missing (make deps installs it)"
 command -v chromium >/dev/null || fail "chromium is missing (make deps installs it)"
 command -v curl >/dev/null || fail "curl is missing (make deps installs it)"
 bin_dir=${BIN_DIR:-$(swift build --show-bin-path 2>/dev/null)}
+for exe in showcased showcasectl lookup-replay showcase-export-sample; do
+    [ -x "$bin_dir/$exe" ] || fail "no built $exe in $bin_dir (run swift build first)"
+done
 sample=$bin_dir/showcase-export-sample
-[ -x "$sample" ] || fail "no built showcase-export-sample at $sample (run swift build first)"
 
 work=$(mktemp -d)
-nginx_pid=
-cleanup() {
-    if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill "$nginx_pid" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+nginx_pid='' daemon_pid='' replay_pid=''
+stop_pid() { # PID: SIGTERM, then wait up to 5 s
+    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+        kill "$1" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
     fi
+}
+cleanup() {
+    stop_pid "$nginx_pid"
+    stop_pid "$daemon_pid"
+    stop_pid "$replay_pid"
     rm -rf "$work"
 }
 trap cleanup EXIT
 chmod 755 "$work"
 
-# 1. The tree, written by the export writer under the unit's UMask=0077: it sets files 0644 and directories
+# 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
+"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
+replay_pid=$!
+for _ in $(seq 100); do
+    [ -s "$work/replay.out" ] && break
+    kill -0 "$replay_pid" 2>/dev/null || { cat "$work/replay.log" >&2; fail "lookup-replay exited"; }
+    sleep 0.1
+done
+replay_port=$(head -n 1 "$work/replay.out")
+[ -n "$replay_port" ] || fail "lookup-replay did not print its port"
 config=$work/config
-mkdir -p "$config"
-cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
-(umask 077 && "$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export") \
-    >"$work/sample.log" || { cat "$work/sample.log" >&2; fail "showcase-export-sample could not write the tree"; }
+mkdir -p "$config" "$work/cache" "$work/run"
+socket=$work/run/showcased.sock
+sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
+    -e "s#^\(  directory:\).*#\1 $work/cache#" \
+    -e "s#^\(  path:\).*#\1 $socket#" \
+    -e "s#^\(  rate_limit:\).*#\1 600/min#" \
+    Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
+printf 'export:\n  directory: %s\n  gzip: true\n' "$work/export" >>"$config/showcase.yaml"
+cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
+(umask 077 && exec "$bin_dir/showcased" --config "$config/showcase.yaml") >"$work/showcased.log" 2>&1 &
+daemon_pid=$!
+ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
+for _ in $(seq 200); do
+    ctl status >/dev/null 2>&1 && break
+    kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/showcased.log" >&2; fail "showcased exited at startup"; }
+    sleep 0.1
+done
+ctl refresh >"$work/refresh.out" 2>&1 || { cat "$work/refresh.out" "$work/showcased.log" >&2; fail "showcasectl refresh failed"; }
+ctl export >"$work/export.out" 2>&1 || { cat "$work/export.out" "$work/showcased.log" >&2; fail "showcasectl export failed"; }
+grep -q "^exported to $work/export: .* written, .* unchanged, 0 removed$" "$work/export.out" \
+    || { cat "$work/export.out" >&2; fail "showcasectl export did not print the directory and counts"; }
+for host in com.quietharbor.TideLog com.quietharbor.Knotbook; do
+    for storefront in us de jp; do
+        for platform in ios macos; do
+            [ -f "$work/export/v1/$host/$storefront/$platform.json" ] || fail "no $host/$storefront/$platform.json"
+        done
+    done
+done
+ok "the daemon exported 2 hosts × 3 storefronts × 2 platforms ($(cat "$work/export.out"))"
 mkdir -p "$work/web"
 cp examples/web/* "$work/web/"
 
@@ -133,14 +178,13 @@ status=$(get /showcase/v1/.showcase-manifest)
 ok "the writer's manifest is not served"
 
 # A reload that changes one tagline: Windrose gains one in overlay-edited.yaml (iOS documents change,
-# the Mac documents do not).
+# the Mac documents do not). The daemon exports by itself after the reload; nothing else is called.
 mac=/showcase/v1/$host/de/macos.json
 get "$mac" >/dev/null
 mac_etag=$(header ETag)
 get "$doc" >/dev/null
 cp "$config/overlay-edited.yaml" "$config/overlay.yaml"
-(umask 077 && "$sample" --fixtures Fixtures/lookup --config "$config/showcase.yaml" --directory "$work/export") \
-    >"$work/sample.log" || { cat "$work/sample.log" >&2; fail "the second export failed"; }
+ctl reload >"$work/reload.out" 2>&1 || { cat "$work/reload.out" >&2; fail "showcasectl reload failed"; }
 changed_at=$(date +%s%N)
 seen=
 while [ $(($(date +%s%N) - changed_at)) -lt 1000000000 ]; do
@@ -148,10 +192,10 @@ while [ $(($(date +%s%N) - changed_at)) -lt 1000000000 ]; do
     if grep -q 'Windrosen für jeden Hafen' "$work/b" && [ "$(header ETag)" != "$etag" ]; then seen=yes; break; fi
     sleep 0.05
 done
-[ -n "$seen" ] || fail "the changed tagline was not served within a second of the export"
+[ -n "$seen" ] || { cat "$work/showcased.log" >&2; fail "the changed tagline was not served within a second of the reload"; }
 get "$mac" >/dev/null
 [ "$(header ETag)" = "$mac_etag" ] || fail "an unchanged document's ETag changed ($mac_etag → $(header ETag))"
-ok "a changed tagline is served within a second with a new ETag; an unchanged document keeps its ETag"
+ok "a reload's changed tagline is served within a second of its answer with a new ETag; an unchanged document keeps its ETag"
 
 # 3. The widget in headless Chromium, iPhone (iOS 17.4) and Mac.
 iphone_ua='Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'

@@ -2,7 +2,9 @@
 # `make demo`: showcased end to end with no internet. A loopback lookup-replay server answers from
 # Fixtures/lookup/ (an invented developer, in the exact shape of Apple's responses); showcased runs
 # as your user with the demo configuration (Fixtures/demo/) in a temporary directory; showcasectl
-# queries it; the overlay is edited and reloaded; everything is stopped and removed on exit.
+# queries it; the overlay is edited and reloaded; everything is stopped and removed on exit, except
+# the static export: the daemon writes it into .build/demo-site/showcase (beside a copy of the
+# examples/web widget), which stays so that a web server can show it after the demo.
 # Expects the debug build (`make demo` builds it first); BIN_DIR overrides where the binaries are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +64,13 @@ sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" \
     -e "s#^\(  directory:\).*#\1 $demo/cache#" \
     -e "s#^\(  path:\).*#\1 $demo/run/showcased.sock#" \
     Fixtures/demo/showcase.yaml >"$demo/etc/showcase.yaml"
+# The static export, kept after the demo with the widget beside it (an earlier demo's tree is replaced).
+site=$repo/.build/demo-site
+rm -rf "$site"
+mkdir -p "$site"
+cp examples/web/* "$site/"
+printf 'export:                              # the static export: JSON documents for web servers\n  directory: %s\n' \
+    "$site/showcase" >>"$demo/etc/showcase.yaml"
 cp Fixtures/demo/overlay.yaml "$demo/etc/overlay.yaml"
 socket=$demo/run/showcased.sock
 ctl() { show "$bin_dir/showcasectl" --socket "$socket" "$@"; }
@@ -99,6 +108,15 @@ cp Fixtures/demo/overlay-edited.yaml "$demo/etc/overlay.yaml"
 ctl reload
 ctl roster --storefront us
 
+# 5. The static export: what a website gets, with no daemon and no Varlink on its side.
+step "the static export: the daemon keeps one JSON document per host, storefront and platform current"
+ctl export
+printf '%s$ find %s -type f | sort%s\n' "$bold" "$site/showcase" "$plain"
+find "$site/showcase" -type f -not -name '.*' -printf '%P\n' | sort | sed 's/^/  /'
+step "one document (the German iOS store; the reload above already changed Windrose's tagline here)"
+show sed -n '1,40p' "$site/showcase/v1/com.quietharbor.TideLog/de/ios.json"
+echo "  … (the rest of the apps)"
+
 step "stop: SIGTERM finishes in-flight replies and cache writes, then exits 0"
 kill -TERM "$daemon_pid"
 status=0
@@ -106,6 +124,15 @@ wait "$daemon_pid" || status=$?
 daemon_pid=''
 echo "showcased exited with status $status"
 [ "$status" -eq 0 ] || exit 1
+
+step "see what a website shows: serve the widget and the export (they stay in $site)"
+cat <<EOF_SITE
+  python3 -m http.server --bind 127.0.0.1 --directory $site 8000
+  # then open http://127.0.0.1:8000/?storefront=de (works offline: only python3 is needed; with a
+  # browser's device emulation as an iPhone or a Mac, the widget lists that device's apps)
+  # nginx, as in production: include etc/nginx/showcase.conf in a server block, with its
+  # alias /var/lib/showcase/export/ replaced by $site/showcase/
+EOF_SITE
 
 step "run it for real"
 cat <<EOF_REAL

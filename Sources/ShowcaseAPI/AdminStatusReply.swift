@@ -139,6 +139,44 @@ public struct AdminStatusReply: APIValue {
         }
     }
 
+    /// The static export, when `export.directory` is configured.
+    public struct ExportStatus: APIValue {
+        /// `export.directory`.
+        public var directory: String
+        /// When the last export pass into it ended, RFC 3339 UTC; nil before the first.
+        public var exportedAt: String?
+        /// How many files that pass could not write or remove.
+        public var errors: Int
+        /// Its first error, as a sentence; nil when it succeeded.
+        public var lastError: String?
+
+        /// An entry with every field given.
+        public init(directory: String, exportedAt: String?, errors: Int, lastError: String?) {
+            self.directory = directory
+            self.exportedAt = exportedAt
+            self.errors = errors
+            self.lastError = lastError
+        }
+
+        /// Reads the `export` object.
+        public init(from object: APIObjectReader) throws(APIDecodingError) {
+            directory = try object.string("directory")
+            exportedAt = try object.optionalString("exportedAt")
+            errors = try object.int("errors")
+            lastError = try object.optionalString("lastError")
+        }
+
+        /// The `export` object; nil fields are omitted.
+        public func encoded() -> JSONValue {
+            var object = APIObjectBuilder(capacity: 4)
+            object.set("directory", directory)
+            object.set("exportedAt", exportedAt)
+            object.set("errors", errors)
+            object.set("lastError", lastError)
+            return object.object
+        }
+    }
+
     /// The daemon's version.
     public var version: String
     /// The configuration file it runs with.
@@ -153,11 +191,13 @@ public struct AdminStatusReply: APIValue {
     public var storefronts: [StorefrontStatus]
     /// The configured hosts, in configuration order.
     public var hosts: [HostStatus]
+    /// The static export; nil when not configured.
+    public var export: ExportStatus?
 
     /// A reply with every field given.
     public init(
         version: String, configPath: String, configGeneration: Int, lastReloadError: String?, upstream: Upstream,
-        storefronts: [StorefrontStatus], hosts: [HostStatus] = []
+        storefronts: [StorefrontStatus], hosts: [HostStatus] = [], export: ExportStatus? = nil
     ) {
         self.version = version
         self.configPath = configPath
@@ -166,6 +206,7 @@ public struct AdminStatusReply: APIValue {
         self.upstream = upstream
         self.storefronts = storefronts
         self.hosts = hosts
+        self.export = export
     }
 
     /// Reads a reply's parameters.
@@ -178,11 +219,12 @@ public struct AdminStatusReply: APIValue {
         storefronts = try object.array("storefronts", of: StorefrontStatus.self)
         // Absent in a reply from a daemon that predates the field.
         hosts = object.members["hosts"].map { $0.isNull } == false ? try object.array("hosts", of: HostStatus.self) : []
+        export = try object.optionalValue("export")
     }
 
-    /// The reply's parameters; a nil `lastReloadError` is omitted.
+    /// The reply's parameters; a nil `lastReloadError` or `export` is omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 7)
+        var object = APIObjectBuilder(capacity: 8)
         object.set("version", version)
         object.set("configPath", configPath)
         object.set("configGeneration", configGeneration)
@@ -190,6 +232,7 @@ public struct AdminStatusReply: APIValue {
         object.set("upstream", upstream)
         object.set("storefronts", storefronts)
         object.set("hosts", hosts)
+        object.set("export", export)
         return object.object
     }
 }

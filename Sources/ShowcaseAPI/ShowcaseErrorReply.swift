@@ -21,6 +21,8 @@ public enum ShowcaseErrorReply: Error, Sendable, Equatable {
     case unavailable(storefront: String, reason: String)
     /// A reload found a mistake in the configuration, at `file:line:column`.
     case configInvalid(file: String, line: Int, column: Int, message: String)
+    /// `Admin.Export` was called but the configuration has no `export.directory`.
+    case exportNotConfigured
 
     /// The fully qualified error name.
     public var name: String {
@@ -33,6 +35,7 @@ public enum ShowcaseErrorReply: Error, Sendable, Equatable {
         case .missingEntityParameter: return ShowcaseInterfaces.Error.missingEntityParameter
         case .unavailable: return ShowcaseInterfaces.Error.unavailable
         case .configInvalid: return ShowcaseInterfaces.Error.configInvalid
+        case .exportNotConfigured: return ShowcaseInterfaces.Error.exportNotConfigured
         }
     }
 
@@ -54,6 +57,8 @@ public enum ShowcaseErrorReply: Error, Sendable, Equatable {
                 "file": .string(file), "line": .int(Int64(line)), "column": .int(Int64(column)),
                 "message": .string(message),
             ]
+        case .exportNotConfigured:
+            return .emptyObject
         }
     }
 
@@ -83,6 +88,8 @@ public enum ShowcaseErrorReply: Error, Sendable, Equatable {
             self = .configInvalid(
                 file: try object.string("file"), line: try object.int("line"), column: try object.int("column"),
                 message: try object.string("message"))
+        case ShowcaseInterfaces.Error.exportNotConfigured:
+            self = .exportNotConfigured
         default:
             return nil
         }

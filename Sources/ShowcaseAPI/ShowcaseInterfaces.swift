@@ -49,10 +49,14 @@ public enum ShowcaseInterfaces {
                    throttled: int), storefronts: [](code: string, state: string,
                    fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string,
                    droppedRows: int, truncated: bool),
-                   hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string))
+                   hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string),
+                   export: ?(directory: string, exportedAt: ?string, errors: int, lastError: ?string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
+        # write the static export now; errors: what could not be written or removed (the rest is current)
+        method Export() -> (directory: string, written: int, unchanged: int, removed: int, errors: []string)
         error ConfigInvalid (file: string, line: int, column: int, message: string)
+        error ExportNotConfigured ()
 
         """
 
@@ -72,6 +76,8 @@ public enum ShowcaseInterfaces {
         public static let reload = "io.showcase.Admin.Reload"
         /// Fetch now and answer when done (`AdminRefreshRequest` → `AdminRefreshReply`).
         public static let refresh = "io.showcase.Admin.Refresh"
+        /// Bring the static export up to date now and answer when done (→ `AdminExportReply`).
+        public static let export = "io.showcase.Admin.Export"
     }
 
     /// Fully qualified error names, so handlers cannot misspell them (`ShowcaseErrorReply` carries their
@@ -94,5 +100,7 @@ public enum ShowcaseInterfaces {
         public static let unavailable = "io.showcase.Roster.Unavailable"
         /// A reload or check found a mistake in the configuration; carries `file`, `line`, `column`, `message`.
         public static let configInvalid = "io.showcase.Admin.ConfigInvalid"
+        /// `Export` was called but the configuration has no `export.directory`.
+        public static let exportNotConfigured = "io.showcase.Admin.ExportNotConfigured"
     }
 }

@@ -23,7 +23,8 @@ public struct ExportDocument: Sendable, Hashable {
     public var platform: Platform
     /// The language the roster was fetched in (`fr` for `lang=fr_ca`); nil for a storefront fetched without one.
     public var language: String?
-    /// The roster's revision: it grows by one each time the storefront's answer changes.
+    /// The document's revision: it grows by one each time its apps change (the writer keeps it in the document for
+    /// ``ExportRoster/Content-swift.enum/latest(apps:now:)``).
     public var revision: Int
     /// When that revision appeared.
     public var revisedAt: Date

@@ -13,7 +13,8 @@ public struct ExportIndexEntry: Sendable, Hashable {
     public var platform: Platform
     /// The roster's language, nil when fetched without one.
     public var language: String?
-    /// The roster's state: `fresh`, `stale`, or `failed` for a kept last good document.
+    /// The roster's state: `fresh` or `stale` for a current document; `failed`, `unavailable` or `warming` for a
+    /// kept one.
     public var state: ExportState
     /// The document's revision, when known.
     public var revision: Int?

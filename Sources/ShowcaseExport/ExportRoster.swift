@@ -13,6 +13,12 @@ public struct ExportRoster: Sendable {
         /// The current answer: one document per platform (a platform missing here gets an empty `apps`, which is
         /// a valid answer, not an error).
         case current(revision: Int, revisedAt: Date, apps: [Platform: [ExportedApp]])
+        /// The current answer, each document's revision kept by the writer (what the daemon exports): a document
+        /// whose apps are what it already holds keeps its `revision` and `revisedAt` (and so its bytes); one whose
+        /// apps changed gets the next revision, revised `now`; a new one starts at 1. Revisions so live in the
+        /// documents themselves: they never go back after a restart, and a change to one platform's apps leaves
+        /// the other platform's document alone.
+        case latest(apps: [Platform: [ExportedApp]], now: Date)
         /// The storefront is in a diagnostic: documents written for it earlier stay exactly as they are, so the
         /// web keeps showing the last good roster while `index.json` says why it is not current. `revision` is
         /// the kept roster's, when the caller knows it (it goes to `index.json`).
@@ -65,7 +71,8 @@ public struct ExportRoster: Sendable {
         return paths
     }
 
-    /// The documents of a current roster, one per platform; empty for a kept or absent one.
+    /// The documents of a ``Content-swift.enum/current(revision:revisedAt:apps:)`` roster, one per platform; empty
+    /// otherwise (the writer revises ``Content-swift.enum/latest(apps:now:)`` documents against the files on disk).
     public var documents: [ExportDocument] {
         guard case .current(let revision, let revisedAt, let apps) = content else { return [] }
         return Platform.allCases.map { platform in
@@ -75,12 +82,30 @@ public struct ExportRoster: Sendable {
         }
     }
 
-    /// The revision its documents carry, if known.
+    /// The revision its documents carry, when the caller gave one.
     var revision: Int? {
         switch content {
         case .current(let revision, _, _): revision
         case .keepLastGood(let revision): revision
-        case .absent: nil
+        case .latest, .absent: nil
         }
+    }
+
+    /// The document of `platform` revised against `previous`, the bytes at its path (nil when none): its bytes and
+    /// revision. Unchanged apps give back `previous` byte for byte.
+    func revisedDocument(_ platform: Platform, apps: [ExportedApp], now: Date, previous: Data?) -> (Data, Int) {
+        var document = ExportDocument(
+            host: host, storefront: storefront, platform: platform, language: language, revision: 1, revisedAt: now,
+            apps: apps)
+        guard let previous, let (revision, revisedAt) = ExportDocument.revision(in: previous) else {
+            return (document.encoded(), 1)
+        }
+        document.revision = revision
+        document.revisedAt = revisedAt
+        let same = document.encoded()
+        if same == previous { return (same, revision) }
+        document.revision = revision < Int.max ? revision + 1 : 1
+        document.revisedAt = now
+        return (document.encoded(), document.revision)
     }
 }

@@ -18,6 +18,9 @@ import ShowcaseCore
 /// - Documents of rosters no longer configured (or ``ExportRoster/Content-swift.enum/absent``) are removed; a
 ///   roster in a diagnostic (``ExportRoster/Content-swift.enum/keepLastGood(revision:)``) keeps its documents
 ///   byte for byte.
+/// - **Revisions live in the documents**: for ``ExportRoster/Content-swift.enum/latest(apps:now:)`` each document
+///   keeps the revision on disk while its apps are unchanged and takes the next one when they change, so a
+///   restart never renumbers the tree and one platform's change never touches the other's document.
 /// - **Failures are values** in the report (full disk, permissions): never a throw or a trap.
 ///
 /// Calls for one directory must not overlap (the daemon runs exports one at a time); the files' mode is 0644
@@ -192,12 +195,20 @@ public struct ExportWriter: Sendable {
                         continue
                     }
                     let bytes: Data?
+                    var revision = roster.revision
                     switch roster.content {
                     case .current: bytes = current[platform]
+                    case .latest(let apps, let now):
+                        let existing = files.readRegularFile(path(relative), limit: Self.readLimit)
+                        let (revised, number) = roster.revisedDocument(
+                            platform, apps: apps[platform] ?? [], now: now, previous: existing)
+                        bytes = revised
+                        revision = number
                     case .keepLastGood:
                         bytes =
                             previous.paths.contains(relative)
                             ? files.readRegularFile(path(relative), limit: Self.readLimit) : nil
+                        if revision == nil { revision = bytes.flatMap(ExportDocument.revision(in:))?.revision }
                     case .absent: bytes = nil
                     }
                     guard let bytes else { continue }
@@ -205,7 +216,7 @@ public struct ExportWriter: Sendable {
                     entries.append(
                         ExportIndexEntry(
                             path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
-                            language: roster.language, state: roster.state, revision: roster.revision,
+                            language: roster.language, state: roster.state, revision: revision,
                             fetchedAt: roster.fetchedAt, error: roster.error))
                 }
             }

@@ -4,8 +4,8 @@ import ShowcaseCore
 import ShowcaseExport
 
 /// The export's input built from recorded lookup responses the way the daemon builds it from its rosters:
-/// `RosterQuery.resolve` per platform (host removed, overlay order, exclusions, attribution, the storefront's
-/// tagline), plus each app's taglines and device families.
+/// `RosterQuery.resolve` per platform with every device family (host removed, overlay order, exclusions,
+/// attribution, the storefront's tagline), plus each app's taglines and device families.
 struct SampleRosters {
     let fixtures: URL
     let configuration: Configuration
@@ -21,15 +21,17 @@ struct SampleRosters {
         for host in configuration.hosts {
             let artistId = try self.artistId(of: host.bundleID)
             for storefront in storefronts {
-                let (roster, devices) = try load(artistId: artistId, storefront: storefront)
+                let roster = try load(artistId: artistId, storefront: storefront)
                 let overlay = self.overlay ?? host.overlay
                 var apps: [Platform: [ExportedApp]] = [:]
                 for platform in Platform.allCases {
-                    let query = RosterQuery(
+                    var query = RosterQuery(
                         hostBundleId: host.bundleID, hostTrackId: host.appID, platform: platform, overlay: overlay,
                         attribution: configuration.attribution)
+                    query.everyDevice = true
                     apps[platform] = query.resolve(roster).map { resolved in
-                        ExportedApp(resolved, tagline: overlay.taglines[resolved.id], devices: devices[resolved.id])
+                        ExportedApp(
+                            resolved, tagline: overlay.taglines[resolved.id], devices: resolved.app.devices.names)
                     }
                 }
                 result.append(
@@ -50,40 +52,20 @@ struct SampleRosters {
         return artistId
     }
 
-    /// The storefront's recorded roster (the us one for a storefront without a recording) and each app's device
-    /// families.
-    private func load(artistId: Int, storefront: Storefront) throws -> (Roster, [Int: [String]]) {
-        var file = fixtures.appendingPathComponent("roster-\(artistId)-\(storefront.code).json")
-        if !FileManager.default.fileExists(atPath: file.path) {
-            file = fixtures.appendingPathComponent("roster-\(artistId)-us.json")
+    /// The storefront's recorded roster (the us one for a storefront without a recording, its store URLs moved to
+    /// that storefront, as the roster decoder refuses a roster that answers for another one).
+    private func load(artistId: Int, storefront: Storefront) throws -> Roster {
+        let file = fixtures.appendingPathComponent("roster-\(artistId)-\(storefront.code).json")
+        let body: Data
+        if FileManager.default.fileExists(atPath: file.path) {
+            body = try Data(contentsOf: file)
+        } else {
+            let us = try String(
+                contentsOf: fixtures.appendingPathComponent("roster-\(artistId)-us.json"), encoding: .utf8)
+            body = Data(
+                us.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(storefront.code)/").utf8)
         }
-        let body = try Data(contentsOf: file)
-        let roster = try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Self.revisedAt)
-        return (roster, try Self.devices(in: body))
-    }
-
-    /// Device families from each iOS row's `supportedDevices`, by the rule the daemon will apply (prefix `iPhone`
-    /// or `iPod` → iphone, `iPad` → ipad, `Watch` → watch, `AppleTV` → tv, `Reality`/`Vision` → vision,
-    /// `MacDesktop` → mac; none listed → iphone and ipad). Until `App` carries them, the sample reads them here.
-    static func devices(in body: Data) throws -> [Int: [String]] {
-        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
-        var result: [Int: [String]] = [:]
-        for row in object?["results"] as? [[String: Any]] ?? [] where row["kind"] as? String == "software" {
-            guard let id = row["trackId"] as? Int else { continue }
-            let supported = row["supportedDevices"] as? [String] ?? []
-            let prefixes: [(String, String)] = [
-                ("iPhone", "iphone"), ("iPod", "iphone"), ("iPad", "ipad"), ("Watch", "watch"), ("AppleTV", "tv"),
-                ("Reality", "vision"), ("Vision", "vision"), ("MacDesktop", "mac"),
-            ]
-            var families: [String] = []
-            for device in supported {
-                if let family = prefixes.first(where: { device.hasPrefix($0.0) })?.1, !families.contains(family) {
-                    families.append(family)
-                }
-            }
-            result[id] = supported.isEmpty ? ["iphone", "ipad"] : families
-        }
-        return result
+        return try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Self.revisedAt)
     }
 }
 

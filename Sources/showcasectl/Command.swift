@@ -10,6 +10,7 @@ enum Command: Sendable, Equatable {
     case reload
     case refresh(storefront: Storefront?)
     case checkConfig(path: String?)
+    case export
     case version
     /// `--help`, `-h` or `help [COMMAND]`: nil asks for the overview.
     case help(command: String?)

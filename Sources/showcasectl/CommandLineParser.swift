@@ -187,6 +187,7 @@ struct CommandLineParser {
             return .refresh(
                 storefront: try values["storefront"].map { (text) throws(CommandLineError) in try storefront(text) })
         case "check-config": return .checkConfig(path: positionals.first ?? options.configPath)
+        case "export": return .export
         case "version": return .version
         case "help":
             if let topic = positionals.first, CommandSpec.named(topic) == nil {

@@ -159,6 +159,17 @@ struct CommandSpec: Sendable {
                 """,
             example: "showcasectl check-config /etc/showcase/showcase.yaml"),
         CommandSpec(
+            "export",
+            summary: "write the static export now and print what changed",
+            details: """
+                Asks the daemon to bring export.directory up to date now (as it does after each new roster \
+                revision and each reload) and prints the directory and how many files were written, left \
+                unchanged and removed; unchanged files keep their mtime, so web servers keep their ETags. \
+                Exits 1 if some files could not be written or removed (each is printed; their previous \
+                versions stay), and 78 if the configuration has no export.directory. Needs admin rights.
+                """,
+            example: "showcasectl export"),
+        CommandSpec(
             "version",
             summary: "print showcasectl's version and, when reachable, the daemon's",
             details: "Prints this client's version, and the running daemon's when it answers on the socket.",

@@ -69,6 +69,11 @@ enum DaemonErrorMapping {
                 message: "reload rejected: \(file):\(line):\(column): \(message); "
                     + "the running configuration is unchanged",
                 exitCode: .config)
+        case .exportNotConfigured:
+            return CommandFailure(
+                message: "the daemon's configuration has no export.directory, so there is nothing to export; "
+                    + "add an export: section (directory: /var/lib/showcase/export) and run: showcasectl reload",
+                exitCode: .config)
         }
     }
 

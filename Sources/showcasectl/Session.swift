@@ -53,6 +53,8 @@ struct Session {
             console.line("reloaded: configuration generation \(decoded.generation) is now serving")
         case .refresh(let storefront):
             try refresh(storefront, daemon: daemon)
+        case .export:
+            try export(daemon: daemon)
         case .version, .help, .checkConfig:
             break
         }
@@ -128,6 +130,28 @@ struct Session {
             throw CommandFailure(
                 message: "refresh failed for \(list); the cached roster is still served; "
                     + "see showcasectl status for each storefront's last error",
+                exitCode: .failure)
+        }
+    }
+
+    private func export(daemon: DaemonConnection) throws(CommandFailure) {
+        // The pass waits for one in progress; even 173 storefronts take well under a second each.
+        let reply = try daemon.call(ShowcaseInterfaces.Method.export, timeout: .seconds(120))
+        let decoded = try decode(AdminExportReply.self, from: reply, method: ShowcaseInterfaces.Method.export)
+        if options.json {
+            printJSON(reply)
+        } else {
+            console.line(
+                "exported to \(decoded.directory): \(decoded.written) written, \(decoded.unchanged) unchanged, "
+                    + "\(decoded.removed) removed")
+            for error in decoded.errors { console.line(console.paint("failed: \(error)", .red)) }
+        }
+        guard decoded.errors.isEmpty else {
+            let count = decoded.errors.count
+            throw CommandFailure(
+                message: "the export is incomplete: \(count) \(count == 1 ? "file" : "files") could not be written "
+                    + "or removed (\(decoded.errors[0])); the previous versions stay in place; fix the cause and "
+                    + "run showcasectl export again",
                 exitCode: .failure)
         }
     }

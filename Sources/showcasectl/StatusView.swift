@@ -13,6 +13,15 @@ enum StatusView {
             lines.append(
                 console.paint("last reload rejected: \(error)", .red) + " (the previous configuration is running)")
         }
+        if let export = status.export {
+            let when = export.exportedAt == nil ? "no pass yet" : "last pass \(time.age(export.exportedAt))"
+            if let error = export.lastError {
+                let count = export.errors == 1 ? "1 error" : "\(export.errors) errors"
+                lines.append("export: \(export.directory) (\(when), " + console.paint("\(count): \(error)", .red) + ")")
+            } else {
+                lines.append("export: \(export.directory) (\(when))")
+            }
+        }
         for host in status.hosts {
             guard let warning = host.warning else { continue }
             lines.append(console.paint("host \(host.bundleId): \(warning)", .yellow))

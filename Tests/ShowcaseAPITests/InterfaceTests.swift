@@ -26,7 +26,7 @@ struct InterfaceTests {
         let names = [
             ShowcaseInterfaces.Method.get, ShowcaseInterfaces.Method.getApp, ShowcaseInterfaces.Method.storefronts,
             ShowcaseInterfaces.Method.watch, ShowcaseInterfaces.Method.status, ShowcaseInterfaces.Method.reload,
-            ShowcaseInterfaces.Method.refresh,
+            ShowcaseInterfaces.Method.refresh, ShowcaseInterfaces.Method.export,
         ]
         #expect(names.compactMap { Self.member($0, of: roster.name) } == roster.methods)
         #expect(names.compactMap { Self.member($0, of: admin.name) } == admin.methods)
@@ -40,7 +40,7 @@ struct InterfaceTests {
             .unknownStorefront(storefront: ""), .unknownHost(host: ""), .appNotFound(id: 0, storefront: ""),
             .hostAppNotFound(host: "", storefront: ""), .malformedResponse(storefront: "", detail: ""),
             .missingEntityParameter(storefront: ""), .unavailable(storefront: "", reason: ""),
-            .configInvalid(file: "", line: 0, column: 0, message: ""),
+            .configInvalid(file: "", line: 0, column: 0, message: ""), .exportNotConfigured,
         ]
         let names = typed.map(\.name)
         #expect(Set(names.compactMap { Self.member($0, of: roster.name) }) == Set(roster.errors))

@@ -65,9 +65,22 @@ struct RoundTripTests {
         quiet.lastReloadError = nil
         quiet.storefronts = []
         #expect(try Self.overTheWire(quiet) == quiet)
+        var exporting = status
+        exporting.export = .init(
+            directory: "/var/lib/showcase/export", exportedAt: "2026-11-29T14:18:44Z", errors: 2,
+            lastError: "could not write /var/lib/showcase/export/v1/index.json: No space left on device")
+        #expect(try Self.overTheWire(exporting) == exporting)
+        exporting.export = .init(directory: "/srv/export", exportedAt: nil, errors: 0, lastError: nil)
+        #expect(try Self.overTheWire(exporting) == exporting)
+        #expect(status.encoded()["export"] == nil, "no export section, no export member")
         #expect(try Self.overTheWire(AdminReloadReply(generation: 12)) == AdminReloadReply(generation: 12))
         let refresh = AdminRefreshReply(refreshed: ["de", "us"], failed: [.init(storefront: "jp", error: "HTTP 503")])
         #expect(try Self.overTheWire(refresh) == refresh)
+        let export = AdminExportReply(
+            directory: "/var/lib/showcase/export", written: 4, unchanged: 342, removed: 2,
+            errors: ["could not write /var/lib/showcase/export/v1/index.json: No space left on device"])
+        #expect(try Self.overTheWire(export) == export)
+        #expect(export.encoded()["errors"]?.arrayValue?.count == 1)
     }
 
     @Test("nil fields are left out of the encoding, not sent as null")

@@ -51,8 +51,9 @@ enum Canned {
         ]
     ]
 
-    static func status(lastReloadError: String? = nil) -> JSONValue {
+    static func status(lastReloadError: String? = nil, export: JSONValue = .null) -> JSONValue {
         [
+            "export": export,
             "version": "0.1.0", "configPath": "/etc/showcase/showcase.yaml", "configGeneration": 3,
             "lastReloadError": lastReloadError.map(JSONValue.string) ?? .null,
             "upstream": ["requests": 42, "failures": 2, "throttled": 1],

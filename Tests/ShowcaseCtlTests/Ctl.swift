@@ -103,11 +103,12 @@ enum Ctl {
         "reload": [],
         "refresh": ["--storefront"],
         "check-config": [],
+        "export": [],
         "version": [],
     ]
 
     /// Every command of SPEC §9.
     static let specCommands = [
-        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "version",
+        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "export", "version",
     ]
 }

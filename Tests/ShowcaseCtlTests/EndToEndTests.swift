@@ -160,6 +160,31 @@ struct EndToEndTests {
         #expect(version.stdout.contains("showcased \(info["version"]?.stringValue ?? "?")"))
     }
 
+    @Test("export writes the tree and prints its counts; without export.directory it exits 78 naming the key")
+    func export() throws {
+        let daemon = try RealDaemon(exporting: true)
+        defer { daemon.stop() }
+        #expect(try daemon.run(["refresh"]).status == 0)
+        let first = try daemon.run(["--json", "export"])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let reply = try JSONValue(parsing: first.stdout.trimmingCharacters(in: .newlines))
+        #expect(reply["directory"]?.stringValue == daemon.exportDirectory.path)
+        #expect(reply["errors"] == [])
+        let document = daemon.exportDirectory.appendingPathComponent("v1/\(RealDaemon.host)/de/ios.json")
+        #expect(FileManager.default.fileExists(atPath: document.path))
+        let again = try daemon.run(["export"])
+        #expect(again.status == 0)
+        #expect(again.stdout.hasPrefix("exported to \(daemon.exportDirectory.path): 0 written, "), "\(again.stdout)")
+        #expect(again.stdout.hasSuffix(" unchanged, 0 removed\n"))
+
+        let plain = try RealDaemon()
+        defer { plain.stop() }
+        let missing = try plain.run(["export"])
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("export.directory"))
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test("after the daemon stops, commands exit 69 and say how to start it")
     func afterStop() throws {
         let daemon = try RealDaemon()

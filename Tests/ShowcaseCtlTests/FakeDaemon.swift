@@ -41,7 +41,7 @@ final class FakeDaemon: @unchecked Sendable {
         var admin = try VarlinkInterface(idl: Self.adminIDL)
         for (interfaceName, methods) in [
             ("io.showcase.Roster", ["Get", "GetApp", "Storefronts", "Watch"]),
-            ("io.showcase.Admin", ["Status", "Reload", "Refresh"]),
+            ("io.showcase.Admin", ["Status", "Reload", "Refresh", "Export"]),
         ] {
             for method in methods {
                 let qualified = "\(interfaceName).\(method)"

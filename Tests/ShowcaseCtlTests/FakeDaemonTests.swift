@@ -19,6 +19,7 @@ struct FakeDaemonTests {
             (["status"], "io.showcase.Admin.Status"),
             (["reload"], "io.showcase.Admin.Reload"),
             (["refresh"], "io.showcase.Admin.Refresh"),
+            (["export"], "io.showcase.Admin.Export"),
         ])
     func jsonIsTheReply(arguments: [String], method: String) throws {
         let replies: [String: JSONValue] = [
@@ -28,6 +29,9 @@ struct FakeDaemonTests {
             "io.showcase.Admin.Status": Canned.status(),
             "io.showcase.Admin.Reload": ["generation": 4],
             "io.showcase.Admin.Refresh": ["refreshed": ["de", "us"], "failed": []],
+            "io.showcase.Admin.Export": [
+                "directory": "/var/lib/showcase/export", "written": 2, "unchanged": 344, "removed": 0, "errors": [],
+            ],
         ]
         let daemon = try FakeDaemon(replies.mapValues { .reply($0) })
         defer { daemon.stop() }
@@ -162,9 +166,10 @@ struct FakeDaemonTests {
         let denied = FakeDaemon.Answer.error("org.varlink.service.PermissionDenied", [:])
         let daemon = try FakeDaemon([
             "io.showcase.Admin.Status": denied, "io.showcase.Admin.Reload": denied, "io.showcase.Admin.Refresh": denied,
+            "io.showcase.Admin.Export": denied,
         ])
         defer { daemon.stop() }
-        for command in ["status", "reload", "refresh"] {
+        for command in ["status", "reload", "refresh", "export"] {
             let result = try daemon.run([command])
             #expect(result.status == 77)
             #expect(result.stderr.contains("permission denied"))
@@ -223,6 +228,49 @@ struct FakeDaemonTests {
         #expect(fine.calls.first?.parameters == [:])
     }
 
+    @Test("export prints the directory and counts; exits 1 listing what failed, 78 naming export.directory")
+    func exportOutcome() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Export": .reply([
+                "directory": "/srv/export", "written": 3, "unchanged": 340, "removed": 1, "errors": [],
+            ])
+        ])
+        defer { daemon.stop() }
+        let fine = try daemon.run(["export"])
+        #expect(fine.status == 0, "stderr: \(fine.stderr)")
+        #expect(fine.stdout == "exported to /srv/export: 3 written, 340 unchanged, 1 removed\n")
+        #expect(fine.stderr.isEmpty)
+        #expect(daemon.calls.map(\.method) == ["io.showcase.Admin.Export"])
+        #expect(daemon.calls.first?.parameters == [:])
+
+        let full = "could not write /srv/export/v1/index.json: No space left on device; the previous version stays"
+        let failing = try FakeDaemon([
+            "io.showcase.Admin.Export": .reply([
+                "directory": "/srv/export", "written": 0, "unchanged": 12, "removed": 0, "errors": [.string(full)],
+            ])
+        ])
+        defer { failing.stop() }
+        let failed = try failing.run(["export"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("failed: \(full)"))
+        #expect(failed.stderr.hasPrefix("showcasectl: the export is incomplete: 1 file could not be written"))
+        #expect(failed.stderr.contains("No space left on device"))
+        let json = try failing.run(["--json", "export"])
+        #expect(json.status == 1)
+        #expect(try Self.parse(json.stdout)["errors"]?.arrayValue == [.string(full)])
+
+        let unconfigured = try FakeDaemon([
+            "io.showcase.Admin.Export": .error("io.showcase.Admin.ExportNotConfigured", [:])
+        ])
+        defer { unconfigured.stop() }
+        let missing = try unconfigured.run(["export"])
+        #expect(missing.status == 78)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.contains("no export.directory"))
+        #expect(missing.stderr.contains("showcasectl reload"))
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test("status shows a summary and one line per storefront with state, age, next refresh and last error")
     func humanStatus() throws {
         let daemon = try FakeDaemon([
@@ -244,6 +292,23 @@ struct FakeDaemonTests {
         #expect(!result.stdout.contains("host com.example.NoteJar"))
         let jp = try #require(lines.first { $0.hasPrefix("jp ") })
         #expect(jp.contains("warming") && jp.contains("never") && jp.contains("lookup timed out after 10s"))
+        #expect(!result.stdout.contains("export:"), "no export line without an export section")
+    }
+
+    @Test("status shows the export directory, when its last pass ran, and its first error")
+    func exportStatus() throws {
+        let full = "could not write /srv/export/v1/index.json: No space left on device"
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Status": .reply(
+                Canned.status(export: [
+                    "directory": "/srv/export", "exportedAt": .string(Canned.timestamp(secondsAgo: 120)),
+                    "errors": 3, "lastError": .string(full),
+                ]))
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["status"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("export: /srv/export (last pass 2 min ago, 3 errors: \(full))"))
     }
 
     @Test("storefronts and app print readable tables")

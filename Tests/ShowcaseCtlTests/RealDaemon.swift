@@ -52,8 +52,12 @@ final class RealDaemon: @unchecked Sendable {
     var logURL: URL { directory.appendingPathComponent("showcased.log") }
     var replayLogURL: URL { directory.appendingPathComponent("lookup-replay.log") }
 
-    /// Starts the replay server and the daemon, and returns once the socket accepts connections.
-    init(storefronts: [String] = ["us", "de"], overlay: String = "{}\n") throws {
+    /// Where the daemon exports when started with `exporting: true`.
+    var exportDirectory: URL { directory.appendingPathComponent("export", isDirectory: true) }
+
+    /// Starts the replay server and the daemon (with an `export:` section when `exporting`), and returns once the
+    /// socket accepts connections.
+    init(storefronts: [String] = ["us", "de"], overlay: String = "{}\n", exporting: Bool = false) throws {
         try Self.requireBuilt()
         directory = try Ctl.temporaryDirectory()
         chmod(directory.path, 0o755)
@@ -77,7 +81,7 @@ final class RealDaemon: @unchecked Sendable {
               path: \(socketPath)
               mode: "0666"
             overlay: overlay.yaml
-            """
+            """ + (exporting ? "\nexport:\n  directory: \(directory.path)/export\n" : "")
         let configURL = directory.appendingPathComponent("showcase.yaml")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)

@@ -14,6 +14,9 @@ public struct RosterQuery: Sendable {
     /// The device family asked about: only apps that run on it. Nil on the iOS store keeps the apps that run on an
     /// iPhone or an iPad, so a watch-, TV- or vision-only app is never suggested to a phone.
     public var device: DeviceFamily?
+    /// Keeps every device family (the static export: a page filters by the visitor's device itself); `device` is
+    /// then ignored. False for every query a client makes.
+    public var everyDevice = false
     /// The device's OS version; nil applies no floor filter (the platform still applies).
     public var osVersion: OSVersion?
     /// The locale for taglines; nil uses the storefront's ``Storefront/locale``.
@@ -68,6 +71,7 @@ public struct RosterQuery: Sendable {
     }
 
     private func runsOnDevice(_ app: App) -> Bool {
+        if everyDevice { return true }
         if let device { return app.devices.contains(DeviceFamilies(device)) }
         return platform != .ios || !app.devices.isDisjoint(with: .phoneAndPad)
     }

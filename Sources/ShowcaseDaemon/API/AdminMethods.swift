@@ -7,8 +7,8 @@ import Varlink
 /// `io.showcase.Admin`: status and the state-changing methods, for root, the daemon's own uid and
 /// `socket.admin_uids` only (by SO_PEERCRED, which a client cannot forge).
 ///
-/// Every method leaves the event loop at once — reload parses files, refresh waits on the network —
-/// and answers through the responder when done.
+/// Every method leaves the event loop at once — reload parses files, refresh waits on the network, export writes
+/// files — and answers through the responder when done.
 final class AdminMethods: Sendable {
     private let service: RosterService
 
@@ -41,6 +41,19 @@ final class AdminMethods: Sendable {
             }
             let service = self.service
             Task { responder.reply(ReplyEncoding.refresh(await service.refresh(requested))) }
+        }
+        try interface.handle("Export") { [self] call, responder throws(VarlinkError) in
+            try authorize(call)
+            guard service.config.current.configuration.export != nil else { throw ReplyEncoding.exportNotConfigured }
+            let exporter = service.exporter
+            Task {
+                // Nil: a reload removed the export section while the call waited for its pass.
+                if let report = await exporter.exportNow() {
+                    responder.reply(ReplyEncoding.exported(report))
+                } else {
+                    responder.fail(ReplyEncoding.exportNotConfigured)
+                }
+            }
         }
         return interface
     }

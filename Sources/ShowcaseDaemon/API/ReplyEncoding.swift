@@ -2,10 +2,11 @@ import Foundation
 import ShowcaseAPI
 import ShowcaseConfig
 import ShowcaseCore
+import ShowcaseExport
 import Varlink
 
 /// Every reply the daemon's methods send, as Varlink values and errors: the one file that knows the wire shape of
-/// rosters, apps, Status, Refresh and Reload. `Roster.Get` reaches it only on the reply cache's miss path, so its
+/// rosters, apps, Status, Refresh, Reload and Export. `Roster.Get` reaches it only on the reply cache's miss path, so its
 /// cost is paid once per (query, roster revision, configuration generation).
 enum ReplyEncoding {
     // MARK: Rosters
@@ -98,9 +99,25 @@ enum ReplyEncoding {
             hosts: report.hosts.map {
                 AdminStatusReply.HostStatus(
                     bundleId: $0.bundleID, appId: $0.appID, artistId: $0.artistID, warning: $0.warning)
+            },
+            export: report.export.map { export in
+                AdminStatusReply.ExportStatus(
+                    directory: export.directory, exportedAt: export.exportedAt.map(timestamp), errors: export.errors,
+                    lastError: export.lastError)
             }
         ).encoded()
     }
+
+    /// `Admin.Export`'s reply: the pass's counts and, one sentence each, what failed.
+    static func exported(_ report: ExportReport) -> JSONValue {
+        AdminExportReply(
+            directory: report.directory, written: report.written, unchanged: report.unchanged,
+            removed: report.removed, errors: report.errors.map(\.message)
+        ).encoded()
+    }
+
+    /// `ExportNotConfigured`: `Admin.Export` without `export.directory`.
+    static let exportNotConfigured = ShowcaseErrorReply.exportNotConfigured.varlinkError
 
     /// `Admin.Refresh`' reply.
     static func refresh(_ report: RefreshReport) -> JSONValue {

@@ -6,7 +6,7 @@ import ShowcaseCore
 import Varlink
 
 /// The `showcased` process from start to exit: options, configuration, cache, socket, readiness, then the
-/// services (scheduler, socket, watchdog, cache decoding) in one ``ServiceGroup`` until SIGTERM/SIGINT.
+/// services (scheduler, socket, watchdog, cache decoding, export) in one ``ServiceGroup`` until SIGTERM/SIGINT.
 /// `main.swift` only awaits `Daemon.main`.
 ///
 /// Order matters: the cache is served and `READY=1` is sent before any network request (the scheduler's worker
@@ -100,6 +100,7 @@ public enum Daemon {
         let services: [any LifecycleService] = [
             SchedulerService(scheduler: service.scheduler),
             CacheDecodingService(service: service),
+            ExportService(service: service),
             SocketService(
                 server: server, roster: roster,
                 gracePeriod: { service.config.current.configuration.lookup.timeout + .seconds(1) }),

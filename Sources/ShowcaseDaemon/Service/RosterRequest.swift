@@ -17,6 +17,8 @@ struct RosterRequest: Sendable {
     var platform: Platform
     /// The device family; nil keeps what runs on an iPhone or an iPad (on the iOS store).
     var device: DeviceFamily?
+    /// Keeps every device family, whatever `device` says: the static export's requests only.
+    var everyDevice = false
     /// The device's OS version; nil applies no floor.
     var osVersion: OSVersion?
     /// The locale for taglines; nil uses the storefront's primary language.

@@ -17,6 +17,8 @@ final class RosterService: Sendable {
     let clock: any ShowcaseClock
     let log: DaemonLog
     let notifier: SystemdNotifier
+    /// Keeps `export.directory` current (its loop runs as the ``ExportService``).
+    let exporter: Exporter
     /// Where the configuration was read from (Status shows it).
     let configPath: String
     private let load: @Sendable () throws(ConfigErrors) -> Configuration
@@ -40,6 +42,7 @@ final class RosterService: Sendable {
         self.clock = clock
         self.log = log
         self.notifier = notifier
+        exporter = Exporter(clock: clock, log: log)
         startedCacheDirectory = configuration.cache.directory
         startedSocketPath = configuration.socket.path
         let config = ConfigHolder(
@@ -65,6 +68,10 @@ final class RosterService: Sendable {
             log.warning(
                 "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again")
             if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
+        }
+        // Every change to a roster (a new revision, a failure, a decoded cache file) is a reason to export.
+        _ = store.watch { [config, exporter] _ in
+            if config.current.configuration.export != nil { exporter.rostersChanged() }
         }
         if notifier.isEnabled {
             afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
@@ -201,7 +208,7 @@ final class RosterService: Sendable {
                 return StatusReport.Host(
                     bundleID: host.bundleID, appID: identity?.trackId ?? host.appID, artistID: identity?.artistId,
                     warning: store.hostWarning(host.bundleID))
-            })
+            }, export: exportStatus())
     }
 
     /// systemd's `STATUS=` line: how many warm storefronts are in each state ("3 storefronts: 2 fresh, 1 stale").
@@ -298,6 +305,14 @@ final class RosterService: Sendable {
         await scheduleWarm(added)
         if newHosts { await scheduler.expedite(configuration.storefronts) }
         store.announce(warm.all)
+        // Overlay, attribution, hosts, storefronts or the export settings may have changed what the tree holds.
+        if configuration.export != nil { exporter.configurationChanged() }
+        if let directory = old.export?.directory, directory != configuration.export?.directory {
+            log.notice(
+                "export.directory changed from \(directory)"
+                    + (configuration.export.map { " to \($0.directory)" } ?? " to none")
+                    + "; the tree already exported there is left as it is (remove it when nothing serves it)")
+        }
         log.notice(
             "reloaded configuration by \(trigger): generation \(snapshot.generation), \(configuration.summary)")
         notifier.ready(status: statusLine())

@@ -32,10 +32,12 @@ struct RosterView: Sendable {
         state = ServedState(answer)
         self.revision = revision
         let configuration = request.snapshot.configuration
-        resolution = RosterQuery(
+        var query = RosterQuery(
             hostBundleId: request.host.bundleID, hostTrackId: identity?.trackId ?? request.host.appID,
             platform: request.platform, device: request.device, osVersion: request.osVersion, locale: request.locale,
             overlay: request.host.overlay, attribution: configuration.attribution)
+        query.everyDevice = request.everyDevice
+        resolution = query
         switch answer {
         case .roster(let roster, let freshness):
             self.roster = roster

@@ -38,6 +38,18 @@ struct StatusReport: Sendable {
         var warning: String?
     }
 
+    /// The static export (`export:`), when configured.
+    struct Export: Sendable {
+        /// `export.directory`.
+        var directory: String
+        /// When the last pass into it ended; nil before the first.
+        var exportedAt: Date?
+        /// How many files that pass failed to write or remove.
+        var errors: Int
+        /// Its first error, as a sentence; nil when it succeeded.
+        var lastError: String?
+    }
+
     /// The path of the configuration file.
     var configPath: String
     /// 1 at startup, +1 per successful reload.
@@ -50,4 +62,6 @@ struct StatusReport: Sendable {
     var lastReloadError: String?
     /// Every configured host, in configuration order.
     var hosts: [Host] = []
+    /// The static export; nil when not configured.
+    var export: Export?
 }

@@ -1,0 +1,164 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import ShowcaseExport
+import Synchronization
+
+/// Keeps `export.directory` current: runs export passes (``ExportWriter``) one at a time, after a roster changes,
+/// after a reload, and for `Admin.Export`, and remembers the last one for Status.
+///
+/// Triggers only mark work as wanted; one loop (``run(until:plan:)``, the ``ExportService``) turns them into
+/// passes. A roster change waits ``debounce`` first, so a burst of refreshes becomes one pass; a reload or an
+/// `Admin.Export` starts a pass as soon as the one in progress, if any, ends. Triggers that arrive during a pass
+/// are covered by one more pass after it, never by a queue of them. A pass reads the rosters when it starts, so
+/// `Admin.Export` is answered by a pass that saw everything before the call.
+///
+/// Passes run off the cooperative pool (they read and write files); their failures (full disk, permissions) are
+/// values in the report: logged as one summary with the first few errors, kept for Status, never thrown.
+final class Exporter: Sendable {
+    /// What one pass exports: the settings read with the rosters, and every configured roster.
+    struct Plan: Sendable {
+        /// `export.directory` and `export.gzip`.
+        var settings: ExportSettings
+        /// Every configured host in every configured storefront.
+        var rosters: [ExportRoster]
+    }
+
+    /// A finished pass, for Status.
+    struct Pass: Sendable {
+        /// What it wrote, kept and removed, and what failed.
+        var report: ExportReport
+        /// When it ended.
+        var finishedAt: Date
+    }
+
+    private struct State {
+        /// Counts triggers; the loop remembers how many its last pass covered.
+        var requested = 0
+        /// A trigger that should not wait for ``debounce`` (a reload, `Admin.Export`).
+        var urgent = false
+        /// `Admin.Export` calls waiting for the next pass.
+        var waiters: [CheckedContinuation<ExportReport?, Never>] = []
+        var last: Pass?
+    }
+
+    /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
+    let debounce: Duration
+    private let clock: any ShowcaseClock
+    private let log: DaemonLog
+    private let state = Mutex(State())
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    /// An exporter that waits `debounce` after a roster change, times passes by `clock` and logs to `log`.
+    init(clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200)) {
+        self.clock = clock
+        self.log = log
+        self.debounce = debounce
+        // One buffered wake-up is enough: the loop reads the state, not the elements.
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// A roster changed (a new revision, a failure, a cache file decoded): export after ``debounce``.
+    func rostersChanged() { trigger(urgent: false) }
+
+    /// The configuration changed (a reload: overlay, attribution, hosts, storefronts, export settings): export
+    /// as soon as the pass in progress, if any, ends.
+    func configurationChanged() { trigger(urgent: true) }
+
+    /// Runs a pass that starts after this call and returns its report; nil when no export is configured.
+    func exportNow() async -> ExportReport? {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                state.waiters.append(continuation)
+                state.requested &+= 1
+                state.urgent = true
+            }
+            wake.yield()
+        }
+    }
+
+    /// The last finished pass, if any.
+    var lastPass: Pass? { state.withLock { $0.last } }
+
+    /// How many `Admin.Export` calls wait for a pass now.
+    var waitingCalls: Int { state.withLock { $0.waiters.count } }
+
+    private func trigger(urgent: Bool) {
+        state.withLock { state in
+            state.requested &+= 1
+            if urgent { state.urgent = true }
+        }
+        wake.yield()
+    }
+
+    /// Turns triggers into passes until `shutdown`; a pass in progress then finishes, and `Admin.Export` calls
+    /// still waiting get one last pass. `plan` reads the current settings and rosters (nil: no export configured).
+    func run(until shutdown: ShutdownSignal, plan: @escaping @Sendable () -> Plan?) async {
+        await shutdown.cancelling { await self.loop(plan: plan) }
+        let waiters = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        guard !waiters.isEmpty else { return }
+        let report = await pass(plan)
+        for waiter in waiters { waiter.resume(returning: report) }
+    }
+
+    private func loop(plan: @escaping @Sendable () -> Plan?) async {
+        var covered = 0
+        for await _ in wakeups {
+            let (requested, urgent) = state.withLock { ($0.requested, $0.urgent) }
+            if requested == covered { continue }
+            if !urgent {
+                do { try await clock.sleep(for: debounce) } catch { return }
+            }
+            let (waiters, upTo) = state.withLock { state in
+                defer {
+                    state.waiters = []
+                    state.urgent = false
+                }
+                return (state.waiters, state.requested)
+            }
+            covered = upTo
+            let report = await pass(plan)
+            for waiter in waiters { waiter.resume(returning: report) }
+        }
+    }
+
+    /// One pass over the rosters `plan` gives now; nil when no export is configured.
+    private func pass(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
+        let clock = self.clock
+        let finished: Pass? = await offload(qos: .utility) {
+            guard let plan = plan() else { return nil }
+            let writer = ExportWriter(directory: plan.settings.directory, gzip: plan.settings.gzip)
+            return Pass(report: writer.export(plan.rosters), finishedAt: clock.now)
+        }
+        guard let finished else { return nil }
+        let previous = state.withLock { state in
+            defer { state.last = finished }
+            return state.last
+        }
+        record(finished.report, after: previous?.report)
+        return finished.report
+    }
+
+    /// Logs a pass: a line when it changed something, the summary with the first few errors when it failed (not a
+    /// line per file: a full disk fails hundreds), and a notice when the export recovers.
+    private func record(_ report: ExportReport, after previous: ExportReport?) {
+        guard report.succeeded else {
+            let shown = report.errors.prefix(Self.errorsLogged).map(\.message).joined(separator: "; ")
+            let more = report.errors.count - Self.errorsLogged
+            log.error("\(report.summary): \(shown)" + (more > 0 ? "; and \(more) more" : ""))
+            return
+        }
+        if let previous, !previous.succeeded {
+            log.notice("\(report.summary); the export is current again")
+        } else if report.written + report.removed > 0 {
+            log.info(report.summary)
+        }
+    }
+
+    /// How many of a failed pass's errors the log shows.
+    static let errorsLogged = 3
+}

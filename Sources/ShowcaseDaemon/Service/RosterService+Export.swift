@@ -1,0 +1,79 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import ShowcaseExport
+
+extension RosterService {
+    /// What an export pass writes now: every configured host in every configured storefront (storefronts only
+    /// queried on demand are not exported), with the settings of the same configuration; nil without `export:`.
+    func exportPlan() -> Exporter.Plan? {
+        let snapshot = config.current
+        guard let settings = snapshot.configuration.export else { return nil }
+        let now = clock.now
+        var rosters: [ExportRoster] = []
+        for host in snapshot.configuration.hosts {
+            for storefront in snapshot.configuration.storefronts {
+                rosters.append(exportRoster(host: host, storefront: storefront, snapshot: snapshot, now: now))
+            }
+        }
+        return Exporter.Plan(settings: settings, rosters: rosters)
+    }
+
+    /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one
+    /// answer of the store for both platforms: overlay order, exclusions, attribution, the host itself removed,
+    /// the tagline for the storefront's own locale — and neither an OS floor nor a device filter (not even `Get`'s
+    /// default of iPhone or iPad on the iOS store), since a page filters by the visitor's device and OS with each
+    /// app's `devices` and `minimumOsVersion`. Each app also lists every locale's tagline.
+    ///
+    /// A roster in a diagnostic, or unavailable, keeps the documents written earlier (the web keeps the last
+    /// good roster) and `index.json` says why; one never fetched has none. A warming roster also keeps an earlier
+    /// document, so a daemon that lost its cache does not blank the web until its first fetch.
+    ///
+    /// Languages: every roster here is the storefront's default (fetched without `lang`). When storefronts gain
+    /// `languages`, this is the seam: one ``ExportRoster`` per configured language, `language` set and
+    /// `isDefaultLanguage` true for the first, each from the store's answer for that language.
+    private func exportRoster(host: HostConfiguration, storefront: Storefront, snapshot: ConfigSnapshot, now: Date)
+        -> ExportRoster
+    {
+        let (answer, revision, identity) = store.answer(
+            host: host.bundleID, storefront: storefront, now: now, lifetime: snapshot.schedule.interval)
+        var views: [Platform: RosterView] = [:]
+        for platform in Platform.allCases {
+            var request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, platform: platform)
+            request.everyDevice = true
+            views[platform] = RosterView(answer, revision: revision, identity: identity, request: request)
+        }
+        let served = ServedState(answer)
+        let any = views[snapshot.configuration.defaultPlatform] ?? views.values.first
+        switch served {
+        case .fresh, .stale:
+            let apps = views.mapValues { view in
+                view.apps.map {
+                    ExportedApp($0, tagline: host.overlay.taglines[$0.id], devices: $0.app.devices.names)
+                }
+            }
+            return ExportRoster(
+                host: host.bundleID, storefront: storefront, state: ExportState(served), fetchedAt: any?.fetchedAt,
+                content: .latest(apps: apps, now: now))
+        case .warming:
+            return ExportRoster(
+                host: host.bundleID, storefront: storefront, state: .warming, fetchedAt: nil,
+                content: .keepLastGood(revision: nil))
+        case .unavailable, .failed:
+            let error = any?.problem?.description ?? "the \(storefront.code) roster cannot be served now"
+            return ExportRoster(
+                host: host.bundleID, storefront: storefront, state: ExportState(served), fetchedAt: nil, error: error,
+                content: .keepLastGood(revision: nil))
+        }
+    }
+
+    /// The export's line in Status: the directory, and how the last pass into it went; nil without `export:`.
+    func exportStatus() -> StatusReport.Export? {
+        guard let settings = config.current.configuration.export else { return nil }
+        // A pass into a directory used before a reload moved it says nothing about the new one.
+        let last = exporter.lastPass.flatMap { $0.report.directory == settings.directory ? $0 : nil }
+        return StatusReport.Export(
+            directory: settings.directory, exportedAt: last?.finishedAt, errors: last?.report.errors.count ?? 0,
+            lastError: last?.report.errors.first?.message)
+    }
+}

@@ -81,7 +81,9 @@ struct RosterServiceTests {
         #expect(await harness.advance { harness.view("us").state == .fresh })
         let fetchedAt = try #require(harness.view("us").fetchedAt)
         let before = try #require(await harness.service.scheduler.schedule()[us])
-        #expect(abs(before.timeIntervalSince(fetchedAt) - 86_400) < 2)
+        // The next refresh follows the refresh's end, which the stepping clock may have moved a few seconds past
+        // the fetch under load: a minute's tolerance still tells a day from an hour.
+        #expect(abs(before.timeIntervalSince(fetchedAt) - 86_400) < 60)
 
         var hour = day
         hour.refresh.interval = .seconds(3600)
@@ -92,7 +94,7 @@ struct RosterServiceTests {
         }
         #expect(generation == 2)
         let after = try #require(await harness.service.scheduler.schedule()[us])
-        #expect(abs(after.timeIntervalSince(fetchedAt) - 3600) < 2)
+        #expect(abs(after.timeIntervalSince(fetchedAt) - 3600) < 60)
 
         let requests = harness.lookup.asked.count
         harness.clock.advance(by: .seconds(3600))

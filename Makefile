@@ -65,7 +65,7 @@ sanitize: deps
 	TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) \
 	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
-# --- benchmarks (SPEC §11): release build, daemon vs the transport floor, one table -----------------------
+# --- benchmarks (BENCHMARKS.md): release build, daemon vs the transport floor, one table -----------------------
 .PHONY: bench
 bench: deps
 	@scripts/bench.sh

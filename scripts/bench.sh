@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: SPEC §11 figures against the transport floor, in one table.
+# make bench: the BENCHMARKS.md figures against the transport floor, in one table.
 #
 # Builds release binaries, generates the fixture load (a 30-app roster served by a loopback lookup-replay;
 # 175 storefronts × 200 apps written as cache files), runs the daemon and the floor in alternating rounds on
@@ -257,7 +257,7 @@ fi
 
 # --- 175 storefronts × 200 apps from the cache: exec → ready, RSS ---------------------------------------
 if [ "$DAEMON_REAL" = 1 ] && "$BENCH" help 2>/dev/null | grep -q gen-cache; then
-    # `all` is every storefront ShowcaseCore knows (SPEC §11 says 175; the table decides, the row shows it).
+    # `all` is every storefront ShowcaseCore knows (the contract says 175; the table decides, the row shows it).
     log "writing every storefront × 200 apps into a cache directory"
     "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-175" --storefronts all --apps 200 \
         --hosts 1 --touch-file "$WORK/touch.txt" | record

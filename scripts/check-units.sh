@@ -2,11 +2,11 @@
 # Checks systemd/showcased.{service,socket} without systemd as PID 1:
 #   1. `systemd-analyze verify` on both units; it exits 0 on unknown keys and bad values, so any
 #      output on stderr is a failure too;
-#   2. `systemd-analyze security --offline=yes` on the service rates it 2.0 or lower (SPEC §10).
+#   2. `systemd-analyze security --offline=yes` on the service rates it 2.0 or lower (the hardening target README states).
 #      --threshold= counts on the internal 0–100 scale (the printed level is that divided by ten;
 #      systemd 252 fails `--threshold=2` for a level of 1.2), so 2.0 is --threshold=20; the printed
 #      level is checked as well, independently of that scale;
-#   3. the two units agree with each other and with SPEC §2/§10 (socket path, owner, mode).
+#   3. the two units agree with each other and with the documented paths (socket path, owner, mode).
 # verify insists that ExecStart=/ExecReload= binaries exist, so it runs on a temporary copy whose
 # paths point at the built binaries (SHOWCASED/SHOWCASECTL, default: `swift build`'s bin path), and
 # that Documentation=man: pages exist, so it gets a MANPATH built from the repository's man/.
@@ -69,7 +69,7 @@ level=$(sed -n 's/.*Overall exposure level for showcased.service: \([0-9.]*\).*/
 awk -v l="$level" 'BEGIN { exit !(l <= 2.0) }' || fail "exposure level $level is above 2.0"
 echo "check-units: systemd-analyze security --offline=yes: exposure $level (limit 2.0)"
 
-# 3. consistency between the units (and with the SPEC).
+# 3. consistency between the units (and with the documented paths).
 key() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
 svc=$units/showcased.service
 sock=$units/showcased.socket
@@ -95,5 +95,5 @@ sync_service=$units/showcase-export-sync.service
 grep -q '^#.*ExecStart=/usr/bin/rclone sync --checksum' "$sync_service" \
     || fail "$sync_service: the commented rclone sync --checksum ExecStart is missing"
 [ "$(key $sync_service User)" = "$(key $svc User)" ] || fail "$sync_service: must read the export as the daemon's user"
-echo "check-units: units agree with each other and with SPEC §10"
+echo "check-units: units agree with each other and with the documented paths"
 echo "check-units: 3 passed, 0 failed"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where showcased and showcasectl look when no path is given (SPEC §2), as a pure function of the
+/// Where showcased and showcasectl look when no path is given (README "Configuration": default paths), as a pure function of the
 /// environment and the uid so both programs agree and tests can ask about root without being root.
 ///
 /// systemd's `ConfigurationDirectory=`, `CacheDirectory=` and `RuntimeDirectory=` set the matching

@@ -38,7 +38,7 @@ enum BenchCommands {
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]
-              The SPEC §11 table from the collected results.
+              The BENCHMARKS.md table from the collected results.
         """
 
     static func run(_ arguments: [String]) -> Int32 {

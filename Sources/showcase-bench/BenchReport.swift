@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns the results `scripts/bench.sh` collected (one JSON object per line, each with a `label`) into the
-/// SPEC §11 table — our figure, its baseline (the floor, or the same figure at a smaller scale), the ratio, the
+/// BENCHMARKS.md table — our figure, its baseline (the floor, or the same figure at a smaller scale), the ratio, the
 /// target, PASS/FAIL — and
 /// writes the same as JSON. A row whose measurement is missing says why (`n/a`) instead of disappearing.
 enum BenchReport {

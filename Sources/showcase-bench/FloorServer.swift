@@ -6,7 +6,7 @@ import CSystem
 ///
 /// It never parses a call — it counts NUL terminators and owes that many replies — so its calls/s is what
 /// the socket, the kernel and the load generator allow on this machine: the ceiling the daemon is measured
-/// against (SPEC §11). One thread, one level-triggered epoll loop (CSystem) over nonblocking sockets,
+/// against (BENCHMARKS.md). One thread, one level-triggered epoll loop (CSystem) over nonblocking sockets,
 /// replies written with `writev` straight from one buffer: the shape a well-built daemon loop can approach
 /// but not beat.
 final class FloorServer {

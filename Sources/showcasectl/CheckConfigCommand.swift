@@ -7,7 +7,7 @@ import Varlink
 ///
 /// On success prints one summary line to stdout and returns 0. Otherwise prints every error as
 /// `file:line:column: message` to stderr and returns 78 (EX_CONFIG). `path` nil means the default
-/// configuration file for this user and environment (SPEC §2). With `--json` stdout carries one
+/// configuration file for this user and environment (README "Configuration": default paths). With `--json` stdout carries one
 /// document instead of the summary — `{"file", "valid": true, "summary"}` or `{"file", "valid": false,
 /// "errors": [{"file", "line", "column", "message"}]}`, the fields of `io.showcase.Admin.ConfigInvalid` —
 /// so a deployment script can check a file before `reload` without parsing text; stderr and the exit

@@ -3,7 +3,7 @@ import ShowcaseCore
 /// Runs one `showcasectl` invocation from arguments to exit status.
 ///
 /// Parsing, the call to the daemon and output are kept apart so that every failure, whatever its
-/// source, ends the same way: one stderr line that says what to do, and the status of SPEC §9.
+/// source, ends the same way: one stderr line that says what to do, and the exit status showcasectl(1) documents.
 enum CommandRunner {
     /// This client's version, printed by `showcasectl version`: the release's one number.
     static let version = ShowcaseVersion.string

@@ -1,6 +1,6 @@
 /// What a `showcasectl` command accepts, for the parser and for `--help`.
 ///
-/// This table is the single place the command line of SPEC §9 is written down in code; the parser
+/// This table is the single place the command line (showcasectl(1)) is written down in code; the parser
 /// refuses whatever it does not list, so a flag cannot be accepted by one command and silently
 /// ignored by another.
 struct CommandSpec: Sendable {
@@ -32,7 +32,7 @@ struct CommandSpec: Sendable {
         self.example = example
     }
 
-    /// `roster --storefront CC [--host BUNDLE_ID] …`, as in SPEC §9.
+    /// `roster --storefront CC [--host BUNDLE_ID] …`, as in showcasectl(1).
     var synopsis: String {
         var words = [name]
         if let positional {
@@ -68,7 +68,7 @@ struct CommandSpec: Sendable {
     static let storefrontHelp = "storefront, alpha-2 or alpha-3 in any case (de, DEU)"
     static let hostHelp = "the host app's bundle id (default: the first host in the configuration)"
 
-    /// Every command of SPEC §9, in the order `--help` lists them.
+    /// Every command of showcasectl(1), in the order `--help` lists them.
     static let all: [CommandSpec] = [
         CommandSpec(
             "roster",

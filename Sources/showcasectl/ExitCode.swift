@@ -1,4 +1,4 @@
-/// The process exit statuses of SPEC §9, the only numbers scripts may rely on.
+/// The process exit statuses of showcasectl(1), the only numbers scripts may rely on.
 ///
 /// The values follow `sysexits.h` so that a wrapper which already knows those meanings (systemd,
 /// monitoring checks, shell scripts) reads them correctly without consulting our documentation.

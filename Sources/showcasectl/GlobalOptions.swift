@@ -1,6 +1,6 @@
-/// The flags every command accepts (SPEC §2 and §9).
+/// The flags every command accepts (showcasectl(1)).
 struct GlobalOptions: Sendable, Equatable {
-    /// `--socket PATH`: where to reach the daemon; nil means the default of SPEC §2.
+    /// `--socket PATH`: where to reach the daemon; nil means the default path (`DefaultPaths`).
     var socketPath: String?
     /// `--config PATH`: the configuration file for `check-config`, and where to read `socket.path`.
     var configPath: String?

@@ -1,6 +1,6 @@
 /// The socket `showcasectl` will connect to, and the default places it looked at and found empty.
 ///
-/// A member of group `showcase` runs `showcasectl` as an ordinary user, whose SPEC §2 default is the
+/// A member of group `showcase` runs `showcasectl` as an ordinary user, whose default (`DefaultPaths`) is the
 /// per-user socket, while the daemon they mean is the system service's. Keeping the places tried lets
 /// the not-running message name every one of them instead of leaving the user to guess which.
 struct SocketLocation: Sendable, Equatable {

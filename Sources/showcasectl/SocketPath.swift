@@ -4,10 +4,10 @@ import ShowcaseConfig
 /// Where `showcasectl` looks for the daemon's socket.
 enum SocketPath {
     /// `--socket` when given; else `socket.path` of the `--config` file when one is named; else the
-    /// default of SPEC §2 (`DefaultPaths`, the same rule the daemon binds by). The default
+    /// default of `DefaultPaths` (README "Configuration", the same rule the daemon binds by). The default
     /// configuration is not read: a plain `showcasectl roster` stays a socket call and nothing more.
     ///
-    /// One addition to SPEC §2 for ordinary users: when the per-user socket does not exist but the
+    /// One addition to the default paths for ordinary users: when the per-user socket does not exist but the
     /// system service's (root's default, `/run/showcase/showcased.sock`) does, that one is used, so a
     /// member of group `showcase` reaches the system daemon without `--socket`. A per-user daemon, when
     /// running, always wins; `$RUNTIME_DIRECTORY` (systemd) disables the fallback.

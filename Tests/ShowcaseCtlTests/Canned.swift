@@ -1,7 +1,7 @@
 import Foundation
 import Varlink
 
-/// Replies shaped like SPEC §8's, for the fake daemon. Invented apps, as the fixtures are.
+/// Replies shaped like the daemon's (docs/protocol.md), for the fake daemon. Invented apps, as the fixtures are.
 enum Canned {
     /// An RFC 3339 timestamp `seconds` before (negative: after) now.
     static func timestamp(secondsAgo seconds: Double) -> String {

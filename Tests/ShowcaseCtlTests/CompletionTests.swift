@@ -2,7 +2,7 @@ import Foundation
 import ShowcaseCore
 import Testing
 
-/// The bash, zsh and fish completion scripts load cleanly and offer the command line of SPEC §9 (what the CLI
+/// The bash, zsh and fish completion scripts load cleanly and offer the command line of showcasectl(1) (what the CLI
 /// accepts, plus the commands and flags ``Ctl/upcomingFlags`` lists).
 @Suite("shell completions")
 struct CompletionTests {

@@ -1,7 +1,7 @@
-/// What the shell completions offer: the command line of SPEC §9, including what showcasectl does not accept
+/// What the shell completions offer: the command line of showcasectl(1), including what showcasectl does not accept
 /// yet.
 extension Ctl {
-    /// Commands and flags SPEC §9 adds that showcasectl does not parse yet (`check`, `metrics`,
+    /// Commands and flags the contract adds that showcasectl does not parse yet (`check`, `metrics`,
     /// `roster --device`); the completions already offer them. Once the parser accepts one, it moves into
     /// ``specCommands``/``specFlags`` (``CompletionTests`` notices a command the binary lists that this
     /// table lacks).

@@ -16,7 +16,7 @@ struct CtlResult: Sendable {
 /// Runs the built `showcasectl` binary, as a user would, with a controlled environment.
 ///
 /// Tests go through the executable rather than its types: exit statuses, stdout and stderr are
-/// the command's public surface (SPEC §9), and this is what scripts depend on.
+/// the command's public surface (showcasectl(1)), and this is what scripts depend on.
 enum Ctl {
     /// The package root, found from this file's path (Tests/ShowcaseCtlTests/Ctl.swift).
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -93,7 +93,7 @@ enum Ctl {
     private static let copyLock = NSLock()
     nonisolated(unsafe) private static var copiedBinary: String?
 
-    /// The flags SPEC §9 gives each command (global ones aside).
+    /// The flags showcasectl(1) gives each command (global ones aside).
     static let specFlags: [String: [String]] = [
         "roster": ["--storefront", "--host", "--platform", "--device", "--os-version", "--locale", "--wait"],
         "app": ["--storefront", "--host"],
@@ -107,7 +107,7 @@ enum Ctl {
         "version": [],
     ]
 
-    /// Every command of SPEC §9.
+    /// Every command of showcasectl(1).
     static let specCommands = [
         "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "export", "version",
     ]

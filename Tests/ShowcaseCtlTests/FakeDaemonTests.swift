@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Varlink
 
-/// Output formats, parameters sent and exit statuses, against a fake daemon that answers SPEC §8
+/// Output formats, parameters sent and exit statuses, against a fake daemon that answers as docs/protocol.md describes
 /// methods with canned replies and errors.
 @Suite("showcasectl against a fake daemon")
 struct FakeDaemonTests {
@@ -42,7 +42,7 @@ struct FakeDaemonTests {
         #expect(daemon.calls.map(\.method) == [method])
     }
 
-    @Test("roster sends the storefront as lowercase alpha-2 and every filter under its SPEC name")
+    @Test("roster sends the storefront as lowercase alpha-2 and every filter under its wire name")
     func rosterParameters() throws {
         let daemon = try FakeDaemon(["io.showcase.Roster.Get": .reply(Canned.roster())])
         defer { daemon.stop() }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §8's defaults and parameter checking, end to end over the real socket.
+/// The protocol's defaults (docs/protocol.md) and parameter checking, end to end over the real socket.
 @Suite("Method contract", .serialized)
 struct ContractTests {
     /// Windrose: an iOS app every fixture storefront lists.

@@ -45,7 +45,7 @@ struct MetricsTests {
         return try #require(path, "promtool is missing: run scripts/deps.sh (Debian package prometheus)")
     }
 
-    @Test("renders every SPEC metric with HELP and TYPE, sorted samples, one state set to 1 per roster")
+    @Test("renders every documented metric with HELP and TYPE, sorted samples, one state set to 1 per roster")
     func exactText() {
         let small = MetricsSnapshot(
             version: "0.1.0", configGeneration: 2, upstreamRequests: 10, upstreamFailures: 1, upstreamThrottled: 1,

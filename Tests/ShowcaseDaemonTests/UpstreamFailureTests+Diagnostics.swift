@@ -72,7 +72,7 @@ extension UpstreamFailureTests {
         #expect(try bed.get("de").error == "io.showcase.Roster.MissingEntityParameter")
         try bed.daemon!.stop()
         try bed.start()
-        // SPEC §6: the error is answered "until a refresh succeeds"; upstream still sends entity-less bodies.
+        // docs/failure-model.md: the error is answered "until a refresh succeeds"; upstream still sends entity-less bodies.
         let answer = try bed.get("de", ["waitMs": 3000])
         #expect(answer.error == "io.showcase.Roster.MissingEntityParameter", "\(answer)")
         let status = try bed.status()

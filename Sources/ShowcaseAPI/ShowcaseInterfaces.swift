@@ -28,6 +28,10 @@ public enum ShowcaseInterfaces {
         # identical refreshes send nothing; a slow reader gets the latest state, not a backlog.
         method Watch(storefront: ?string, host: ?string) -> (storefront: string, revision: int,
                    state: string, apps: []App)
+        # Not admin-only: what a monitoring check needs. state: ok | degraded | warming;
+        # a storefront's state: fresh | stale | warming | unavailable | failed (a diagnostic, named in error)
+        method Health() -> (state: string, refreshIntervalSeconds: int,
+                   storefronts: [](code: string, state: string, ageSeconds: ?int, error: ?string))
 
         error UnknownStorefront (storefront: string)
         error UnknownHost (host: string)
@@ -49,6 +53,7 @@ public enum ShowcaseInterfaces {
                    fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
+        method Metrics() -> (text: string)            # the Prometheus text exposition, format 0.0.4
         error ConfigInvalid (file: string, line: int, column: int, message: string)
 
         """
@@ -63,12 +68,17 @@ public enum ShowcaseInterfaces {
         public static let storefronts = "io.showcase.Roster.Storefronts"
         /// A roster, then once per new revision; needs `more` (`RosterWatchRequest` → `RosterWatchReply`).
         public static let watch = "io.showcase.Roster.Watch"
+        /// The daemon's overall state and each warm storefront's, for monitoring; not admin-only
+        /// (→ `RosterHealthReply`).
+        public static let health = "io.showcase.Roster.Health"
         /// Version, configuration, upstream counters, one entry per warm storefront (→ `AdminStatusReply`).
         public static let status = "io.showcase.Admin.Status"
         /// Validate the configuration and swap it in, or change nothing (→ `AdminReloadReply`).
         public static let reload = "io.showcase.Admin.Reload"
         /// Fetch now and answer when done (`AdminRefreshRequest` → `AdminRefreshReply`).
         public static let refresh = "io.showcase.Admin.Refresh"
+        /// The Prometheus text exposition of the daemon's metrics (→ `AdminMetricsReply`).
+        public static let metrics = "io.showcase.Admin.Metrics"
     }
 
     /// Fully qualified error names, so handlers cannot misspell them (`ShowcaseErrorReply` carries their

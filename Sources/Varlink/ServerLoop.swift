@@ -279,6 +279,7 @@ final class ServerLoop: @unchecked Sendable {
         case .success(let found): route = found
         case .failure(let error): return reject(error)
         }
+        route.calls.increment()
         if route.requiresMore, !envelope.more { return reject(.expectedMore()) }
         let responder = VarlinkResponder(
             loop: self, connectionID: connection.id, sequence: sequence, more: envelope.more, oneway: envelope.oneway)

@@ -10,6 +10,9 @@ enum Command: Sendable, Equatable {
     case reload
     case refresh(storefront: Storefront?)
     case checkConfig(path: String?)
+    /// The monitoring plugin over `Roster.Health`; nil `maxAge` means twice `refresh.interval`.
+    case check(maxAge: Duration?)
+    case metrics
     case version
     /// `--help`, `-h` or `help [COMMAND]`: nil asks for the overview.
     case help(command: String?)

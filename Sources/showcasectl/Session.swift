@@ -17,7 +17,7 @@ struct Session {
         switch command {
         case .version:
             return version(socket: socket)
-        case .help, .checkConfig:
+        case .help, .checkConfig, .check:
             return
         default:
             break
@@ -53,7 +53,12 @@ struct Session {
             console.line("reloaded: configuration generation \(decoded.generation) is now serving")
         case .refresh(let storefront):
             try refresh(storefront, daemon: daemon)
-        case .version, .help, .checkConfig:
+        case .metrics:
+            let reply = try daemon.call(ShowcaseInterfaces.Method.metrics)
+            if options.json { return printJSON(reply) }
+            let decoded = try decode(AdminMetricsReply.self, from: reply, method: ShowcaseInterfaces.Method.metrics)
+            console.line(decoded.text.hasSuffix("\n") ? String(decoded.text.dropLast()) : decoded.text)
+        case .version, .help, .checkConfig, .check:
             break
         }
     }

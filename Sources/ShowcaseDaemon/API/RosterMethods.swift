@@ -29,6 +29,10 @@ final class RosterMethods: Sendable {
             responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
         }
         try interface.handle("Watch") { [self] call, responder throws(VarlinkError) in try watch(call, responder) }
+        // Not admin-only: a monitoring check run by a member of the socket's group needs it. Reads the store only.
+        try interface.handle("Health") { [self] _, responder in
+            responder.reply(ReplyEncoding.health(service.health()))
+        }
         return interface
     }
 

@@ -71,11 +71,13 @@ public enum Daemon {
         let roster = RosterMethods(service: service)
         let server: VarlinkServer
         let socketDescription: String
+        let callCounts: VarlinkCallCounts
         do {
             var interfaces = VarlinkService(
                 vendor: "showcase", product: "showcased", version: ShowcaseVersion.string, url: "")
             try interfaces.add(roster.interface())
-            try interfaces.add(AdminMethods(service: service).interface())
+            try interfaces.add(AdminMethods(service: service, callCounts: interfaces.callCounts).interface())
+            callCounts = interfaces.callCounts
             server = try VarlinkServer(service: interfaces)
             if let fd = SocketActivation.takeListeningDescriptor() {
                 try server.adopt(listeningDescriptor: fd)
@@ -104,6 +106,7 @@ public enum Daemon {
                 notifier: notifier,
                 probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
                 clock: service.clock),
+            MetricsTextfileService(service: service, callCounts: callCounts),
         ]
         await ServiceGroup(services: services).run(
             signals: signals.stream,

@@ -42,17 +42,22 @@ final class Refresher: Sendable {
                         bundleId: bundleID, storefront: storefront, body: body, resolvedAt: clock.now)
                 }
                 do { try cache.store(identity) } catch {
-                    log.warning("could not cache the identity of \(bundleID): \(error)")
+                    log.warning(
+                        "could not cache the identity of \(bundleID): \(error)",
+                        fields: [.host: bundleID, .storefront: storefront.code, .error: "\(error)"])
                 }
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
-                log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
+                log.info(
+                    "resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)",
+                    fields: [.host: bundleID, .storefront: storefront.code])
             } catch {
                 persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
                 store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
                 failure = failure ?? error
                 log.log(
-                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)")
+                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)",
+                    fields: [.host: bundleID, .storefront: storefront.code, .error: error.description])
             }
         }
 
@@ -66,7 +71,9 @@ final class Refresher: Sendable {
                 }
                 store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
-                    log.warning("could not write the \(storefront) roster to the cache: \(error)")
+                    log.warning(
+                        "could not write the \(storefront) roster to the cache: \(error)",
+                        fields: [.storefront: storefront.code, .error: "\(error)"])
                 }
                 cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
                 if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
@@ -75,14 +82,18 @@ final class Refresher: Sendable {
                 persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))
                 failure = failure ?? error
-                log.log(error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)")
+                log.log(
+                    error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)",
+                    fields: [.storefront: storefront.code, .error: error.description])
             }
         }
 
         store.setLastRefreshError(storefront, failure)
         if let failure { return .failed(RefreshFailure(failure)) }
         if !rosters.isEmpty {
-            log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
+            log.info(
+                "refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"),
+                fields: [.storefront: storefront.code])
         }
         return .updated(changed: changed)
     }
@@ -97,7 +108,9 @@ final class Refresher: Sendable {
                 subject: subject, storefront: storefront, error: error, recordedAt: clock.now)
         else { return }
         do { try cache.store(diagnostic) } catch {
-            log.warning("could not keep the \(storefront) diagnostic in the cache: \(error)")
+            log.warning(
+                "could not keep the \(storefront) diagnostic in the cache: \(error)",
+                fields: [.storefront: storefront.code, .error: "\(error)"])
         }
     }
 }

@@ -61,7 +61,8 @@ final class RosterService: Sendable {
         // rather than at the end of the lifetime its header claimed.
         store.onUnusableCacheFile { [log, warm, scheduler] storefront in
             log.warning(
-                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again")
+                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again",
+                fields: [.storefront: storefront.code])
             if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
         }
         if notifier.isEnabled {

@@ -1,5 +1,5 @@
-import ShowcaseCore
 import ShowcaseConfig
+import ShowcaseCore
 
 /// Turns `showcasectl`'s arguments into an `Invocation`, or a `CommandLineError` that names the
 /// offending word.
@@ -254,7 +254,8 @@ struct CommandLineParser {
     private func maxAge(_ spec: CommandSpec) throws(CommandLineError) -> Duration? {
         guard let text = values["max-age"] else { return nil }
         guard let duration = ConfigValue.duration(text), duration >= .seconds(1) else {
-            throw .usage("--max-age must be a duration of at least 1s like 90m, 48h or 2d, found '\(text)'", command: spec)
+            throw .usage(
+                "--max-age must be a duration of at least 1s like 90m, 48h or 2d, found '\(text)'", command: spec)
         }
         return duration
     }

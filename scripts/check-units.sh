@@ -79,6 +79,8 @@ sock=$units/showcased.socket
     || fail "$svc: RuntimeDirectoryPreserve=yes is needed, or stopping the service deletes the activated socket"
 [ "$(key $svc CacheDirectory)" = showcase ] || fail "$svc: CacheDirectory must be showcase"
 [ "$(key $svc ConfigurationDirectory)" = showcase ] || fail "$svc: ConfigurationDirectory must be showcase"
+grep -q '^ReadWritePaths=.*/var/lib/prometheus/node-exporter' "$svc" \
+    || fail "$svc: ReadWritePaths= must make node_exporter's textfile directory writable for metrics.textfile"
 case "$(key $svc ExecReload)" in *showcasectl*reload*) ;; *) fail "$svc: ExecReload must wait for the outcome (showcasectl reload)" ;; esac
 grep -q "^u $(key $svc User) " "$units/showcase.sysusers" || fail "$units/showcase.sysusers does not create the service's user"
 echo "check-units: units agree with each other and with SPEC §10"

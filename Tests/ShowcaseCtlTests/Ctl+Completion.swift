@@ -1,15 +1,13 @@
 /// What the shell completions offer: the command line of SPEC §9, including what showcasectl does not accept
 /// yet.
 extension Ctl {
-    /// Commands and flags SPEC §9 adds that showcasectl does not parse yet (`check`, `export`, `metrics`,
-    /// `roster --device`); the completions already offer them. Once the parser accepts one, it moves into
+    /// Commands and flags SPEC §9 adds that showcasectl does not parse yet (`export`, `roster --device`); the
+    /// completions already offer them. Once the parser accepts one, it moves into
     /// ``specCommands``/``specFlags`` (``CompletionTests`` notices a command the binary lists that this
     /// table lacks).
     static let upcomingFlags: [String: [String]] = [
         "roster": ["--device"],
-        "check": ["--max-age"],
         "export": [],
-        "metrics": [],
     ]
 
     /// Every command a completion offers (besides `help`).

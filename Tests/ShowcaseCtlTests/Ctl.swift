@@ -102,11 +102,14 @@ enum Ctl {
         "reload": [],
         "refresh": ["--storefront"],
         "check-config": [],
+        "check": ["--max-age"],
+        "metrics": [],
         "version": [],
     ]
 
     /// Every command of SPEC §9.
     static let specCommands = [
-        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "version",
+        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "check", "metrics",
+        "version",
     ]
 }

@@ -5,8 +5,8 @@ import ShowcaseCore
 import Varlink
 
 /// The `showcased` process from start to exit: options, configuration, cache, socket, readiness, then the
-/// services (scheduler, socket, watchdog, cache decoding) in one ``ServiceGroup`` until SIGTERM/SIGINT.
-/// `main.swift` only awaits `Daemon.main`.
+/// services (scheduler, socket, watchdog, cache decoding, metrics textfile) in one ``ServiceGroup`` until
+/// SIGTERM/SIGINT. `main.swift` only awaits `Daemon.main`.
 ///
 /// Order matters: the cache is served and `READY=1` is sent before any network request (the scheduler's worker
 /// starts only in the group); stale and missing rosters are then refreshed in the background, spread out.

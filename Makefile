@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint conformance
+.PHONY: all deps build test lint conformance check-export-web
 
 all: build
 
@@ -18,11 +18,16 @@ test: deps lint
 	$(SWIFT) build --build-tests
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
+	$(MAKE) check-export-web
 	$(MAKE) ship-checks
 
 # Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
 conformance:
 	SWIFT="$(SWIFT)" scripts/varlink-conformance.sh
+
+# The static export served by a real nginx and rendered by the example widget in headless Chromium.
+check-export-web:
+	scripts/check-export-web.sh
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests

@@ -4,7 +4,9 @@ import PackageDescription
 // The data's path, one module per step (see README "Architecture"):
 // Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
 // → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
-// ShowcaseAPI is the wire contract both ends of the socket share.
+// ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport turns resolved rosters into the
+// static JSON tree web servers serve (gzip via CZlib); it knows nothing of the daemon, so the daemon calls it with
+// plain values.
 // Each target below carries its charter: what it owns, and what it may depend on.
 let package = Package(
     name: "Showcase",
@@ -22,6 +24,13 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // zlib through pkg-config, for ShowcaseExport's .json.gz files.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd).
         .target(name: "CSystem", path: "Sources/CSystem"),
         // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
@@ -29,6 +38,9 @@ let package = Package(
         .target(name: "ShowcaseCore"),
         // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
+        // The static export: JSON documents, index.json, atomic write-when-changed with a manifest. May use
+        // ShowcaseCore, CZlib and CSystem (syncfs).
+        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem"]),
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem only.
         .target(name: "Varlink", dependencies: ["CSystem"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
@@ -49,9 +61,13 @@ let package = Package(
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
         .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
+        // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
+        .executableTarget(
+            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
         // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
+        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
         .testTarget(

@@ -30,6 +30,9 @@ mkdir -p "$work/units"
 sed -e "s#/usr/local/bin/showcasectl#$showcasectl#g" -e "s#/usr/local/bin/showcased#$showcased#g" \
     "$units/showcased.service" >"$work/units/showcased.service"
 cp "$units/showcased.socket" "$work/units/showcased.socket"
+# The export's sync pair (shipped disabled) is verified with them.
+sync_units=(showcase-export-sync.path showcase-export-sync.service)
+for unit in "${sync_units[@]}"; do cp "$units/$unit" "$work/units/$unit"; done
 
 # Documentation=man:NAME(N) is checked with `man`: give it the repository's pages.
 man_args=()
@@ -46,7 +49,8 @@ else
 fi
 
 # 1. verify: exit status and stderr both count.
-(cd "$work/units" && systemd-analyze verify "${man_args[@]}" ./showcased.service ./showcased.socket) \
+(cd "$work/units" && systemd-analyze verify "${man_args[@]}" ./showcased.service ./showcased.socket \
+    "${sync_units[@]/#/./}") \
     2>"$work/verify.err" || { cat "$work/verify.err" >&2; fail "systemd-analyze verify exited non-zero"; }
 if [ -s "$work/verify.err" ]; then
     cat "$work/verify.err" >&2
@@ -81,7 +85,17 @@ sock=$units/showcased.socket
 [ "$(key $svc ConfigurationDirectory)" = showcase ] || fail "$svc: ConfigurationDirectory must be showcase"
 grep -q '^ReadWritePaths=.*/var/lib/prometheus/node-exporter' "$svc" \
     || fail "$svc: ReadWritePaths= must make node_exporter's textfile directory writable for metrics.textfile"
+[ "$(key $svc StateDirectory)" = showcase ] \
+    || fail "$svc: StateDirectory must be showcase (the export lives in /var/lib/showcase/export)"
 case "$(key $svc ExecReload)" in *showcasectl*reload*) ;; *) fail "$svc: ExecReload must wait for the outcome (showcasectl reload)" ;; esac
 grep -q "^u $(key $svc User) " "$units/showcase.sysusers" || fail "$units/showcase.sysusers does not create the service's user"
+sync_path=$units/showcase-export-sync.path
+sync_service=$units/showcase-export-sync.service
+[ "$(key $sync_path PathChanged)" = /var/lib/showcase/export/v1/index.json ] \
+    || fail "$sync_path: PathChanged must watch the export's index.json under StateDirectory=showcase"
+[ "$(key $sync_path Unit)" = showcase-export-sync.service ] || fail "$sync_path: Unit must be showcase-export-sync.service"
+grep -q '^#.*ExecStart=/usr/bin/rclone sync --checksum' "$sync_service" \
+    || fail "$sync_service: the commented rclone sync --checksum ExecStart is missing"
+[ "$(key $sync_service User)" = "$(key $svc User)" ] || fail "$sync_service: must read the export as the daemon's user"
 echo "check-units: units agree with each other and with SPEC §10"
 echo "check-units: 3 passed, 0 failed"

@@ -12,6 +12,8 @@ installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
+# ShowcaseExport's .json.gz files: zlib through a module map (Sources/CZlib), like libyaml.
+if ! pkg-config --exists zlib 2>/dev/null; then missing+=(zlib1g-dev); fi
 if [ "$profile" = all ]; then
     # `make install` links release binaries with --static-swift-stdlib; the static
     # FoundationNetworking needs libcurl's development files (the OpenSSL flavour).
@@ -44,6 +46,11 @@ if [ "$profile" = all ]; then
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
     [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+    # scripts/check-export-web.sh: the static export served by nginx (unprivileged, loopback), fetched
+    # with curl, and the example widget rendered by headless Chromium.
+    command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    command -v curl >/dev/null 2>&1 || missing+=(curl)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

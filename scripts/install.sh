@@ -6,6 +6,7 @@
 #
 # Installs:  PREFIX/bin/{showcased,showcasectl}
 #            PREFIX/lib/systemd/system/showcased.{service,socket}  (ExecStart= → PREFIX/bin)
+#            PREFIX/lib/systemd/system/showcase-export-sync.{path,service}  (installed disabled)
 #            PREFIX/lib/sysusers.d/showcase.conf                    (the "showcase" system user)
 #            SYSCONFDIR/showcase/…  from etc/showcase/, never overwriting an existing file
 #            PREFIX/share/man/manN/…  from man/*.N
@@ -76,6 +77,10 @@ install_main() {
     for unit in showcased.service showcased.socket; do
         sed "s#/usr/local/bin/#$PREFIX/bin/#g" "systemd/$unit" >"$tmp/$unit"
         put 0644 "$tmp/$unit" "$PREFIX/lib/systemd/system/$unit"
+    done
+    # The export's sync pair is installed, never enabled: it needs the operator's rclone remote first.
+    for unit in showcase-export-sync.path showcase-export-sync.service; do
+        put 0644 "systemd/$unit" "$PREFIX/lib/systemd/system/$unit"
     done
     put 0644 systemd/showcase.sysusers "$PREFIX/lib/sysusers.d/showcase.conf"
 

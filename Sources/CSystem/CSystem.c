@@ -168,3 +168,5 @@ int csys_poll(int fd, short events, int timeout_ms) {
 }
 
 int csys_close(int fd) { RET(close(fd)); }
+
+int csys_syncfs(int fd) { RET(syncfs(fd)); }

@@ -69,6 +69,16 @@ struct ConfigDiagnostics {
         return text
     }
 
+    /// `true` or `false` written plainly (any case). A quoted `"true"` is refused: it is a string to YAML, and
+    /// accepting it here would make the same text mean different things in different keys.
+    mutating func bool(_ node: YAMLNode, _ key: String) -> Bool? {
+        if !node.isExplicitString, let text = node.scalar?.lowercased(), text == "true" || text == "false" {
+            return text == "true"
+        }
+        report(.typeMismatch, at: node, "expected true or false for '\(key)', found \(node.kindDescription)")
+        return nil
+    }
+
     /// A positive duration like `24h`.
     mutating func duration(_ node: YAMLNode, _ key: String) -> Duration? {
         guard let text = node.scalar, !node.isNull, let value = ConfigValue.duration(text) else {

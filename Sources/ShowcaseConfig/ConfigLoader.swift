@@ -112,6 +112,10 @@ public enum ConfigLoader {
             let metrics = fields["metrics"].map {
                 MetricsSettings(reading: $0, base: configPath, diagnostics: &diagnostics)
             }
+            let export = fields["export"].flatMap {
+                ExportSettings(
+                    reading: $0, base: configPath, cacheDirectory: cache.directory, diagnostics: &diagnostics)
+            }
             var attribution = Attribution()
             if let value = fields["attribution"] { attribution = readAttribution(value) }
 
@@ -133,8 +137,8 @@ public enum ConfigLoader {
             return Configuration(
                 path: configPath, hosts: hosts, storefronts: storefronts, defaultPlatform: platform,
                 refresh: refresh ?? RefreshSchedule(), lookup: lookup ?? LookupSettings(), cache: cache,
-                socket: socket, metrics: metrics ?? MetricsSettings(), attribution: attribution, overlay: globalOverlay,
-                overlayFile: globalOverlayFile)
+                socket: socket, metrics: metrics ?? MetricsSettings(), export: export, attribution: attribution,
+                overlay: globalOverlay, overlayFile: globalOverlayFile)
         }
 
         mutating func readStorefronts(_ node: YAMLNode) -> [Storefront]? {

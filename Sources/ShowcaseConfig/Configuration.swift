@@ -11,7 +11,8 @@ import ShowcaseCore
 ///   Store storefront), default `[us]`: the storefronts kept warm.
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
 /// - `refresh` — `RefreshSchedule`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
-///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional).
+///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional). `export` — `ExportSettings`
+///   (optional; absent, nothing is exported).
 /// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
 ///   `showcase-<last bundle id component, lowercased>` (`ct`). Both letters, digits, `.`, `_`, `-`.
@@ -36,6 +37,8 @@ public struct Configuration: Sendable, Equatable {
     public var socket: SocketSettings
     /// The `metrics:` section (defaults when absent: no textfile).
     public var metrics: MetricsSettings
+    /// The `export:` section; nil when absent (no static export).
+    public var export: ExportSettings?
     /// The `attribution:` tokens added to store URLs.
     public var attribution: Attribution
     /// The global overlay (already part of every host's merged `overlay`).
@@ -48,7 +51,8 @@ public struct Configuration: Sendable, Equatable {
         path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
         refresh: RefreshSchedule = RefreshSchedule(), lookup: LookupSettings = LookupSettings(),
         cache: CacheSettings, socket: SocketSettings, metrics: MetricsSettings = MetricsSettings(),
-        attribution: Attribution = Attribution(), overlay: Overlay = .empty, overlayFile: String? = nil
+        export: ExportSettings? = nil, attribution: Attribution = Attribution(), overlay: Overlay = .empty,
+        overlayFile: String? = nil
     ) {
         self.path = path
         self.hosts = hosts
@@ -59,13 +63,14 @@ public struct Configuration: Sendable, Equatable {
         self.cache = cache
         self.socket = socket
         self.metrics = metrics
+        self.export = export
         self.attribution = attribution
         self.overlay = overlay
         self.overlayFile = overlayFile
     }
 
     static let keys = [
-        "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "metrics",
+        "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "metrics", "export",
         "attribution", "overlay",
     ]
 

@@ -20,6 +20,22 @@ struct ExampleFilesTests {
         #expect(configuration.overlayFile == examples + "/overlay.yaml")
     }
 
+    @Test("loads the example configuration's commented export section once uncommented")
+    func exampleExportSection() throws {
+        let text = try String(contentsOfFile: examples + "/showcase.yaml", encoding: .utf8)
+        var inBlock = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            if line == "#export:" { inBlock = true }
+            if line.isEmpty { inBlock = false }
+            return inBlock ? line.dropFirst() : line
+        }
+        #expect(lines.contains("export:"))
+        let directory = try TemporaryDirectory(
+            files: ["showcase.yaml": lines.joined(separator: "\n"), "overlay.yaml": "", "overlays/notejar.yaml": ""])
+        let configuration = try ConfigLoader.load(path: directory.file("showcase.yaml"), defaults: testDefaults)
+        #expect(configuration.export == ExportSettings(directory: "/var/lib/showcase/export", gzip: true))
+    }
+
     @Test("loads the example overlay with both tagline forms")
     func exampleOverlay() throws {
         let overlay = try ConfigLoader.loadOverlay(path: examples + "/overlay.yaml")

@@ -53,7 +53,8 @@ struct ManPageTests {
             "hosts", "bundle_id", "app_id", "overlay", "storefronts", "default_platform", "refresh.interval",
             "refresh.jitter", "refresh.retry", "lookup.endpoint", "lookup.timeout", "lookup.rate_limit",
             "lookup.max_response_bytes", "cache.directory", "socket.path", "socket.mode", "socket.admin_uids",
-            "attribution.provider_token", "attribution.campaign_token", "order", "excluded", "taglines",
+            "export.directory", "export.gzip", "attribution.provider_token", "attribution.campaign_token", "order",
+            "excluded", "taglines",
         ]
         for key in keys {
             #expect(text.contains(key), "showcase.yaml(5) lacks \(key)")

@@ -1,0 +1,35 @@
+/// What one export did: files written, left unchanged and removed, and every failure as a value.
+///
+/// Counts are files, each `.json.gz` and `index.json` included, so "0 written" after an identical refresh
+/// means nothing on disk changed (and every ETag stayed).
+public struct ExportReport: Sendable, Hashable {
+    /// The export directory (`export.directory`); documents live under its `v1/`.
+    public var directory: String
+    /// Files written because their bytes changed or they were new.
+    public var written: Int
+    /// Files whose bytes were already right: not touched, so their mtime and ETag stay.
+    public var unchanged: Int
+    /// Files showcased wrote earlier that are no longer wanted, removed.
+    public var removed: Int
+    /// Everything that failed; empty when the tree is current.
+    public var errors: [ExportError]
+
+    /// A report of counts and errors.
+    public init(directory: String, written: Int = 0, unchanged: Int = 0, removed: Int = 0, errors: [ExportError] = []) {
+        self.directory = directory
+        self.written = written
+        self.unchanged = unchanged
+        self.removed = removed
+        self.errors = errors
+    }
+
+    /// True when every wanted file is current and every unwanted one is gone.
+    public var succeeded: Bool { errors.isEmpty }
+
+    /// One line for the log: `exported to DIR: 2 written, 344 unchanged, 0 removed` and the error count.
+    public var summary: String {
+        var line = "exported to \(directory): \(written) written, \(unchanged) unchanged, \(removed) removed"
+        if !errors.isEmpty { line += ", \(errors.count) \(errors.count == 1 ? "error" : "errors")" }
+        return line
+    }
+}

@@ -43,3 +43,21 @@ struct HealthReport: Sendable {
         return .ok
     }
 }
+
+extension HealthReport.Storefront {
+    /// The entry of `view`, aged at `now`.
+    init(_ view: RosterView, now: Date) {
+        storefront = view.storefront
+        state = view.state
+        problem = view.problem
+        if let roster = view.roster {
+            // A clock stepped back makes a roster look fetched "in the future": its age is 0, not negative.
+            let seconds = now.timeIntervalSince(roster.fetchedAt).rounded(.down)
+            ageSeconds = seconds > 0 ? Int(min(seconds, Double(Int32.max))) : 0
+            apps = roster.apps.count
+        } else {
+            ageSeconds = nil
+            apps = 0
+        }
+    }
+}

@@ -10,17 +10,8 @@ extension RosterService {
         var storefronts: [HealthReport.Storefront] = []
         if let host = snapshot.configuration.hosts.first {
             for storefront in warm.all.sorted() {
-                let view = view(
-                    for: RosterRequest(snapshot: snapshot, storefront: storefront, host: host), keepWarm: false)
-                let age = view.fetchedAt.map { fetchedAt in
-                    // A clock stepped back makes a roster look fetched "in the future": its age is 0, not negative.
-                    let seconds = now.timeIntervalSince(fetchedAt).rounded(.down)
-                    return seconds > 0 ? Int(min(seconds, Double(Int32.max))) : 0
-                }
-                storefronts.append(
-                    HealthReport.Storefront(
-                        storefront: storefront, state: view.state, ageSeconds: age, problem: view.problem,
-                        apps: view.roster?.apps.count ?? 0))
+                let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
+                storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
             }
         }
         return HealthReport(refreshInterval: snapshot.schedule.interval, storefronts: storefronts)

@@ -19,6 +19,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
 
 # Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
@@ -31,6 +32,29 @@ check-export-web:
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests
+
+# --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
+# `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;
+# `make fuzz-smoke` (part of `make test`) runs each for 20 s, so a regression is caught in CI.
+# `make sanitize` runs the unit suites under AddressSanitizer and ThreadSanitizer, each in its own build path.
+.PHONY: fuzz fuzz-smoke sanitize
+FUZZ_SECONDS ?= 60
+SANITIZE_SUITES ?= ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests
+
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+fuzz-smoke: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS=20 scripts/fuzz.sh
+
+# check-config's tests run the ordinary debug showcasectl, hence `build` first. LeakSanitizer is off: what it
+# reports at exit is Foundation's Process and XCTest's runner, not memory errors (which ASan still aborts on).
+sanitize: build
+	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0 \
+	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (SPEC §11): release build, daemon vs the transport floor, one table -----------------------
 .PHONY: bench

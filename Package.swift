@@ -33,6 +33,8 @@ let package = Package(
         ),
         // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd).
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
         // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
         .target(name: "ShowcaseCore"),
@@ -48,7 +50,9 @@ let package = Package(
         .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
         // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
         // limiter, the Varlink methods (API/), and the process lifecycle; showcased is a thin main over it.
-        .target(name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink"]),
+        .target(
+            name: "ShowcaseDaemon", dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "Varlink", "CCurl"]
+        ),
         // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation only.
         .target(name: "LookupReplay"),
         // The daemon's thin main.
@@ -82,3 +86,14 @@ let package = Package(
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]
 )
+
+// libFuzzer targets, declared only for `make fuzz` (SHOWCASE_FUZZ=1, built with -sanitize=fuzzer into
+// .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
+if Context.environment["SHOWCASE_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-config", dependencies: ["ShowcaseConfig"], path: "Sources/Fuzzing/config"),
+        .executableTarget(name: "fuzz-varlink", dependencies: ["Varlink"], path: "Sources/Fuzzing/varlink"),
+        .executableTarget(name: "fuzz-lookup", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/lookup"),
+        .executableTarget(name: "fuzz-cache", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/cache"),
+    ]
+}

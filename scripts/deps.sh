@@ -14,10 +14,10 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
 # ShowcaseExport's .json.gz files: zlib through a module map (Sources/CZlib), like libyaml.
 if ! pkg-config --exists zlib 2>/dev/null; then missing+=(zlib1g-dev); fi
+# The daemon's upstream transport (Sources/CCurl) drives libcurl directly: its headers and the
+# OpenSSL flavour's library, which the static release build links too.
+installed libcurl4-openssl-dev || missing+=(libcurl4-openssl-dev)
 if [ "$profile" = all ]; then
-    # `make install` links release binaries with --static-swift-stdlib; the static
-    # FoundationNetworking needs libcurl's development files (the OpenSSL flavour).
-    installed libcurl4-openssl-dev || missing+=(libcurl4-openssl-dev)
     # scripts/check-units.sh: `systemd-analyze verify` and `systemd-analyze security --offline=yes`
     # (systemd as PID 1 is not needed), and `man` for the units' Documentation= lines.
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)

@@ -89,12 +89,15 @@ extension LookupReplayServer {
             return .delay(.milliseconds(ms))
         }
         if let body = query["body"] { return .body(body) }
+        if let location = query["redirect"] { return .redirect(location) }
+        if let file = query["gzipBody"] { return .gzipBody(file) }
         switch query["action"] {
         case "close": return .close
         case "reset": return .reset
         case "truncate": return .truncate
         case let other?: throw LookupReplayError("action must be close, reset or truncate, got '\(other)'")
-        case nil: throw LookupReplayError("fault needs one of status=, delayMs=, body= or action=")
+        case nil:
+            throw LookupReplayError("fault needs one of status=, delayMs=, body=, redirect=, gzipBody= or action=")
         }
     }
 

@@ -257,6 +257,12 @@ public final class LookupReplayServer: Sendable {
         case .truncate?:
             let full = body()
             send(fd, Self.response(status: 200, body: full.prefix(full.count / 2)))
+        case .redirect(let location)?:
+            send(fd, Self.response(status: 301, headers: [("Location", location)], body: Data()))
+        case .gzipBody(let file)?:
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : fixtures.appendingPathComponent(file)
+            let payload = (try? Data(contentsOf: url)) ?? Data()
+            send(fd, Self.response(status: 200, headers: [("Content-Encoding", "gzip")], body: payload))
         }
         close(fd)
     }
@@ -279,6 +285,7 @@ public final class LookupReplayServer: Sendable {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 301: "Moved Permanently"
         case 400: "Bad Request"
         case 403: "Forbidden"
         case 404: "Not Found"

@@ -18,6 +18,12 @@ public enum ReplayFault: Sendable, Equatable {
     /// Answer 200 with the first half of the matching fixture and a consistent `Content-Length`:
     /// a complete HTTP response whose body is cut mid-JSON.
     case truncate
+    /// Answer `301 Moved Permanently` with this `Location` and no body: a client that follows it fetches what
+    /// the location names (another storefront's roster, say) instead of what it asked for.
+    case redirect(String)
+    /// Answer 200 with this file's bytes as they are and `Content-Encoding: gzip`: the file must already be
+    /// gzip data (a small file that inflates to gigabytes makes a decompression bomb). Named like ``body(_:)``.
+    case gzipBody(String)
 
     /// Short label used in the request log (`RecordedRequest.answeredWith`).
     var label: String {
@@ -28,6 +34,8 @@ public enum ReplayFault: Sendable, Equatable {
         case .reset: "fault:reset"
         case .body(let file): "fault:body \(file)"
         case .truncate: "fault:truncate"
+        case .redirect(let location): "fault:redirect \(location)"
+        case .gzipBody(let file): "fault:gzip \(file)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import CYaml
 import Foundation
+import ShowcaseCore
 
 /// Reads YAML text into a `YAMLNode` tree with libyaml's event API, within bounds that keep a
 /// hostile or broken file from costing more than a small, fixed amount of time and memory.
@@ -48,35 +49,30 @@ public struct YAMLReader: Sendable {
         try parse(readBytes(path: path), file: path)
     }
 
-    /// Reads a file's bytes, refusing one over the size limit without reading all of it.
+    /// Reads a file's bytes, refusing one over the size limit without reading all of it, and refusing anything
+    /// but a regular file: a FIFO, device or directory is an error naming the path at once, never a hang
+    /// (``RegularFile``).
     public func readBytes(path: String) throws(ConfigError) -> [UInt8] {
         let start = SourceLocation.start(of: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigError(.unreadable, at: start, "cannot read '\(path)': no such file; check the path")
-        }
-        guard !isDirectory.boolValue else {
-            throw ConfigError(.unreadable, at: start, "cannot read '\(path)': it is a directory, not a YAML file")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConfigError(
-                .unreadable, at: start,
-                "cannot read '\(path)': permission denied; make it readable by the user running showcased")
-        }
-        defer { try? handle.close() }
-        let data: Data
         do {
-            data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data()
+            return [UInt8](try RegularFile.read(path: path, limit: limits.maxFileBytes))
         } catch {
-            throw ConfigError(.unreadable, at: start, "cannot read '\(path)': \(error.localizedDescription)")
+            switch error.reason {
+            case .tooLarge:
+                throw ConfigError(
+                    .limitExceeded, at: start,
+                    "file is larger than the \(limits.sizeDescription) limit for configuration files; "
+                        + "a real configuration is a few KiB")
+            case .notRegular(let kind) where kind == "a directory":
+                throw ConfigError(.unreadable, at: start, "cannot read '\(path)': it is a directory, not a YAML file")
+            case .notRegular(let kind):
+                throw ConfigError(
+                    .unreadable, at: start,
+                    "cannot read '\(path)': it is \(kind), not a regular file; point it at a YAML file")
+            default:
+                throw ConfigError(.unreadable, at: start, error.description)
+            }
         }
-        guard data.count <= limits.maxFileBytes else {
-            throw ConfigError(
-                .limitExceeded, at: start,
-                "file is larger than the \(limits.sizeDescription) limit for configuration files; "
-                    + "a real configuration is a few KiB")
-        }
-        return [UInt8](data)
     }
 
     /// Parses YAML text. `file` is only used for positions. Returns nil when the text holds no document.

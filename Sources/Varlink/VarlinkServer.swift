@@ -30,6 +30,15 @@ public final class VarlinkServer: @unchecked Sendable {
         loop = try ServerLoop(service: service, limits: limits)
     }
 
+    /// "socket path too long: N bytes, the limit is 107" when `path` cannot fit `sockaddr_un` (108 bytes with
+    /// its NUL), else nil. Said before anything else is tried: the kernel's ENAMETOOLONG reads as a generic
+    /// failure, and a client would take the missing daemon for a stopped one.
+    public static func socketPathTooLong(_ path: String) -> String? {
+        let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+        let length = path.utf8.count
+        return length > limit ? "socket path too long: \(length) bytes, the limit is \(limit)" : nil
+    }
+
     /// Binds and listens on the Unix socket `path`, creating its parent directory and setting
     /// the socket file's permission bits to `mode`.
     ///
@@ -38,6 +47,9 @@ public final class VarlinkServer: @unchecked Sendable {
     /// so two daemons cannot silently split the clients between them. Call before `start()`.
     public func bind(path: String, mode: mode_t = 0o666) throws(VarlinkError) {
         try requireNotStarted()
+        if let tooLong = Self.socketPathTooLong(path) {
+            throw VarlinkError(code: .bindFailed, detail: tooLong + "; choose a shorter path.")
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {

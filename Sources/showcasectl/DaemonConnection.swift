@@ -72,6 +72,10 @@ struct DaemonConnection {
     /// failure as text, and the exit status depends on whether it was absence or permissions.
     private static func connectFailure(_ location: SocketLocation, error: VarlinkError) -> CommandFailure {
         let path = location.path
+        if let tooLong = VarlinkServer.socketPathTooLong(path) {
+            return CommandFailure(
+                message: "\(tooLong) (\(path)); use a shorter --socket or socket.path", exitCode: .unavailable)
+        }
         let notRunning = CommandFailure(
             message: "showcased is not running (no socket at \(location.triedDescription)); "
                 + "start it with: systemctl start showcased",

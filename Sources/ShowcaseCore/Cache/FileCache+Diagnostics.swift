@@ -96,7 +96,7 @@ extension FileCache {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasPrefix("diagnostic-") && $0.hasSuffix(".json") }.sorted().compactMap { name in
             let url = directory.appendingPathComponent(name, isDirectory: false)
-            guard let data = try? Data(contentsOf: url),
+            guard let data = try? RegularFile.read(path: url.path, limit: 1 << 20),
                 let record = try? JSONDecoder().decode(DiagnosticRecord.self, from: data),
                 let diagnostic = record.diagnostic,
                 diagnosticURL(for: diagnostic.subject, storefront: diagnostic.storefront).lastPathComponent == name

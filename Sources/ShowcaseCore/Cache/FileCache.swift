@@ -118,9 +118,8 @@ public struct FileCache: Sendable {
     /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
     public func listRosters() -> [Entry] {
         rosterFileURLs().compactMap { url in
-            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-            defer { try? handle.close() }
-            guard let head = try? handle.read(upToCount: 4096), let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+            guard let head = try? RegularFile.prefix(path: url.path, count: 4096),
+                let newline = head.firstIndex(of: UInt8(ascii: "\n")),
                 let header = try? JSONDecoder().decode(Header.self, from: head[head.startIndex..<newline]),
                 let entry = entry(for: header, at: url)
             else { return nil }
@@ -189,20 +188,40 @@ public struct FileCache: Sendable {
     }
 
     /// Header plus the byte ranges of the apps and body sections, when the file's length matches exactly.
+    ///
+    /// Every number in the header comes from disk and is checked before any arithmetic: a length of
+    /// `9223372036854775807` would otherwise trap on overflow and crash the daemon on every start. Such a
+    /// file, like any other one that does not add up, is a miss.
     private static func readParts(at url: URL) -> (Header, Data, Range<Int>, Range<Int>)? {
-        guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
+        guard let data = try? RegularFile.read(path: url.path, limit: maxFileBytes),
             let newline = data.firstIndex(of: UInt8(ascii: "\n")),
             let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
             header.format == rosterFormat, header.version == version,
-            header.appsBytes >= 0, header.bodyBytes >= 0,
-            data.endIndex - (newline + 1) == header.appsBytes + 1 + header.bodyBytes
+            let (apps, body) = sections(of: header, in: data.startIndex..<data.endIndex, afterHeaderAt: newline),
+            data[apps.upperBound] == UInt8(ascii: "\n")
         else { return nil }
-        let apps = (newline + 1)..<(newline + 1 + header.appsBytes)
-        guard data[apps.upperBound] == UInt8(ascii: "\n") else { return nil }
-        return (header, data, apps, (apps.upperBound + 1)..<data.endIndex)
+        return (header, data, apps, body)
     }
 
-    private struct Header: Codable {
+    /// The largest cache file read (1 GiB): far above any roster (a 200-app body is well under 1 MiB); a larger
+    /// file is a miss rather than an allocation of whatever size it claims.
+    static let maxFileBytes = 1 << 30
+
+    /// The apps and body ranges a header describes, when they fit `bounds` exactly; nil for a negative or
+    /// out-of-range length (never an arithmetic trap).
+    static func sections(of header: Header, in bounds: Range<Int>, afterHeaderAt newline: Int)
+        -> (apps: Range<Int>, body: Range<Int>)?
+    {
+        let start = newline + 1
+        let available = bounds.upperBound - start
+        guard header.appsBytes >= 0, header.bodyBytes >= 0, available >= 1,
+            header.appsBytes <= available - 1, header.bodyBytes == available - 1 - header.appsBytes
+        else { return nil }
+        let apps = start..<(start + header.appsBytes)
+        return (apps, (apps.upperBound + 1)..<bounds.upperBound)
+    }
+
+    struct Header: Codable {
         var format: String
         var version: Int
         var artistId: Int
@@ -235,7 +254,7 @@ public struct FileCache: Sendable {
 
     /// The cached identity of host `bundleId` (exact spelling), or nil when there is none or it is unusable.
     public func loadIdentity(bundleId: String) -> HostIdentity? {
-        guard let data = try? Data(contentsOf: identityURL(bundleId: bundleId)),
+        guard let data = try? RegularFile.read(path: identityURL(bundleId: bundleId).path, limit: 1 << 20),
             let record = try? JSONDecoder().decode(IdentityRecord.self, from: data),
             record.format == Self.identityFormat, record.version == Self.version,
             record.identity.bundleId == bundleId

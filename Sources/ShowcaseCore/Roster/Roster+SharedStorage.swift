@@ -13,7 +13,8 @@ extension Roster {
         let byID = reference.appsByID
         return Roster(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: resultCount,
-            apps: apps.map { app in byID[app.id].map { app.sharingStorage(with: $0) } ?? app }, body: body)
+            apps: apps.map { app in byID[app.id].map { app.sharingStorage(with: $0) } ?? app }, body: body,
+            droppedRows: droppedRows)
     }
 
     /// The apps keyed by id (the first wins if upstream repeated one).

@@ -18,30 +18,66 @@ public struct Roster: Sendable {
     public let apps: [App]
     /// The response body exactly as the API gave it, which the cache stores. Nil after ``compacted()``.
     public let body: Data?
+    /// The software rows of the body that did not become apps, and why (none for a roster read from the cache's
+    /// apps section, which holds only the apps). Status reports the count; the log names the reasons.
+    public let droppedRows: DroppedRows
 
-    /// Decodes a roster body for `artistId` in `storefront`.
+    /// Decodes a roster body for `artistId` in `storefront`, checking it as an answer from an untrusted peer.
     ///
-    /// - Throws: ``LookupError/malformed(detail:)`` for a body that is not a lookup response or that describes
-    ///   another developer; ``LookupError/missingEntityParameter(storefront:resultCount:)`` when
-    ///   `resultCount > 0` but no software row came back — the answer to a request without `entity=software`,
-    ///   which must never read as "this developer has no apps". `resultCount: 0` is a valid empty roster: the
-    ///   developer sells nothing in this storefront.
+    /// - Throws: ``LookupError/malformed(detail:)`` for a body that is not a lookup response, that describes
+    ///   another developer, whose store URLs name another storefront ("asked for jp, answered for us": a
+    ///   redirect or a proxy served the wrong store), that holds more software rows than the request's `limit`,
+    ///   or whose software rows **all** dropped (unknown kinds, renamed or missing fields: never a fresh empty
+    ///   roster); ``LookupError/missingEntityParameter(storefront:resultCount:)`` when `resultCount > 0` but no
+    ///   software row came back — the answer to a request without `entity=software`, which must never read as
+    ///   "this developer has no apps". `resultCount: 0` is a valid empty roster: the developer sells nothing in
+    ///   this storefront. A repeated trackId keeps its first row; the others count in ``droppedRows``.
     public init(artistId: Int, storefront: Storefront, body: Data, fetchedAt: Date) throws(LookupError) {
         let response = try LookupResponse.decode(body)
         if let artist = response.results.first(where: \.isArtist), let other = artist.artistId, other != artistId {
             throw .malformed(detail: "roster for developer \(artistId) describes developer \(other)")
         }
-        if response.resultCount > 0 || !response.results.isEmpty, response.softwareRows.isEmpty {
+        let software = response.softwareRows
+        if response.resultCount > 0 || !response.results.isEmpty, software.isEmpty {
             throw .missingEntityParameter(
                 storefront: storefront, resultCount: max(response.resultCount, response.results.count))
         }
+        if software.count > LookupRequest.rosterLimit {
+            throw .malformed(
+                detail: "\(software.count) software rows for a request limited to \(LookupRequest.rosterLimit)")
+        }
+        var apps: [App] = []
+        var seen = Set<Int>()
+        var dropped = DroppedRows()
+        for row in response.results where !row.isArtist {
+            guard let app = App(row: row) else {
+                dropped.add(App.dropReason(for: row) ?? "incomplete")
+                continue
+            }
+            guard seen.insert(app.id).inserted else {
+                dropped.add("with a repeated trackId")
+                continue
+            }
+            if let answered = App.storefrontCode(inStoreUrl: app.storeUrl), answered != storefront.code {
+                throw .malformed(
+                    detail: "asked for \(storefront.code), answered for \(answered) (app \(app.id)'s store URL)")
+            }
+            apps.append(app)
+        }
+        if apps.isEmpty, dropped.count > 0 {
+            throw .malformed(detail: "no usable app: all \(dropped)")
+        }
         self.init(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: response.resultCount,
-            apps: response.results.compactMap(App.init(row:)), body: body)
+            apps: apps, body: body, droppedRows: dropped)
     }
 
     /// Creates a roster from already-decoded apps (tests, fakes, a compacted copy).
-    public init(artistId: Int, storefront: Storefront, fetchedAt: Date, resultCount: Int, apps: [App], body: Data?) {
+    public init(
+        artistId: Int, storefront: Storefront, fetchedAt: Date, resultCount: Int, apps: [App], body: Data?,
+        droppedRows: DroppedRows = DroppedRows()
+    ) {
+        self.droppedRows = droppedRows
         self.artistId = artistId
         self.storefront = storefront
         self.fetchedAt = fetchedAt
@@ -54,7 +90,7 @@ public struct Roster: Sendable {
     public func compacted() -> Roster {
         Roster(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: resultCount, apps: apps,
-            body: nil)
+            body: nil, droppedRows: droppedRows)
     }
 
     /// True when both rosters would answer every query identically: same developer, storefront, result count

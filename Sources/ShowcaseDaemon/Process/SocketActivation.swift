@@ -8,12 +8,25 @@ import Foundation
 public enum SocketActivation {
     /// The first passed descriptor (3) when systemd passed sockets to *this* process, else nil.
     /// Unsets the variables so child processes do not believe they were activated too.
+    ///
+    /// A `LISTEN_PID` or `LISTEN_FDS` that is not a number in range (a pid; 1 to 65536 descriptors) is logged on
+    /// `log` and ignored — the daemon binds its own socket — never a crash.
     public static func takeListeningDescriptor(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, log: DaemonLog = DaemonLog()
     ) -> Int32? {
-        guard let pid = environment["LISTEN_PID"].flatMap({ Int32($0) }), pid == getpid(),
-            let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1
-        else { return nil }
+        guard let pidText = environment["LISTEN_PID"] else { return nil }
+        guard let pid = Int32(pidText), pid > 0 else {
+            log.warning("ignoring LISTEN_PID=\(pidText.prefix(40)): not a process id; binding socket.path instead")
+            return nil
+        }
+        guard pid == getpid() else { return nil }  // meant for another process: not an error
+        let countText = environment["LISTEN_FDS"] ?? ""
+        guard let count = Int(countText), (1...65536).contains(count) else {
+            log.warning(
+                "ignoring LISTEN_FDS=\(countText.prefix(40)): not a descriptor count from 1 to 65536; "
+                    + "binding socket.path instead")
+            return nil
+        }
         unsetenv("LISTEN_PID")
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_FDNAMES")

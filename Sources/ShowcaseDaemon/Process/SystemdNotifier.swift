@@ -11,8 +11,18 @@ public final class SystemdNotifier: Sendable {
     /// How often systemd expects `WATCHDOG=1` (`$WATCHDOG_USEC`), when it expects it from this process.
     public let watchdogInterval: Duration?
 
+    /// The largest `WATCHDOG_USEC` taken (one year): systemd's own values are seconds or minutes, and a larger
+    /// one, up to `18446744073709551615`, would overflow the arithmetic that turns it into a timer.
+    public static let maxWatchdogMicroseconds: UInt64 = 365 * 24 * 3600 * 1_000_000
+
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    ///
+    /// Values come from whoever started the process and are checked, never trusted: a `WATCHDOG_USEC` that is
+    /// not a number from 1 µs to ``maxWatchdogMicroseconds``, or a `WATCHDOG_PID` that is not a pid, is logged
+    /// on `log` and ignored (no watchdog), never a crash.
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, log: DaemonLog = DaemonLog()
+    ) {
         if let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.hasPrefix("/") || path.hasPrefix("@") {
             var bytes = Data(path.utf8)
             if path.hasPrefix("@") { bytes[bytes.startIndex] = 0 }
@@ -20,12 +30,25 @@ public final class SystemdNotifier: Sendable {
         } else {
             address = nil
         }
-        let pidMatches = environment["WATCHDOG_PID"].flatMap { Int32($0) }.map { $0 == getpid() } ?? true
-        if pidMatches, let usec = environment["WATCHDOG_USEC"].flatMap({ UInt64($0) }), usec > 0 {
-            watchdogInterval = .microseconds(Int64(usec))
-        } else {
-            watchdogInterval = nil
+        watchdogInterval = Self.watchdogInterval(environment, log: log)
+    }
+
+    private static func watchdogInterval(_ environment: [String: String], log: DaemonLog) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"] else { return nil }
+        if let pidText = environment["WATCHDOG_PID"] {
+            guard let pid = Int32(pidText), pid > 0 else {
+                log.warning("ignoring WATCHDOG_PID=\(pidText.prefix(40)): not a process id; the watchdog stays off")
+                return nil
+            }
+            guard pid == getpid() else { return nil }  // meant for another process (our parent): not an error
         }
+        guard let usec = UInt64(text), usec >= 1, usec <= maxWatchdogMicroseconds else {
+            log.warning(
+                "ignoring WATCHDOG_USEC=\(text.prefix(40)): not a number of microseconds from 1 to "
+                    + "\(maxWatchdogMicroseconds); the watchdog stays off (check WatchdogSec= in the unit)")
+            return nil
+        }
+        return .microseconds(Int64(usec))
     }
 
     /// Whether a notify socket is configured (systemd `Type=notify`).

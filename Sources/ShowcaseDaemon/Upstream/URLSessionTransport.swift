@@ -1,22 +1,29 @@
+import CCurl
+import Dispatch
 import Foundation
 import ShowcaseCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The real ``LookupTransport`` over `URLSession` (FoundationNetworking on Linux).
+/// The real ``LookupTransport``: one bounded HTTP GET per request over libcurl's easy interface.
 ///
-/// Upstream citizenship is enforced here rather than trusted to callers: an ephemeral session with no cookie
-/// storage, no URL cache and no credential store; a `User-Agent` naming showcased and its version; nothing but
-/// the lookup's own query. The body is capped at `maxResponseBytes` while it streams, so a hostile or broken
-/// endpoint cannot make the daemon buffer an unbounded answer.
+/// The name is historical (it was built on `URLSession`); FoundationNetworking is no longer used because it
+/// could not be bounded: it advertised and inflated every encoding libcurl knows, handed decoded chunks to the
+/// delegate through an unbounded queue (a 4 MB gzip body peaked at 4 GB), followed redirects, rounded timeouts
+/// to whole seconds and, while waiting on a silent upstream, polled in a busy loop (~95 % of a core). Here
+/// (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded* bytes are counted as they
+/// stream and the transfer is cut at `maxResponseBytes` (memory stays near the cap, the refresh ends in
+/// ``LookupError/malformed(detail:)``), a 3xx is answered as it is (never followed, a transport failure that
+/// keeps the cache), the deadline is exact to the millisecond, and the wait is `poll(2)` in libcurl, which
+/// costs nothing while nothing arrives.
+///
+/// Upstream citizenship is enforced here rather than trusted to callers: no cookies, no cache, no
+/// credentials; a `User-Agent` naming showcased and its version; nothing but the lookup's own query.
 public struct URLSessionTransport: LookupTransport {
     /// `lookup.endpoint` (default `https://itunes.apple.com/lookup`).
     public let endpoint: URL
     /// `lookup.timeout` (default 10s): for the whole request, connection to last byte.
     public let timeout: Duration
-    /// `lookup.max_response_bytes` (default 8 MiB): a larger body is ``LookupError/malformed(detail:)``.
+    /// `lookup.max_response_bytes` (default 8 MiB): a larger body, counted after decompression, is
+    /// ``LookupError/malformed(detail:)``.
     public let maxResponseBytes: Int
     /// Sent as `User-Agent: showcased/<version>`.
     public let userAgent: String
@@ -29,132 +36,60 @@ public struct URLSessionTransport: LookupTransport {
         self.userAgent = "showcased/\(version)"
     }
 
-    /// The URLRequest sent for `request`: GET, the UA header, JSON accepted, no cookies, no caching.
-    public func urlRequest(for request: LookupRequest) -> URLRequest {
-        var urlRequest = URLRequest(
-            url: request.url(endpoint: endpoint), cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: (timeout.seconds + 1).rounded(.up))
-        urlRequest.httpMethod = "GET"
-        urlRequest.httpShouldHandleCookies = false
-        urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        return urlRequest
-    }
-
-    /// Fetches `request`, mapping every failure to a ``LookupError``.
+    /// Fetches `request`, mapping every failure to a ``LookupError``. The blocking transfer runs on a
+    /// Dispatch worker, never on the caller's executor.
     public func fetch(_ request: LookupRequest) async throws(LookupError) -> Data {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.urlCredentialStorage = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        // FoundationNetworking truncates timeouts to whole seconds (0.3s fires at once, 2.5s after 2s), so
-        // URLSession only gets a rounded-up backstop; the collector enforces the exact deadline itself.
-        let backstop = (timeout.seconds + 1).rounded(.up)
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        let collector = BodyCollector(limit: maxResponseBytes, timeout: timeout)
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
+        let url = request.url(endpoint: endpoint).absoluteString
+        let (seconds, attoseconds) = timeout.components
+        // Whole milliseconds, at least 1, saturating instead of trapping or wrapping for an absurd duration.
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1000)
+        let fraction = Int(attoseconds / 1_000_000_000_000_000)
+        let milliseconds = overflow || whole > Int.max - 1000 ? Int.max : max(1, whole + fraction)
+        let limit = max(0, maxResponseBytes)
+        let agent = userAgent
+        let timeout = timeout
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Data, LookupError>, Never>) in
-            collector.start(session.dataTask(with: urlRequest(for: request)), continuation: continuation)
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: Self.perform(
+                        url: url, userAgent: agent, milliseconds: milliseconds, limit: limit,
+                        timeout: timeout))
+            }
         }
         return try outcome.get()
     }
-}
 
-/// Accumulates one response body under a byte cap and turns the outcome into a `Result`.
-private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private let limit: Int
-    private let timeout: Duration
-    private var body = Data()
-    private var failure: LookupError?
-    private var continuation: CheckedContinuation<Result<Data, LookupError>, Never>?
-
-    init(limit: Int, timeout: Duration) {
-        self.limit = limit
-        self.timeout = timeout
-    }
-
-    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<Result<Data, LookupError>, Never>) {
-        lock.withLock { self.continuation = continuation }
-        task.resume()
-        let timeout = timeout
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak self, weak task] in
-            guard let self else { return }
-            let expired = self.lock.withLock { () -> Bool in
-                guard self.continuation != nil, self.failure == nil else { return false }
-                self.failure = .timeout(timeout)
-                return true
+    private static func perform(url: String, userAgent: String, milliseconds: Int, limit: Int, timeout: Duration)
+        -> Result<Data, LookupError>
+    {
+        var result = showcase_http_result()
+        defer { showcase_http_free(&result) }
+        showcase_http_get(url, userAgent, milliseconds, limit, &result)
+        let error = withUnsafeBytes(of: &result.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if result.overflow != 0 {
+            return .failure(.malformed(detail: "body exceeds lookup.max_response_bytes (\(limit) bytes)"))
+        }
+        let status = result.status
+        if status != 0, !(200..<300).contains(status) {
+            switch status {
+            case 403, 429:
+                let header = withUnsafeBytes(of: &result.retry_after) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
+                return .failure(
+                    .throttled(status: status, retryAfter: header.isEmpty ? nil : RetryAfter.parse(header)))
+            default:
+                return .failure(.httpStatus(status))
             }
-            if expired { task?.cancel() }
         }
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let proceed = lock.withLock { () -> Bool in
-            if failure == nil { failure = Self.problem(with: response, limit: limit) }
-            return failure == nil
+        if result.timed_out != 0 { return .failure(.timeout(timeout)) }
+        if result.bad_encoding != 0 {
+            return .failure(.malformed(detail: "the body's Content-Encoding could not be decoded (\(error))"))
         }
-        completionHandler(proceed ? .allow : .cancel)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow = lock.withLock { () -> Bool in
-            guard failure == nil else { return false }
-            if body.count + data.count > limit {
-                failure = .malformed(detail: "body exceeds lookup.max_response_bytes (\(limit) bytes)")
-                return true
-            }
-            body.append(data)
-            return false
-        }
-        if overflow { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let (continuation, result) = lock.withLock {
-            () -> (CheckedContinuation<Result<Data, LookupError>, Never>?, Result<Data, LookupError>) in
-            let pending = self.continuation
-            self.continuation = nil
-            if let failure { return (pending, .failure(failure)) }
-            if let error { return (pending, .failure(Self.map(error, timeout: timeout))) }
-            return (pending, .success(body))
-        }
-        continuation?.resume(returning: result)
-    }
-
-    /// The error a response's head already decides: non-2xx statuses and an announced oversize body.
-    static func problem(with response: URLResponse, limit: Int) -> LookupError? {
-        guard let http = response as? HTTPURLResponse else {
-            return .malformed(detail: "the answer was not HTTP")
-        }
-        switch http.statusCode {
-        case 200..<300:
-            if response.expectedContentLength > Int64(limit) {
-                return .malformed(
-                    detail: "body of \(response.expectedContentLength) bytes exceeds "
-                        + "lookup.max_response_bytes (\(limit) bytes)")
-            }
-            return nil
-        case 403, 429:
-            let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { RetryAfter.parse($0) }
-            return .throttled(status: http.statusCode, retryAfter: retryAfter)
-        default:
-            return .httpStatus(http.statusCode)
-        }
-    }
-
-    static func map(_ error: Error, timeout: Duration) -> LookupError {
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorTimedOut { return .timeout(timeout) }
-        return .connection(detail: nsError.localizedDescription)
+        guard result.curl_code == 0 else { return .failure(.connection(detail: error)) }
+        guard status != 0 else { return .failure(.malformed(detail: "the answer was not HTTP")) }
+        guard let body = result.body, result.body_length > 0 else { return .success(Data()) }
+        return .success(Data(bytes: body, count: result.body_length))
     }
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# libFuzzer over the code that reads untrusted bytes (README "Development"):
+#   fuzz-config   the YAML reader and the configuration loader
+#   fuzz-varlink  the JSON parser and Varlink framing (a real server over a socketpair)
+#   fuzz-lookup   the lookup decoder (roster and host identity)
+#   fuzz-cache    the cache record reader (headers, apps section, identity and diagnostic files)
+# Each runs FUZZ_SECONDS (default 60) from its seed corpus Fixtures/fuzz/<target>/; new inputs go to
+# .build/fuzz/corpus/<target>/ (never into the repository). A crash leaves its input as
+# .build/fuzz/crashes/<target>/crash-* and fails the script: turn it into a regression test.
+# The build (address sanitizer + fuzzer instrumentation) lives in .build/fuzz, apart from the normal build:
+# the targets are declared in Package.swift only when SHOWCASE_FUZZ is set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+seconds=${FUZZ_SECONDS:-60}
+targets=${FUZZ_TARGETS:-"config varlink lookup cache"}
+build=.build/fuzz
+flags=(--build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+
+mkdir -p "$build"
+for target in $targets; do
+    echo "fuzz: building fuzz-$target"
+    if ! SHOWCASE_FUZZ=1 $SWIFT build "${flags[@]}" --product "fuzz-$target" >"$build/build-$target.log" 2>&1; then
+        grep -E 'error|warning: unre' "$build/build-$target.log" | head -n 40 >&2
+        echo "fuzz: building fuzz-$target failed (log: $build/build-$target.log)" >&2
+        exit 1
+    fi
+done
+bin=$(SHOWCASE_FUZZ=1 $SWIFT build "${flags[@]}" --show-bin-path)
+
+failed=()
+for target in $targets; do
+    corpus=$build/corpus/$target
+    crashes=$build/crashes/$target
+    mkdir -p "$corpus" "$crashes"
+    echo "fuzz: $target for ${seconds}s"
+    # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: memory per input stays bounded.
+    # The config and cache targets write their inputs to files: keep those under .build/fuzz/tmp.
+    rm -rf "$build/tmp" && mkdir -p "$build/tmp"
+    if ! TMPDIR="$PWD/$build/tmp/" ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
+        -artifact_prefix="$crashes/" -print_final_stats=1 >"$build/$target.log" 2>&1; then
+        tail -n 40 "$build/$target.log" >&2
+        failed+=("$target")
+    else
+        grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$build/$target.log" | sed "s/^/fuzz: $target /"
+    fi
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fuzz: FAILED: ${failed[*]} (inputs in $build/crashes/)" >&2
+    exit 1
+fi
+echo "fuzz: no crash in ${targets} (${seconds}s each)"

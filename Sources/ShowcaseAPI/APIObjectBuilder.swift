@@ -15,6 +15,10 @@ struct APIObjectBuilder {
         if let value { members[key] = .int(Int64(value)) }
     }
 
+    mutating func set(_ key: String, _ value: Double?) {
+        if let value { members[key] = .double(value) }
+    }
+
     mutating func set(_ key: String, _ value: Bool?) {
         if let value { members[key] = .bool(value) }
     }

@@ -65,6 +65,15 @@ public struct APIObjectReader: Sendable {
         try required(key, optionalInt)
     }
 
+    /// The optional number `key`, integer or float (`0`, `2.99`).
+    public func optionalDouble(_ key: String) throws(APIDecodingError) -> Double? {
+        guard let value = present(key) else { return nil }
+        guard let number = value.doubleValue else {
+            throw APIDecodingError(field: path(of: key), problem: .wrongType(expected: "a number"))
+        }
+        return number
+    }
+
     /// The optional boolean `key`.
     public func optionalBool(_ key: String) throws(APIDecodingError) -> Bool? {
         guard let value = present(key) else { return nil }

@@ -49,11 +49,17 @@ public struct AdminStatusReply: APIValue {
         public var apps: Int
         /// The last refresh's failure, until a refresh succeeds.
         public var lastError: String?
+        /// Software rows of the last fetched body that did not become apps (unknown kind, missing field, repeated
+        /// trackId); 0 for a roster read from the cache at startup.
+        public var droppedRows: Int
+        /// True when the roster holds `limit` (200) software rows, the endpoint's maximum: the developer may have
+        /// more apps than the lookup can return.
+        public var truncated: Bool
 
         /// An entry with every field given.
         public init(
             code: String, state: RosterState, fetchedAt: String?, nextRefreshAt: String?, apps: Int,
-            lastError: String?
+            lastError: String?, droppedRows: Int = 0, truncated: Bool = false
         ) {
             self.code = code
             self.state = state
@@ -61,6 +67,8 @@ public struct AdminStatusReply: APIValue {
             self.nextRefreshAt = nextRefreshAt
             self.apps = apps
             self.lastError = lastError
+            self.droppedRows = droppedRows
+            self.truncated = truncated
         }
 
         /// Reads one storefront object.
@@ -71,17 +79,61 @@ public struct AdminStatusReply: APIValue {
             nextRefreshAt = try object.optionalString("nextRefreshAt")
             apps = try object.int("apps")
             lastError = try object.optionalString("lastError")
+            // Absent in a reply from a daemon that predates the fields.
+            droppedRows = try object.optionalInt("droppedRows") ?? 0
+            truncated = try object.optionalBool("truncated") ?? false
         }
 
         /// The storefront object; nil fields are omitted.
         public func encoded() -> JSONValue {
-            var object = APIObjectBuilder(capacity: 6)
+            var object = APIObjectBuilder(capacity: 8)
             object.set("code", code)
             object.set("state", state.rawValue)
             object.set("fetchedAt", fetchedAt)
             object.set("nextRefreshAt", nextRefreshAt)
             object.set("apps", apps)
             object.set("lastError", lastError)
+            object.set("droppedRows", droppedRows)
+            object.set("truncated", truncated)
+            return object.object
+        }
+    }
+
+    /// One configured host: its resolved identity and what went wrong with it, for `hosts`.
+    public struct HostStatus: APIValue {
+        /// The host's bundle id.
+        public var bundleId: String
+        /// Its trackId, once resolved (or as pinned by `hosts[].app_id`).
+        public var appId: Int?
+        /// Its developer's artistId, once resolved.
+        public var artistId: Int?
+        /// Why this host needs a look: the app was transferred to another developer, or the store no longer knows
+        /// it (its last roster is still served); nil when all is well.
+        public var warning: String?
+
+        /// An entry with every field given.
+        public init(bundleId: String, appId: Int?, artistId: Int?, warning: String?) {
+            self.bundleId = bundleId
+            self.appId = appId
+            self.artistId = artistId
+            self.warning = warning
+        }
+
+        /// Reads one host object.
+        public init(from object: APIObjectReader) throws(APIDecodingError) {
+            bundleId = try object.string("bundleId")
+            appId = try object.optionalInt("appId")
+            artistId = try object.optionalInt("artistId")
+            warning = try object.optionalString("warning")
+        }
+
+        /// The host object; nil fields are omitted.
+        public func encoded() -> JSONValue {
+            var object = APIObjectBuilder(capacity: 4)
+            object.set("bundleId", bundleId)
+            object.set("appId", appId)
+            object.set("artistId", artistId)
+            object.set("warning", warning)
             return object.object
         }
     }
@@ -98,11 +150,13 @@ public struct AdminStatusReply: APIValue {
     public var upstream: Upstream
     /// The warm storefronts, by code.
     public var storefronts: [StorefrontStatus]
+    /// The configured hosts, in configuration order.
+    public var hosts: [HostStatus]
 
     /// A reply with every field given.
     public init(
         version: String, configPath: String, configGeneration: Int, lastReloadError: String?, upstream: Upstream,
-        storefronts: [StorefrontStatus]
+        storefronts: [StorefrontStatus], hosts: [HostStatus] = []
     ) {
         self.version = version
         self.configPath = configPath
@@ -110,6 +164,7 @@ public struct AdminStatusReply: APIValue {
         self.lastReloadError = lastReloadError
         self.upstream = upstream
         self.storefronts = storefronts
+        self.hosts = hosts
     }
 
     /// Reads a reply's parameters.
@@ -120,17 +175,20 @@ public struct AdminStatusReply: APIValue {
         lastReloadError = try object.optionalString("lastReloadError")
         upstream = try object.value("upstream")
         storefronts = try object.array("storefronts", of: StorefrontStatus.self)
+        // Absent in a reply from a daemon that predates the field.
+        hosts = object.members["hosts"].map { $0.isNull } == false ? try object.array("hosts", of: HostStatus.self) : []
     }
 
     /// The reply's parameters; a nil `lastReloadError` is omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 6)
+        var object = APIObjectBuilder(capacity: 7)
         object.set("version", version)
         object.set("configPath", configPath)
         object.set("configGeneration", configGeneration)
         object.set("lastReloadError", lastReloadError)
         object.set("upstream", upstream)
         object.set("storefronts", storefronts)
+        object.set("hosts", hosts)
         return object.object
     }
 }

@@ -17,8 +17,16 @@ public struct RosterApp: APIValue {
     public var genre: String
     /// The price as the storefront formats it ("Gratis", "2,99 €"); nil when the storefront gave none.
     public var formattedPrice: String?
+    /// The price as a number in `currency` (`2.99`, `0`), for structured markup such as schema.org offers; nil when
+    /// the storefront gave none. Display `formattedPrice`, not this.
+    public var price: Double?
+    /// The ISO 4217 code of `price` (`EUR`); nil when the storefront gave none.
+    public var currency: String?
     /// `ios` (iOS App Store) or `macos` (Mac App Store).
     public var platform: String
+    /// The device families it runs on, from `iphone ipad watch tv vision mac` (`mac` on an iOS app: it also runs on
+    /// Apple silicon Macs, which is not the Mac App Store). Empty only in a reply from a daemon that predates it.
+    public var devices: [String]
     /// The oldest OS version the app runs on, as the storefront gives it ("16.0").
     public var minimumOsVersion: String
     /// The artwork URL.
@@ -31,7 +39,8 @@ public struct RosterApp: APIValue {
     /// An app with every field given.
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
-        platform: String, minimumOsVersion: String, iconUrl: String, storeUrl: String, tagline: String?
+        price: Double?, currency: String?, platform: String, devices: [String], minimumOsVersion: String,
+        iconUrl: String, storeUrl: String, tagline: String?
     ) {
         self.id = id
         self.artistId = artistId
@@ -39,7 +48,10 @@ public struct RosterApp: APIValue {
         self.bundleId = bundleId
         self.genre = genre
         self.formattedPrice = formattedPrice
+        self.price = price
+        self.currency = currency
         self.platform = platform
+        self.devices = devices
         self.minimumOsVersion = minimumOsVersion
         self.iconUrl = iconUrl
         self.storeUrl = storeUrl
@@ -54,23 +66,30 @@ public struct RosterApp: APIValue {
         bundleId = try object.string("bundleId")
         genre = try object.string("genre")
         formattedPrice = try object.optionalString("formattedPrice")
+        price = try object.optionalDouble("price")
+        currency = try object.optionalString("currency")
         platform = try object.string("platform")
+        // A daemon older than the field sends none: read as unknown (empty), not as a broken reply.
+        devices = object.members["devices"].map { $0.isNull } == false ? try object.strings("devices") : []
         minimumOsVersion = try object.string("minimumOsVersion")
         iconUrl = try object.string("iconUrl")
         storeUrl = try object.string("storeUrl")
         tagline = try object.optionalString("tagline")
     }
 
-    /// The `App` object; nil price and tagline are omitted.
+    /// The `App` object; nil prices, currency and tagline are omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 11)
+        var object = APIObjectBuilder(capacity: 14)
         object.set("id", id)
         object.set("artistId", artistId)
         object.set("name", name)
         object.set("bundleId", bundleId)
         object.set("genre", genre)
         object.set("formattedPrice", formattedPrice)
+        object.set("price", price)
+        object.set("currency", currency)
         object.set("platform", platform)
+        object.set("devices", devices)
         object.set("minimumOsVersion", minimumOsVersion)
         object.set("iconUrl", iconUrl)
         object.set("storeUrl", storeUrl)

@@ -15,12 +15,13 @@ public enum ShowcaseInterfaces {
         interface io.showcase.Roster
 
         type App (id: int, artistId: int, name: string, bundleId: string, genre: string,
-                  formattedPrice: ?string, platform: string, minimumOsVersion: string,
+                  formattedPrice: ?string, price: ?float, currency: ?string,
+                  platform: string, devices: []string, minimumOsVersion: string,
                   iconUrl: string, storeUrl: string, tagline: ?string)
 
         # state: fresh | stale | warming (never fetched yet; apps is empty, which does NOT mean "no apps")
-        method Get(storefront: string, host: ?string, platform: ?string, osVersion: ?string,
-                   locale: ?string, waitMs: ?int)
+        method Get(storefront: string, host: ?string, platform: ?string, device: ?string,
+                   osVersion: ?string, locale: ?string, waitMs: ?int)
             -> (storefront: string, host: string, state: string, fetchedAt: ?string, apps: []App)
         method GetApp(id: int, storefront: string, host: ?string) -> (app: App)
         method Storefronts() -> (storefronts: [](code: string, alpha3: string, name: string, warm: bool))
@@ -50,7 +51,9 @@ public enum ShowcaseInterfaces {
         method Status() -> (version: string, configPath: string, configGeneration: int,
                    lastReloadError: ?string, upstream: (requests: int, failures: int,
                    throttled: int), storefronts: [](code: string, state: string,
-                   fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string))
+                   fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string,
+                   droppedRows: int, truncated: bool),
+                   hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
         method Metrics() -> (text: string)            # the Prometheus text exposition, format 0.0.4

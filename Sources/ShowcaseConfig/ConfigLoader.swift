@@ -185,21 +185,28 @@ public enum ConfigLoader {
                 let fields = diagnostics.fields(
                     of: node, in: "attribution", known: ["provider_token", "campaign_token"])
             else { return attribution }
-            for key in ["provider_token", "campaign_token"] {
-                guard let value = fields[key] else { continue }
-                guard let text = value.scalar, !text.isEmpty,
+            if let value = fields["provider_token"] {
+                if let text = value.scalar, !text.isEmpty,
                     text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
-                else {
-                    diagnostics.report(
-                        .invalidValue, at: value,
-                        "expected a token of letters, digits, '.', '_' or '-' for 'attribution.\(key)', "
-                            + "found \(value.kindDescription)")
-                    continue
-                }
-                if key == "provider_token" {
+                {
                     attribution.providerToken = text
                 } else {
+                    diagnostics.report(
+                        .invalidValue, at: value,
+                        "expected a token of letters, digits, '.', '_' or '-' for 'attribution.provider_token', "
+                            + "found \(value.kindDescription)")
+                }
+            }
+            if let value = fields["campaign_token"] {
+                if let text = value.scalar, Attribution.isAcceptedCampaignToken(text) {
                     attribution.campaignToken = text
+                } else {
+                    diagnostics.report(
+                        .invalidValue, at: value,
+                        "expected at most 30 letters, digits, inner spaces or App Store Connect's punctuation "
+                            + "([ ] / \\ - ~ + = < > : ; , . _ ' \" * & $ % # @ ? ! | { } ( )) for "
+                            + "'attribution.campaign_token', found \(value.scalar.map { "'\($0)'" } ?? value.kindDescription)"
+                    )
                 }
             }
             return attribution

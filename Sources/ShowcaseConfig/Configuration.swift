@@ -15,7 +15,8 @@ import ShowcaseCore
 ///   (optional; absent, nothing is exported).
 /// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
-///   `showcase-<last bundle id component, lowercased>` (`ct`). Both letters, digits, `.`, `_`, `-`.
+///   `showcase-<last bundle id component, lowercased>` cut to 30 characters (`ct`). The provider token is letters,
+///   digits, `.`, `_`, `-`; the campaign token follows App Store Connect's rule (`Attribution.isAcceptedCampaignToken`).
 /// - `overlay` — path relative to this file, or an inline mapping, default none: the global overlay
 ///   (`order`, `excluded`, `taglines`; see `Overlay+Decoding.swift`).
 public struct Configuration: Sendable, Equatable {

@@ -70,6 +70,7 @@ extension Overlay {
         case .mapping(let pairs) where !pairs.isEmpty:
             var fallback: String?
             var byLocale: [String: String] = [:]
+            var seen: [String: String] = [:]
             for (key, value) in pairs {
                 guard let locale = key.scalar, locale == "default" || isLocaleTag(locale) else {
                     diagnostics.report(
@@ -89,8 +90,13 @@ extension Overlay {
                         diagnostics.report(.duplicate, at: key, "the tagline of \(id) has two 'default' entries")
                     }
                     fallback = text
-                } else if byLocale.updateValue(text, forKey: locale) != nil {
-                    diagnostics.report(.duplicate, at: key, "the tagline of \(id) has two '\(locale)' entries")
+                } else if let earlier = seen.updateValue(locale, forKey: Tagline.normalize(locale)) {
+                    let same =
+                        earlier == locale
+                        ? "two '\(locale)' entries" : "'\(earlier)' and '\(locale)', the same locale"
+                    diagnostics.report(.duplicate, at: key, "the tagline of \(id) has \(same); keep one")
+                } else {
+                    byLocale[locale] = text
                 }
             }
             return .localized(default: fallback, byLocale: byLocale)

@@ -168,6 +168,7 @@ struct CommandLineParser {
                     storefront: try storefront(values["storefront"]!),
                     host: try host(spec),
                     platform: try platform(spec),
+                    device: try device(spec),
                     osVersion: try osVersion(spec),
                     locale: try locale(spec),
                     waitMilliseconds: try waitMilliseconds(spec)))
@@ -223,6 +224,15 @@ struct CommandLineParser {
             throw .usage("--platform must be \(names), found '\(text)'", command: spec)
         }
         return platform
+    }
+
+    private func device(_ spec: CommandSpec) throws(CommandLineError) -> DeviceFamily? {
+        guard let text = values["device"] else { return nil }
+        guard let device = DeviceFamily(rawValue: text.lowercased()) else {
+            let names = DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .usage("--device must be one of \(names), found '\(text)'", command: spec)
+        }
+        return device
     }
 
     private func osVersion(_ spec: CommandSpec) throws(CommandLineError) -> String? {

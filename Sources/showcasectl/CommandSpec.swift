@@ -74,8 +74,8 @@ struct CommandSpec: Sendable {
             "roster",
             summary: "list the developer's apps for a storefront",
             details: """
-                Prints the roster the daemon serves for one storefront, filtered for a platform and OS \
-                version and with the overlay (order, exclusions, taglines) applied. A storefront that was \
+                Prints the roster the daemon serves for one storefront, filtered for a platform, device \
+                family and OS version and with the overlay (order, exclusions, taglines) applied. A storefront that was \
                 never fetched is "warming": its empty list does not mean "no apps". With --wait the \
                 daemon waits up to SECONDS for the first fetch; the command exits 75 if the roster is \
                 still warming when it answers.
@@ -84,6 +84,9 @@ struct CommandSpec: Sendable {
                 OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),
                 OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
                 OptionSpec("platform", value: "ios|macos", help: "store to list (default: default_platform)"),
+                OptionSpec(
+                    "device", value: "iphone|ipad|watch|tv|vision",
+                    help: "only apps for this device family (default: apps for iPhone or iPad)"),
                 OptionSpec("os-version", value: "X.Y", help: "hide apps whose minimum OS is newer than X.Y"),
                 OptionSpec("locale", value: "LL", help: "tagline language (default: the storefront's, e.g. ja for jp)"),
                 OptionSpec("wait", value: "SECONDS", help: "wait up to SECONDS for a roster that is still warming"),

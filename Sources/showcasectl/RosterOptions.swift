@@ -9,6 +9,8 @@ struct RosterOptions: Sendable, Equatable {
     var host: String?
     /// `--platform`: nil lets the daemon apply `default_platform`.
     var platform: Platform?
+    /// `--device`: nil lets the daemon keep the apps that run on an iPhone or an iPad.
+    var device: DeviceFamily?
     /// `--os-version`: nil means no OS-floor filter.
     var osVersion: String?
     /// `--locale`: nil means the storefront's primary language.
@@ -21,7 +23,7 @@ extension RosterOptions {
     /// The `Roster.Get` call these options make.
     var request: RosterGetRequest {
         RosterGetRequest(
-            storefront: storefront.code, host: host, platform: platform?.rawValue, osVersion: osVersion,
-            locale: locale, waitMs: waitMilliseconds)
+            storefront: storefront.code, host: host, platform: platform?.rawValue, device: device?.rawValue,
+            osVersion: osVersion, locale: locale, waitMs: waitMilliseconds)
     }
 }

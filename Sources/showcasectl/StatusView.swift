@@ -1,6 +1,7 @@
 import ShowcaseAPI
 
-/// The human form of `showcasectl status`: a summary, then one line per storefront.
+/// The human form of `showcasectl status`: a summary, host warnings, then one line per storefront (its cached app
+/// count followed by rows the last fetch dropped and `cut at 200` when the lookup's ceiling was reached).
 enum StatusView {
     static func lines(_ status: AdminStatusReply, time: RelativeTime, console: Console) -> [String] {
         var lines = [
@@ -11,6 +12,10 @@ enum StatusView {
         if let error = status.lastReloadError {
             lines.append(
                 console.paint("last reload rejected: \(error)", .red) + " (the previous configuration is running)")
+        }
+        for host in status.hosts {
+            guard let warning = host.warning else { continue }
+            lines.append(console.paint("host \(host.bundleId): \(warning)", .yellow))
         }
         let states = Dictionary(grouping: status.storefronts, by: \.state.rawValue).mapValues(\.count)
         let summary = states.keys.sorted().map { "\(states[$0]!) \($0)" }.joined(separator: ", ")
@@ -25,10 +30,18 @@ enum StatusView {
             table.append([
                 storefront.code, storefront.state.rawValue, time.age(storefront.fetchedAt),
                 time.until(storefront.nextRefreshAt),
-                String(storefront.apps), storefront.lastError ?? "-",
+                appsCell(storefront), storefront.lastError ?? "-",
             ])
         }
         lines += table.render(console: console, maxWidth: console.width, shrinking: 5)
         return lines
+    }
+
+    /// `199 (1 dropped, cut at 200)`: the count, and what the operator should know about it.
+    private static func appsCell(_ storefront: AdminStatusReply.StorefrontStatus) -> String {
+        var notes: [String] = []
+        if storefront.droppedRows > 0 { notes.append("\(storefront.droppedRows) dropped") }
+        if storefront.truncated { notes.append("cut at 200") }
+        return String(storefront.apps) + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
     }
 }

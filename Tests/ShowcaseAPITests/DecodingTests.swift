@@ -15,12 +15,14 @@ struct DecodingTests {
         let reply = try RosterGetReply(decoding: try JSONValue(parsing: Self.getReplyText))
         #expect(reply.storefront == "de" && reply.host == "com.quietharbor.TideLog")
         #expect(reply.state == .fresh)
-        #expect(reply.fetchedAt == "2026-12-01T06:35:26Z")
+        #expect(reply.fetchedAt == "2026-12-01T07:41:07Z")
         #expect(reply.apps.count == 10)
         #expect(reply.apps.first?.id == 1_641_000_103 && reply.apps.first?.name == "Lanternlight")
         #expect(reply.apps.first?.tagline == "Ein Nachtlicht, das die Gezeiten kennt")
         #expect(reply.apps.filter { $0.tagline != nil }.count == 1)
-        #expect(reply.apps.contains { $0.formattedPrice == "2,99 €" })
+        #expect(reply.apps.contains { $0.formattedPrice == "2,99 €" && $0.price == 2.99 && $0.currency == "EUR" })
+        #expect(reply.apps.first?.devices == ["iphone", "ipad"])
+        #expect(reply.apps.allSatisfy { !$0.devices.isEmpty })
         // The encoding is the daemon's: the same value gives the same bytes.
         #expect(String(decoding: reply.encoded().serialized(), as: UTF8.self) == Self.getReplyText)
     }
@@ -34,6 +36,9 @@ struct DecodingTests {
         let jp = status.storefronts[1]
         #expect(jp.state == .warming && jp.fetchedAt == nil && jp.apps == 0 && jp.lastError == nil)
         #expect(status.storefronts[0].apps == 17)
+        #expect(status.storefronts.allSatisfy { $0.droppedRows == 0 && !$0.truncated })
+        #expect(status.hosts.map(\.bundleId) == ["com.quietharbor.TideLog", "com.quietharbor.Knotbook"])
+        #expect(status.hosts.allSatisfy { $0.artistId == 1_641_000_001 && $0.warning == nil })
         #expect(String(decoding: status.encoded().serialized(), as: UTF8.self) == Self.statusReplyText)
     }
 
@@ -91,9 +96,8 @@ struct DecodingTests {
         var members = try #require(try JSONValue(parsing: Self.getReplyText).objectValue)
         var apps = try #require(members["apps"]?.arrayValue)
         var first = try #require(apps[0].objectValue)
-        first["devices"] = ["iphone", "ipad"]
-        first["price"] = 0.0
-        first["currency"] = "EUR"
+        first["averageUserRating"] = 4.5
+        first["contentRating"] = "4+"
         apps[0] = .object(first)
         members["apps"] = .array(apps)
         members["language"] = "de"

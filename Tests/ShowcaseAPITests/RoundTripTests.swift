@@ -15,8 +15,8 @@ struct RoundTripTests {
         let gets = [
             RosterGetRequest(storefront: "de"),
             RosterGetRequest(
-                storefront: "DEU", host: "io.example.NoteJar", platform: "macos", osVersion: "14.2", locale: "de-AT",
-                waitMs: 2500),
+                storefront: "DEU", host: "io.example.NoteJar", platform: "macos", device: "ipad", osVersion: "14.2",
+                locale: "de-AT", waitMs: 2500),
         ]
         for request in gets { #expect(try Self.overTheWire(request) == request) }
         for request in [RosterGetAppRequest(id: 42, storefront: "jp"), .init(id: 1, storefront: "us", host: "h")] {

@@ -201,12 +201,22 @@ struct ConfigErrorTests {
         #expect(error?.column == 19)
     }
 
-    @Test("refuses attribution tokens that would corrupt a store URL")
-    func attributionTokens() throws {
-        let error = try onlyError(minimalHosts + "attribution:\n  campaign_token: \"a b&c\"\n")
+    @Test(
+        "refuses a campaign token App Store Connect would not count, at its line",
+        arguments: ["caf\u{E9}", " lead", "caret^", String(repeating: "k", count: 31)])
+    func attributionTokens(token: String) throws {
+        let error = try onlyError(minimalHosts + "attribution:\n  campaign_token: \"\(token)\"\n")
         #expect(error?.code == .invalidValue)
         #expect(error?.line == 4)
         #expect(error?.column == 19)
+        #expect(error?.message.contains("at most 30") == true)
+    }
+
+    @Test("accepts a campaign token with inner spaces and App Store Connect's punctuation")
+    func acceptedCampaignToken() throws {
+        let configuration = try load(
+            minimalHosts + "attribution:\n  campaign_token: \"spring sale (2026) & more!\"\n")
+        #expect(configuration.attribution.campaignToken == "spring sale (2026) & more!")
     }
 
     @Test("reports a section of the wrong shape")

@@ -37,6 +37,16 @@ struct OverlayTests {
         #expect(overlay.taglines[7] == .localized(default: nil, byLocale: ["pt-BR": "Olá", "zh_Hant": "你好"]))
     }
 
+    @Test("refuses two tagline keys of one app that are the same locale after normalisation")
+    func equalAfterNormalisation() throws {
+        let directory = try TemporaryDirectory(files: ["o.yaml": "taglines:\n  7:\n    pt_BR: A\n    PT-br: B\n"])
+        let error = #expect(throws: ConfigErrors.self) { try ConfigLoader.loadOverlay(path: directory.file("o.yaml")) }
+        #expect(error?.errors.count == 1)
+        #expect(error?.first.code == .duplicate)
+        #expect(error?.first.line == 4)
+        #expect(error?.first.message == "the tagline of 7 has 'pt_BR' and 'PT-br', the same locale; keep one")
+    }
+
     @Test("refuses an id both pinned and excluded, and ids listed twice")
     func contradictions() throws {
         let directory = try TemporaryDirectory(files: ["o.yaml": "order: [1, 2, 1]\nexcluded: [2, 3, 3]\n"])

@@ -7,7 +7,8 @@ struct AttributionTests {
 
     @Test("with a provider token store URLs gain pt, ct and mt=8 and keep Apple's uo=4")
     func addsTokens() {
-        let attributed = Attribution(providerToken: "1234567").apply(to: url, hostBundleId: "com.quietharbor.TideLog")
+        let attributed = Attribution(providerToken: "1234567").apply(
+            to: url, platform: .ios, hostBundleId: "com.quietharbor.TideLog")
         #expect(
             attributed == "https://apps.apple.com/us/app/knotbook/id1641000102?uo=4&pt=1234567&ct=showcase-tidelog&mt=8"
         )
@@ -16,24 +17,57 @@ struct AttributionTests {
     @Test("a configured campaign token replaces the default one")
     func campaignToken() {
         let attributed = Attribution(providerToken: "1", campaignToken: "newsletter").apply(
-            to: url, hostBundleId: "x.Y")
+            to: url, platform: .ios, hostBundleId: "x.Y")
         #expect(attributed.hasSuffix("uo=4&pt=1&ct=newsletter&mt=8"))
     }
 
     @Test("without a provider token the URL is untouched")
     func untouched() {
-        #expect(Attribution(campaignToken: "x").apply(to: url, hostBundleId: "a.B") == url)
-        #expect(Attribution(providerToken: "").apply(to: url, hostBundleId: "a.B") == url)
+        #expect(Attribution(campaignToken: "x").apply(to: url, platform: .ios, hostBundleId: "a.B") == url)
+        #expect(Attribution(providerToken: "").apply(to: url, platform: .ios, hostBundleId: "a.B") == url)
     }
 
     @Test("tokens already in the URL are replaced, not duplicated")
     func replacesExisting() {
-        let attributed = Attribution(providerToken: "2").apply(to: url + "&pt=old&mt=12", hostBundleId: "a.B")
+        let attributed = Attribution(providerToken: "2").apply(
+            to: url + "&pt=old&mt=12", platform: .ios, hostBundleId: "a.B")
         #expect(attributed == "https://apps.apple.com/us/app/knotbook/id1641000102?uo=4&pt=2&ct=showcase-b&mt=8")
     }
 
     @Test("the default campaign is showcase- and the host bundle id's last component, lowercased")
     func defaultCampaign() {
         #expect(Attribution().campaign(forHost: "com.example.NoteJar") == "showcase-notejar")
+    }
+
+    @Test("a Mac app's link carries mt=12 so the Mac App Store opens it, an iOS app's mt=8")
+    func macMediaType() {
+        let mac = "https://apps.apple.com/us/app/knotbook-desk/id1641000180?mt=12&uo=4"
+        let attributed = Attribution(providerToken: "9").apply(to: mac, platform: .macos, hostBundleId: "a.B")
+        #expect(attributed == "https://apps.apple.com/us/app/knotbook-desk/id1641000180?uo=4&pt=9&ct=showcase-b&mt=12")
+        let ios = Attribution(providerToken: "9").apply(to: url, platform: .ios, hostBundleId: "a.B")
+        #expect(ios.hasSuffix("&mt=8"))
+    }
+
+    @Test("the default campaign is cut to App Store Connect's 30 characters")
+    func defaultCampaignCut() {
+        let campaign = Attribution().campaign(forHost: "com.example.AVeryLongApplicationNameIndeed")
+        #expect(campaign == "showcase-averylongapplicationn")
+        #expect(campaign.count == 30)
+        #expect(Attribution.isAcceptedCampaignToken(campaign))
+    }
+
+    @Test("campaign tokens follow App Store Connect's character set and length")
+    func campaignRule() {
+        for accepted in [
+            "newsletter", "spring sale", "a", "x[1]/y\\z-~+=<>:;,._'", "\"*&$%#@?!|{}()",
+            String(repeating: "k", count: 30),
+        ] {
+            #expect(Attribution.isAcceptedCampaignToken(accepted), "\(accepted)")
+        }
+        for refused in [
+            "", " lead", "trail ", "caf\u{E9}", "tab\there", "back`tick", "caret^", String(repeating: "k", count: 31),
+        ] {
+            #expect(!Attribution.isAcceptedCampaignToken(refused), "\(refused)")
+        }
     }
 }

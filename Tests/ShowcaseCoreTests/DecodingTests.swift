@@ -149,6 +149,19 @@ struct DecodingTests {
         let first = Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 0))
         let second = Fixtures.roster("us", fetchedAt: Date(timeIntervalSince1970: 86_400))
         #expect(first.hasSameContent(as: second))
+        var churned = second.apps
+        churned[0].averageUserRating = 1.0
+        churned[0].userRatingCount = 2
+        churned[0].version = "99.0"
+        let rated = Roster(
+            artistId: second.artistId, storefront: second.storefront, fetchedAt: second.fetchedAt,
+            resultCount: second.resultCount, apps: churned, body: nil)
+        #expect(first.hasSameContent(as: rated), "ratings and version are not served")
+        churned[0].price = 0.99
+        let repriced = Roster(
+            artistId: second.artistId, storefront: second.storefront, fetchedAt: second.fetchedAt,
+            resultCount: second.resultCount, apps: churned, body: nil)
+        #expect(!first.hasSameContent(as: repriced), "price is served")
         #expect(!first.hasSameContent(as: Fixtures.roster("de")))
     }
 

@@ -16,6 +16,16 @@ enum Fixtures {
     static let galleyId = 1641000104  // iOS, floor 18.0, absent from jp
     static let tideLogMacId = 1641000201  // Mac, floor 10.13
 
+    /// "Lamplight Works": a second invented developer whose `us` roster has one app per device-family shape.
+    static let lamplightArtistId = 1642000001
+    static let beacon = "com.lamplight.Beacon"
+
+    static func lamplightRoster() -> Roster {
+        try! Roster(
+            artistId: lamplightArtistId, storefront: storefront("us"), body: data("roster-1642000001-us.json"),
+            fetchedAt: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
     static func data(_ name: String) -> Data {
         try! Data(contentsOf: lookupDirectory.appendingPathComponent(name))
     }

@@ -160,6 +160,21 @@ struct RefreshPlanTests {
         #expect(requests == [.identity(bundleId: Fixtures.knotbook, storefront: .unitedStates)])
     }
 
+    @Test("a known identity is re-resolved once it is an interval old, not before")
+    func identityReresolvedPerInterval() {
+        let resolvedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let identity = HostIdentity(
+            bundleId: Fixtures.tideLog, artistId: Fixtures.artistId, trackId: Fixtures.tideLogId,
+            storefront: .unitedStates, resolvedAt: resolvedAt)
+        func requests(after seconds: Double) -> [LookupRequest] {
+            RefreshPlan.identityRequests(
+                hosts: [Fixtures.tideLog], identities: [Fixtures.tideLog: identity], storefront: .unitedStates,
+                now: resolvedAt.addingTimeInterval(seconds), lifetime: .seconds(86_400))
+        }
+        #expect(requests(after: 86_399).isEmpty)
+        #expect(requests(after: 86_400) == [.identity(bundleId: Fixtures.tideLog, storefront: .unitedStates)])
+    }
+
     @Test("refreshes are spread by jitter around the interval")
     func jitter() {
         let schedule = RefreshSchedule(interval: .seconds(1000), jitter: 0.1, retry: .seconds(10))

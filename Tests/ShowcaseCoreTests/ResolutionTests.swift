@@ -101,6 +101,7 @@ struct ResolutionTests {
         #expect(tagline("ja") == "Every knot, explained")
         #expect(tagline("ja", Fixtures.lanternlightId) == "A light in the dark")
         #expect(tagline("ja", 1_641_000_105) == nil)
+        #expect(tagline("PT-br-x-private") == "Cada nó")
     }
 
     @Test("without a locale the storefront's primary language picks the tagline")
@@ -113,6 +114,39 @@ struct ResolutionTests {
             .resolve(Fixtures.roster("de")).first { $0.id == Fixtures.knotbookId }
         #expect(de != nil)
         #expect(de?.tagline == nil)
+    }
+
+    @Test("the tagline lookup chain follows RFC 4647, trying a tag without its script right after it")
+    func lookupChain() {
+        #expect(Tagline.lookupChain(for: "zh-Hant-TW") == ["zh-hant-tw", "zh-tw", "zh-hant", "zh"])
+        #expect(Tagline.lookupChain(for: "zh_Hans_CN") == ["zh-hans-cn", "zh-cn", "zh-hans", "zh"])
+        #expect(Tagline.lookupChain(for: "pt-BR") == ["pt-br", "pt"])
+        #expect(Tagline.lookupChain(for: "de-DE-x-a") == ["de-de-x-a", "de-de", "de"])
+        #expect(Tagline.lookupChain(for: "ja") == ["ja"])
+    }
+
+    @Test("without a locale the storefront's own locale is the query: br finds pt-BR, cn and tw their Chinese")
+    func storefrontLocale() throws {
+        #expect(Fixtures.roster("jp").storefront.locale == "ja-JP")
+        let overlay = Overlay(taglines: [
+            Fixtures.knotbookId: .localized(
+                default: "Every knot",
+                byLocale: ["pt": "Cada nó (PT)", "pt-BR": "Cada nó", "zh-CN": "每个结", "zh-Hant": "每個結"])
+        ])
+        func tagline(_ storefront: String) throws -> String? {
+            let storefront = try Storefront(parsing: storefront)
+            let roster = Roster(
+                artistId: us.artistId, storefront: storefront, fetchedAt: us.fetchedAt, resultCount: us.apps.count,
+                apps: us.apps, body: nil)
+            return RosterQuery(hostBundleId: Fixtures.tideLog, platform: .ios, overlay: overlay)
+                .resolve(roster).first { $0.id == Fixtures.knotbookId }?.tagline
+        }
+        #expect(try tagline("br") == "Cada nó")
+        #expect(try tagline("pt") == "Cada nó (PT)")
+        #expect(try tagline("cn") == "每个结")
+        #expect(try tagline("tw") == "每個結")
+        #expect(try tagline("hk") == "每個結")
+        #expect(try tagline("us") == "Every knot")
     }
 
     @Test("a single app resolves by id with its tagline and attribution, and excluded apps are not found")

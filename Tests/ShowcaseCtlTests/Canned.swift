@@ -60,10 +60,18 @@ enum Canned {
                 [
                     "code": "de", "state": "fresh", "fetchedAt": .string(timestamp(secondsAgo: 3 * 3600 + 60)),
                     "nextRefreshAt": .string(timestamp(secondsAgo: -21 * 3600 - 600)), "apps": 3, "lastError": .null,
+                    "droppedRows": 2, "truncated": true,
                 ],
                 [
                     "code": "jp", "state": "warming", "fetchedAt": .null, "nextRefreshAt": .null, "apps": 0,
-                    "lastError": "lookup timed out after 10s",
+                    "lastError": "lookup timed out after 10s", "droppedRows": 0, "truncated": false,
+                ],
+            ],
+            "hosts": [
+                ["bundleId": "com.example.NoteJar", "appId": 1_234_567_890, "artistId": 1_111_111_111],
+                [
+                    "bundleId": "com.example.Brew", "artistId": 2_222_222_222,
+                    "warning": "com.example.Brew moved from developer 1 to developer 2222222222",
                 ],
             ],
         ]

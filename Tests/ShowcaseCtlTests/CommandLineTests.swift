@@ -68,9 +68,10 @@ struct CommandLineTests {
     }
 
     @Test(
-        "an OS version or locale that cannot be one exits 64",
+        "an OS version, device or locale that cannot be one exits 64",
         arguments: [
             ["--os-version", "seventeen"], ["--os-version", "17..0"], ["--locale", "x"], ["--locale", "de DE"],
+            ["--device", "iwatch"], ["--device", ""],
         ])
     func badFilters(pair: [String]) throws {
         let result = try Ctl.run(["roster", "--storefront", "de"] + pair)

@@ -94,7 +94,7 @@ enum Ctl {
 
     /// The flags SPEC §9 gives each command (global ones aside).
     static let specFlags: [String: [String]] = [
-        "roster": ["--storefront", "--host", "--platform", "--os-version", "--locale", "--wait"],
+        "roster": ["--storefront", "--host", "--platform", "--device", "--os-version", "--locale", "--wait"],
         "app": ["--storefront", "--host"],
         "storefronts": [],
         "watch": ["--storefront"],

@@ -44,13 +44,14 @@ struct FakeDaemonTests {
         defer { daemon.stop() }
         let result = try daemon.run([
             "roster", "--storefront=DEU", "--host", "com.example.NoteJar", "--platform", "macOS",
-            "--os-version=14.2", "--locale", "de-AT", "--wait", "2.5",
+            "--device", "iPad", "--os-version=14.2", "--locale", "de-AT", "--wait", "2.5",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let call = try #require(daemon.calls.first)
         #expect(call.parameters["storefront"] == "de")
         #expect(call.parameters["host"] == "com.example.NoteJar")
         #expect(call.parameters["platform"] == "macos")
+        #expect(call.parameters["device"] == "ipad")
         #expect(call.parameters["osVersion"] == "14.2")
         #expect(call.parameters["locale"] == "de-AT")
         #expect(call.parameters["waitMs"] == .int(2500))
@@ -237,6 +238,10 @@ struct FakeDaemonTests {
         let lines = result.stdout.split(separator: "\n")
         let de = try #require(lines.first { $0.hasPrefix("de ") })
         #expect(de.contains("fresh") && de.contains("3 h ago") && de.contains("in 21 h"))
+        #expect(de.contains("3 (2 dropped, cut at 200)"), "\(de)")
+        #expect(
+            lines.contains("host com.example.Brew: com.example.Brew moved from developer 1 to developer 2222222222"))
+        #expect(!result.stdout.contains("host com.example.NoteJar"))
         let jp = try #require(lines.first { $0.hasPrefix("jp ") })
         #expect(jp.contains("warming") && jp.contains("never") && jp.contains("lookup timed out after 10s"))
     }

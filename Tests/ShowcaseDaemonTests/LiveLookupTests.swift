@@ -46,6 +46,14 @@ struct LiveLookupTests {
         let roster = try Roster(
             artistId: identity.artistId, storefront: .unitedStates, body: rosterBody, fetchedAt: Date())
         #expect(roster.app(id: identity.trackId) != nil)
+        // Every iOS row maps to at least one known device family, so a new Apple device prefix is noticed here.
+        for row in rows.dropFirst() where row["kind"] as? String == "software" {
+            let models = row["supportedDevices"] as? [String] ?? []
+            #expect(
+                models.isEmpty || models.contains { DeviceFamily(model: $0) != nil },
+                "no known device family in \(row["trackId"] ?? "?"): \(models)")
+        }
+        #expect(roster.unknownDeviceModels.isEmpty, "unknown device models: \(roster.unknownDeviceModels.sorted())")
 
         // Entity-less: resultCount 1, the artist row only — the missing-entity signature.
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!

@@ -3,7 +3,9 @@
 /// JSONDecoder costs about 2 ms per 200-app roster; 175 storefronts at startup would blow the 150 ms budget.
 /// This form is one line per app, fields separated by 0x1F, with `\`, newline and 0x1F escaped, and optional
 /// fields prefixed `+` (present) or `-` (absent). It is private to the cache: the header's format version
-/// guards it, and the raw body stays the authority.
+/// guards it, and the raw body stays the authority. A 16th field, the device families as a decimal bit set, was
+/// added without a new format version: a 15-field line (written before it) reads with the platform's default
+/// families until the next refresh rewrites it, so an upgrade keeps serving from the cache.
 import Foundation
 
 extension App {
@@ -32,6 +34,8 @@ extension App {
                 out.append(separator)
                 appendOptional(optional, to: &out)
             }
+            out.append(separator)
+            append(String(app.devices.rawValue), to: &out)
         }
         return out
     }
@@ -70,13 +74,14 @@ extension App {
         return apps
     }
 
-    /// The 15 field ranges of one line, and whether each holds an escape.
+    /// The 15 or 16 field ranges of one line, and whether each holds an escape.
     private struct FieldRanges {
-        var starts = [Int](repeating: 0, count: 15)
-        var ends = [Int](repeating: 0, count: 15)
-        var escaped = [Bool](repeating: false, count: 15)
+        var starts = [Int](repeating: 0, count: 16)
+        var ends = [Int](repeating: 0, count: 16)
+        var escaped = [Bool](repeating: false, count: 16)
+        var count = 0
 
-        /// Splits `start..<end` at 0x1F; false unless there are exactly 15 fields. Separators and newlines
+        /// Splits `start..<end` at 0x1F; false unless there are 15 or 16 fields. Separators and newlines
         /// inside text are escaped, so every raw 0x1F is a separator. Both scans use `memchr`: escapes are
         /// rare, so a line without a backslash marks no field as escaped without looking at each byte.
         mutating func split(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -84,7 +89,7 @@ extension App {
             var count = 0
             var fieldStart = start
             while true {
-                guard count < 15 else { return false }
+                guard count < 16 else { return false }
                 let fieldEnd =
                     memchr(base + fieldStart, Int32(App.separator), end - fieldStart).map {
                         base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
@@ -94,7 +99,10 @@ extension App {
                 escaped[count] =
                     lineHasEscape && memchr(base + fieldStart, Int32(App.backslash), fieldEnd - fieldStart) != nil
                 count += 1
-                if fieldEnd == end { return count == 15 }
+                if fieldEnd == end {
+                    self.count = count
+                    return count >= 15
+                }
                 fieldStart = fieldEnd + 1
             }
         }
@@ -132,9 +140,14 @@ extension App {
             let currency = optional(11, same?.currency), let version = optional(12, same?.version),
             let rating = optional(13, nil), let ratingCount = optional(14, nil)
         else { return nil }
+        var devices = DeviceFamilies(supportedDevices: nil, platform: platform)
+        if fields.count == 16 {
+            guard let bits = integer(bytes(15)), (1...Int(UInt8.max)).contains(bits) else { return nil }
+            devices = DeviceFamilies(rawValue: UInt8(bits))
+        }
         return App(
             id: id, artistId: artistId, name: text(2, same?.name), bundleId: text(3, same?.bundleId),
-            genre: text(4, same?.genre), formattedPrice: formattedPrice, platform: platform,
+            genre: text(4, same?.genre), formattedPrice: formattedPrice, platform: platform, devices: devices,
             minimumOsVersion: floorText, minimumOS: floor, iconUrl: text(8, same?.iconUrl),
             storeUrl: text(9, same?.storeUrl), price: price.flatMap { Double($0) }, currency: currency,
             version: version, averageUserRating: rating.flatMap { Double($0) },

@@ -20,6 +20,9 @@ public struct LookupRow: Sendable, Hashable, Codable {
     public var artistId: Int?
     /// The developer's display name, as the storefront localizes it.
     public var artistName: String?
+    /// Device models the app runs on (`iPhone15-iPhone15`, `iPadPro11M4-iPadPro11M4`, `Watch7-Watch7`,
+    /// `MacDesktop-MacDesktop`); mapped to ``DeviceFamilies`` by prefix. Absent on most Mac rows.
+    public var supportedDevices: [String]?
     /// The app's id on the wire (Apple calls apps "tracks"): the `id` in replies, pins and exclusions. An integer; a
     /// numeric string is accepted too.
     public var trackId: Int?
@@ -63,7 +66,8 @@ public struct LookupRow: Sendable, Hashable, Codable {
     public var currentVersionReleaseDate: String?
 
     private enum CodingKeys: String, CodingKey {
-        case wrapperType, kind, artistType, artistId, artistName, trackId, trackName, bundleId, sellerName
+        case wrapperType, kind, artistType, artistId, artistName, supportedDevices, trackId, trackName, bundleId
+        case sellerName
         case primaryGenreName, genres, price, formattedPrice, currency, minimumOsVersion, version
         case artworkUrl60, artworkUrl100, artworkUrl512, trackViewUrl, averageUserRating, userRatingCount
         case fileSizeBytes, releaseDate, currentVersionReleaseDate
@@ -86,6 +90,7 @@ public struct LookupRow: Sendable, Hashable, Codable {
         artistType = string(.artistType)
         artistId = int(.artistId)
         artistName = string(.artistName)
+        supportedDevices = (try? c.decodeIfPresent([String].self, forKey: .supportedDevices)) ?? nil
         trackId = int(.trackId)
         trackName = string(.trackName)
         bundleId = string(.bundleId)

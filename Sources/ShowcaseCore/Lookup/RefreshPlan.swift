@@ -1,17 +1,25 @@
+import Foundation
+
 /// Which upstream requests a full warm needs: the fewest that serve every host in every storefront.
 ///
-/// A host's identity is resolved once (one identity request, in the first storefront, only when not cached),
-/// and hosts of the same developer share one roster request per storefront. A full warm of S storefronts with
-/// H hosts of one developer therefore costs at most S + H requests.
+/// A host's identity is resolved once (one identity request, in the first storefront, only when not cached) and
+/// re-resolved once per `refresh.interval` (an app can be transferred to another developer), and hosts of the same
+/// developer share one roster request per storefront. A full warm of S storefronts with H hosts of one developer
+/// therefore costs at most S + H requests, plus H per interval for re-resolution.
 public enum RefreshPlan {
-    /// The identity requests for hosts whose identity is not known yet, in host order.
+    /// The identity requests for hosts whose identity is not known yet — or, given `now` and `lifetime`, was
+    /// resolved (or last checked) `lifetime` or longer ago — in host order.
     public static func identityRequests(
-        hosts: [String], identities: [String: HostIdentity], storefront: Storefront
+        hosts: [String], identities: [String: HostIdentity], storefront: Storefront, now: Date? = nil,
+        lifetime: Duration? = nil
     ) -> [LookupRequest] {
         var seen: Set<String> = []
-        return hosts.filter { identities[$0] == nil && seen.insert($0).inserted }.map {
-            .identity(bundleId: $0, storefront: storefront)
-        }
+        return hosts.filter { host in
+            guard seen.insert(host).inserted else { return false }
+            guard let identity = identities[host] else { return true }
+            guard let now, let lifetime else { return false }
+            return now.timeIntervalSince(identity.resolvedAt) >= lifetime.seconds
+        }.map { .identity(bundleId: $0, storefront: storefront) }
     }
 
     /// One roster request per (developer, storefront) among the known identities, storefront-major so that the

@@ -20,6 +20,8 @@ public struct App: Sendable, Hashable, Codable {
     public var formattedPrice: String?
     /// The store, from `kind`.
     public var platform: Platform
+    /// The device families it runs on, from `supportedDevices` (``DeviceFamilies/init(supportedDevices:platform:)``).
+    public var devices: DeviceFamilies
     /// `minimumOsVersion` as sent (parsed once into ``minimumOS``).
     public var minimumOsVersion: String {
         didSet { minimumOS = Self.floor(minimumOsVersion) }
@@ -47,19 +49,23 @@ public struct App: Sendable, Hashable, Codable {
     private static func floor(_ text: String) -> OSVersion { OSVersion(text) ?? OSVersion("9999")! }
 
     private enum CodingKeys: String, CodingKey {
-        case id, artistId, name, bundleId, genre, formattedPrice, platform, minimumOsVersion, iconUrl, storeUrl
-        case price, currency, version, averageUserRating, userRatingCount
+        case id, artistId, name, bundleId, genre, formattedPrice, platform, devices, minimumOsVersion, iconUrl
+        case storeUrl, price, currency, version, averageUserRating, userRatingCount
     }
 
-    /// Decodes the JSON form (the Varlink `App` fields plus price, currency, version and ratings).
+    /// Decodes the JSON form (the Varlink `App` fields plus price, currency, version and ratings); `devices`, when
+    /// absent, follows the platform's default.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let platform = try c.decode(Platform.self, forKey: .platform)
+        let devices = try c.decodeIfPresent([DeviceFamily].self, forKey: .devices)
         self.init(
             id: try c.decode(Int.self, forKey: .id), artistId: try c.decode(Int.self, forKey: .artistId),
             name: try c.decode(String.self, forKey: .name), bundleId: try c.decode(String.self, forKey: .bundleId),
             genre: try c.decode(String.self, forKey: .genre),
             formattedPrice: try c.decodeIfPresent(String.self, forKey: .formattedPrice),
-            platform: try c.decode(Platform.self, forKey: .platform),
+            platform: platform,
+            devices: devices.map(DeviceFamilies.init) ?? DeviceFamilies(supportedDevices: nil, platform: platform),
             minimumOsVersion: try c.decode(String.self, forKey: .minimumOsVersion),
             iconUrl: try c.decode(String.self, forKey: .iconUrl),
             storeUrl: try c.decode(String.self, forKey: .storeUrl),
@@ -73,13 +79,14 @@ public struct App: Sendable, Hashable, Codable {
     /// Creates an app from parts (tests, fakes).
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
-        platform: Platform, minimumOsVersion: String, iconUrl: String, storeUrl: String, price: Double? = nil,
-        currency: String? = nil, version: String? = nil, averageUserRating: Double? = nil,
-        userRatingCount: Int? = nil
+        platform: Platform, devices: DeviceFamilies? = nil, minimumOsVersion: String, iconUrl: String,
+        storeUrl: String, price: Double? = nil, currency: String? = nil, version: String? = nil,
+        averageUserRating: Double? = nil, userRatingCount: Int? = nil
     ) {
         self.init(
             id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, formattedPrice: formattedPrice,
-            platform: platform, minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion),
+            platform: platform, devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
+            minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion),
             iconUrl: iconUrl, storeUrl: storeUrl, price: price, currency: currency, version: version,
             averageUserRating: averageUserRating, userRatingCount: userRatingCount)
     }
@@ -87,8 +94,9 @@ public struct App: Sendable, Hashable, Codable {
     /// Creates an app whose floor the caller has already parsed from `minimumOsVersion` (the cache decoder).
     init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
-        platform: Platform, minimumOsVersion: String, minimumOS: OSVersion, iconUrl: String, storeUrl: String,
-        price: Double?, currency: String?, version: String?, averageUserRating: Double?, userRatingCount: Int?
+        platform: Platform, devices: DeviceFamilies, minimumOsVersion: String, minimumOS: OSVersion, iconUrl: String,
+        storeUrl: String, price: Double?, currency: String?, version: String?, averageUserRating: Double?,
+        userRatingCount: Int?
     ) {
         self.id = id
         self.artistId = artistId
@@ -97,6 +105,7 @@ public struct App: Sendable, Hashable, Codable {
         self.genre = genre
         self.formattedPrice = formattedPrice
         self.platform = platform
+        self.devices = devices
         self.minimumOsVersion = minimumOsVersion
         self.minimumOS = minimumOS
         self.iconUrl = iconUrl
@@ -123,8 +132,19 @@ public struct App: Sendable, Hashable, Codable {
         else { return nil }
         self.init(
             id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre,
-            formattedPrice: row.formattedPrice, platform: platform, minimumOsVersion: floor, iconUrl: icon,
+            formattedPrice: row.formattedPrice, platform: platform,
+            devices: DeviceFamilies(supportedDevices: row.supportedDevices, platform: platform),
+            minimumOsVersion: floor, iconUrl: icon,
             storeUrl: storeUrl, price: row.price, currency: row.currency, version: row.version,
             averageUserRating: row.averageUserRating, userRatingCount: row.userRatingCount)
+    }
+
+    /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the
+    /// ratings are not served, so a change in them alone is not a change of the roster.
+    public func hasSameServedFields(as other: App) -> Bool {
+        id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
+            && genre == other.genre && formattedPrice == other.formattedPrice && price == other.price
+            && currency == other.currency && platform == other.platform && devices == other.devices
+            && minimumOsVersion == other.minimumOsVersion && iconUrl == other.iconUrl && storeUrl == other.storeUrl
     }
 }

@@ -24,4 +24,13 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
         case .macos: "mac-software"
         }
     }
+
+    /// The `mt` (media type) a store link carries so the OS opens the right store: `8` for iOS apps, `12` for Mac
+    /// apps. Apple's own Mac links use `mt=12`; a Mac app with `mt=8` opens a dead end on macOS.
+    public var mediaType: String {
+        switch self {
+        case .ios: "8"
+        case .macos: "12"
+        }
+    }
 }

@@ -93,12 +93,13 @@ public struct Roster: Sendable {
             body: nil, droppedRows: droppedRows)
     }
 
-    /// True when both rosters would answer every query identically: same developer, storefront, result count
-    /// and apps. `fetchedAt` and the raw body's bytes do not count, so an identical refresh is not a new
-    /// revision and `Watch` stays quiet.
+    /// True when both rosters would answer every query identically: same developer, storefront, and apps equal in
+    /// every served field (``App/hasSameServedFields(as:)``). `fetchedAt`, the raw body's bytes, `resultCount` and
+    /// fields no reply shows (ratings, version) do not count, so an identical refresh — or the daily rating churn
+    /// of a live app — is not a new revision and `Watch` stays quiet.
     public func hasSameContent(as other: Roster) -> Bool {
-        artistId == other.artistId && storefront == other.storefront && resultCount == other.resultCount
-            && apps == other.apps
+        artistId == other.artistId && storefront == other.storefront
+            && apps.elementsEqual(other.apps) { $0.hasSameServedFields(as: $1) }
     }
 
     /// The app with `id`, if this storefront lists it.

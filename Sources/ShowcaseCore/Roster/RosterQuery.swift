@@ -11,9 +11,12 @@ public struct RosterQuery: Sendable {
     public var hostTrackId: Int?
     /// The store asked about. Checked before the floor, so a Mac app's low floor never leaks into iOS.
     public var platform: Platform
+    /// The device family asked about: only apps that run on it. Nil on the iOS store keeps the apps that run on an
+    /// iPhone or an iPad, so a watch-, TV- or vision-only app is never suggested to a phone.
+    public var device: DeviceFamily?
     /// The device's OS version; nil applies no floor filter (the platform still applies).
     public var osVersion: OSVersion?
-    /// The locale for taglines; nil uses the storefront's ``Storefront/primaryLanguage``.
+    /// The locale for taglines; nil uses the storefront's ``Storefront/locale``.
     public var locale: String?
     /// The operator's curation (already merged per host by the config layer).
     public var overlay: Overlay
@@ -22,28 +25,33 @@ public struct RosterQuery: Sendable {
 
     /// Creates a query.
     public init(
-        hostBundleId: String, hostTrackId: Int? = nil, platform: Platform, osVersion: OSVersion? = nil,
+        hostBundleId: String, hostTrackId: Int? = nil, platform: Platform, device: DeviceFamily? = nil,
+        osVersion: OSVersion? = nil,
         locale: String? = nil, overlay: Overlay = .empty, attribution: Attribution = .disabled
     ) {
         self.hostBundleId = hostBundleId
         self.hostTrackId = hostTrackId
         self.platform = platform
+        self.device = device
         self.osVersion = osVersion
         self.locale = locale
         self.overlay = overlay
         self.attribution = attribution
     }
 
-    /// The answer for `roster`, in order: the host excluded, then platform, then OS floor (numerically), then
-    /// the overlay (excluded hidden, pinned first), then taglines and attribution.
+    /// The answer for `roster`, in order: the host excluded, then platform, then device family, then OS floor
+    /// (numerically), then the overlay (excluded hidden, pinned first), then taglines and attribution.
     public func resolve(_ roster: Roster) -> [ResolvedApp] {
-        let locale = locale ?? roster.storefront.primaryLanguage
+        let locale = locale ?? roster.storefront.locale
         let matching = roster.apps.filter { app in
-            !isHost(app) && app.platform == platform && osVersion.map { app.minimumOS <= $0 } != false
+            !isHost(app) && app.platform == platform && runsOnDevice(app)
+                && osVersion.map { app.minimumOS <= $0 } != false
         }
         return overlay.arrange(matching).map { app in
             ResolvedApp(
-                app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+                app: app,
+                storeUrl: attribution.apply(
+                    to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
                 tagline: overlay.taglines[app.id]?.text(for: locale))
         }
     }
@@ -52,10 +60,16 @@ public struct RosterQuery: Sendable {
     /// (`GetApp` names the app explicitly); nil when the storefront does not list it or the overlay excludes it.
     public func resolveApp(id: Int, in roster: Roster) -> ResolvedApp? {
         guard let app = roster.app(id: id), !overlay.excluded.contains(id) else { return nil }
-        let locale = locale ?? roster.storefront.primaryLanguage
+        let locale = locale ?? roster.storefront.locale
         return ResolvedApp(
-            app: app, storeUrl: attribution.apply(to: app.storeUrl, hostBundleId: hostBundleId),
+            app: app,
+            storeUrl: attribution.apply(to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
             tagline: overlay.taglines[id]?.text(for: locale))
+    }
+
+    private func runsOnDevice(_ app: App) -> Bool {
+        if let device { return app.devices.contains(DeviceFamilies(device)) }
+        return platform != .ios || !app.devices.isDisjoint(with: .phoneAndPad)
     }
 
     private func isHost(_ app: App) -> Bool {

@@ -16,6 +16,11 @@ public struct Storefront: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// used to pick a tagline when a query names none.
     public let primaryLanguage: String
 
+    /// The storefront's own locale, its primary language and region (`br` → `pt-BR`, `cn` → `zh-Hans-CN`,
+    /// `tw` → `zh-Hant-TW`, `jp` → `ja-JP`): the tagline query when a `Get` names no locale, so a `pt-BR` key is
+    /// found for Brazil before a `pt` one.
+    public var locale: String { primaryLanguage + "-" + code.uppercased() }
+
     /// Parses an alpha-2 or alpha-3 code in any case, ignoring surrounding whitespace.
     ///
     /// - Throws: ``StorefrontError`` naming the text when it is not an ISO 3166-1 code, or names a country

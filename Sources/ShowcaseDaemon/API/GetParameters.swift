@@ -17,6 +17,7 @@ struct GetParameters {
         var storefront: JSONValue?
         var host: JSONValue?
         var platform: JSONValue?
+        var device: JSONValue?
         var osVersion: JSONValue?
         var locale: JSONValue?
         var wait: JSONValue?
@@ -25,6 +26,7 @@ struct GetParameters {
             case "storefront": storefront = value
             case "host": host = value
             case "platform": platform = value
+            case "device": device = value
             case "osVersion": osVersion = value
             case "locale": locale = value
             case "waitMs": wait = value
@@ -35,6 +37,7 @@ struct GetParameters {
         key = ReplyCache.Key(
             storefront: code, host: try Self.optionalString(host, "host"),
             platform: try Self.optionalString(platform, "platform"),
+            device: try Self.optionalString(device, "device"),
             osVersion: try Self.optionalString(osVersion, "osVersion"),
             locale: try Self.optionalString(locale, "locale"))
         if let wait, !wait.isNull {

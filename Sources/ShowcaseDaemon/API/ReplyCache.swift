@@ -22,6 +22,7 @@ final class ReplyCache: @unchecked Sendable {
         var storefront: String
         var host: String?
         var platform: String?
+        var device: String?
         var osVersion: String?
         var locale: String?
     }

@@ -22,10 +22,14 @@ enum ReplyEncoding {
 
     /// One `Roster.Watch` reply: the state as `Get` answers it, with the revision it corresponds to.
     static func watch(_ view: RosterView) throws(VarlinkError) -> JSONValue {
+        try watch(view, revision: view.revision, apps: view.apps.map(app))
+    }
+
+    /// `Roster.Watch`'s reply with the stream's own `revision` and the apps it already resolved.
+    static func watch(_ view: RosterView, revision: Int, apps: [RosterApp]) throws(VarlinkError) -> JSONValue {
         try servable(view)
         return RosterWatchReply(
-            storefront: view.storefront.code, revision: max(view.revision, 0), state: view.state.wire,
-            apps: view.apps.map(app)
+            storefront: view.storefront.code, revision: max(revision, 0), state: view.state.wire, apps: apps
         ).encoded()
     }
 
@@ -110,7 +114,12 @@ enum ReplyEncoding {
                 AdminStatusReply.StorefrontStatus(
                     code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
                     nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
-                    lastError: entry.lastError?.description)
+                    lastError: entry.lastError?.description, droppedRows: entry.droppedRows,
+                    truncated: entry.truncated)
+            },
+            hosts: report.hosts.map {
+                AdminStatusReply.HostStatus(
+                    bundleId: $0.bundleID, appId: $0.appID, artistId: $0.artistID, warning: $0.warning)
             }
         ).encoded()
     }
@@ -143,8 +152,9 @@ enum ReplyEncoding {
         let app = resolved.app
         return RosterApp(
             id: app.id, artistId: app.artistId, name: app.name, bundleId: app.bundleId, genre: app.genre,
-            formattedPrice: app.formattedPrice, platform: app.platform.rawValue,
-            minimumOsVersion: app.minimumOsVersion, iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
+            formattedPrice: app.formattedPrice, price: app.price, currency: app.currency,
+            platform: app.platform.rawValue, devices: app.devices.names, minimumOsVersion: app.minimumOsVersion,
+            iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
             tagline: resolved.tagline)
     }
 

@@ -88,14 +88,19 @@ final class RosterMethods: Sendable {
             guard let parsed = Platform(rawValue: text.lowercased()) else { throw .invalidParameter("platform") }
             platform = parsed
         }
+        var device: DeviceFamily?
+        if let text = key.device {
+            guard let parsed = DeviceFamily(rawValue: text.lowercased()) else { throw .invalidParameter("device") }
+            device = parsed
+        }
         var osVersion: OSVersion?
         if let text = key.osVersion {
             guard let parsed = OSVersion(text) else { throw .invalidParameter("osVersion") }
             osVersion = parsed
         }
         return RosterRequest(
-            snapshot: snapshot, storefront: storefront, host: host, platform: platform, osVersion: osVersion,
-            locale: key.locale)
+            snapshot: snapshot, storefront: storefront, host: host, platform: platform, device: device,
+            osVersion: osVersion, locale: key.locale)
     }
 
     // MARK: GetApp

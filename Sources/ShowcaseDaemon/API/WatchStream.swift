@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseAPI
 import ShowcaseCore
 import Varlink
 
@@ -9,7 +10,11 @@ import Varlink
 /// state. After sending, the stream waits until the connection has written those replies
 /// (`whenOutputDrained`) before it sends again, so a slow reader gets the latest state, not a backlog of
 /// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
-/// refresh that returns identical content does not bump the revision, so it sends nothing. A roster that cannot
+/// revision is a change of what the reply shows: the stream compares the apps it would send with the ones it
+/// sent, so an identical refresh, a rating-only change, or a change in apps this host's query filters out sends
+/// nothing, while a reload that changes the served answer (overlay, attribution; the service announces every
+/// reload) is sent with a new revision. The revision sent is the store's, or one past the last one sent when the
+/// change came from a reload, so it only grows. A roster that cannot
 /// be served — a diagnostic (malformed response, missing entity parameter, host not found), or a transport
 /// failure with nothing cached — ends the stream with that error, as `Get` answers it, because a watcher must not
 /// mistake it for an empty roster.
@@ -128,11 +133,18 @@ final class WatchStream: @unchecked Sendable {
         }
         let view = service.view(
             for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
-        let sent = Sent(revision: view.revision, state: view.state)
-        if !force, lastSent[storefront] == sent { return false }
-        lastSent[storefront] = sent
+        let apps = view.apps.map(ReplyEncoding.app)
+        let last = lastSent[storefront]
+        if !force, let last, last.state == view.state, last.apps == apps { return false }
+        let revision =
+            switch last {
+            case .none: view.revision
+            case .some(let last) where force && last.state == view.state && last.apps == apps: last.revision
+            case .some(let last): max(view.revision, last.revision + 1)
+            }
+        lastSent[storefront] = Sent(revision: revision, state: view.state, apps: apps)
         let reply: JSONValue
-        do throws(VarlinkError) { reply = try ReplyEncoding.watch(view) } catch {
+        do throws(VarlinkError) { reply = try ReplyEncoding.watch(view, revision: revision, apps: apps) } catch {
             responder.fail(error)
             end()
             return true
@@ -150,9 +162,11 @@ final class WatchStream: @unchecked Sendable {
         onEnd = nil
     }
 
-    private struct Sent: Equatable {
+    /// What the last reply for a storefront showed, and the revision it carried.
+    private struct Sent {
         var revision: Int
         var state: ServedState
+        var apps: [RosterApp]
     }
 
     /// Called once when the stream ends (the registry forgets it).

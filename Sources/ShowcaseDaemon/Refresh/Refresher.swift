@@ -15,6 +15,8 @@ final class Refresher: Sendable {
     private let config: ConfigHolder
     private let clock: any ShowcaseClock
     private let log: DaemonLog
+    /// Device models already logged as unknown, so each is logged once per run, not once per refresh.
+    private let loggedDeviceModels = NSLockedBox<Set<String>>([])
 
     init(store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog) {
         self.store = store
@@ -32,9 +34,12 @@ final class Refresher: Sendable {
         var apps = 0
 
         let hosts = snapshot.configuration.hosts.map(\.bundleID)
-        for request in RefreshPlan.identityRequests(hosts: hosts, identities: store.identities, storefront: storefront)
-        {
+        let identityRequests = RefreshPlan.identityRequests(
+            hosts: hosts, identities: store.identities, storefront: storefront, now: clock.now,
+            lifetime: snapshot.configuration.refresh.interval)
+        for request in identityRequests {
             guard case .identity(let bundleID, _) = request else { continue }
+            let known = store.identity(bundleID)
             do {
                 let body = try await upstream.fetch(request)
                 let identity = try upstream.accepting { () throws(LookupError) in
@@ -48,9 +53,34 @@ final class Refresher: Sendable {
                 }
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
-                log.info(
-                    "resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)",
-                    fields: [.host: bundleID, .storefront: storefront.code])
+                if let known, known.artistId != identity.artistId {
+                    let warning =
+                        "\(bundleID) moved from developer \(known.artistId) to developer \(identity.artistId) "
+                        + "(the app was transferred); serving the new developer's roster from now on"
+                    store.setHostWarning(bundleID, warning)
+                    log.warning(warning, fields: [.host: bundleID, .storefront: storefront.code])
+                } else {
+                    store.setHostWarning(bundleID, nil)
+                    log.info(
+                        "resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)",
+                        fields: [.host: bundleID, .storefront: storefront.code])
+                }
+            } catch let error where known != nil {
+                // A re-resolution that fails keeps the identity in use: the developer's other apps are still real.
+                // Checked again after another interval, not on every storefront's refresh.
+                if let known, !error.isTransport {
+                    var checked = known
+                    checked.resolvedAt = clock.now
+                    store.setIdentity(checked)
+                    store.setHostWarning(
+                        bundleID,
+                        "the store no longer knows \(bundleID) in \(storefront) (\(error)); still serving developer "
+                            + "\(known.artistId)'s last roster: check hosts[].bundle_id or the app's availability")
+                }
+                log.warning(
+                    "could not re-resolve \(bundleID) in \(storefront) (\(error)); still serving developer "
+                        + "\(known?.artistId ?? 0)'s roster",
+                    fields: [.host: bundleID, .storefront: storefront.code, .error: error.description])
             } catch {
                 persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
                 store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
@@ -68,6 +98,16 @@ final class Refresher: Sendable {
                 let body = try await upstream.fetch(request)
                 let roster = try upstream.accepting { () throws(LookupError) in
                     try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now)
+                }
+                // Logged before the roster is served, so whoever sees it in Status finds these lines in the log.
+                logUnknownDeviceModels(in: roster)
+                if roster.droppedRows.count > 0 {
+                    log.warning("the \(storefront) roster of developer \(artistId): \(roster.droppedRows)")
+                }
+                if roster.isTruncated {
+                    log.warning(
+                        "the \(storefront) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
+                            + "rows, the lookup's maximum: apps past that are not listed")
                 }
                 store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
@@ -96,6 +136,23 @@ final class Refresher: Sendable {
                 fields: [.storefront: storefront.code])
         }
         return .updated(changed: changed)
+    }
+
+    /// Logs each `supportedDevices` model no device family knows, once per run: a new Apple device whose apps
+    /// count as iPhone and iPad until `DeviceFamily` learns its prefix.
+    private func logUnknownDeviceModels(in roster: Roster) {
+        let unknown = roster.unknownDeviceModels
+        guard !unknown.isEmpty else { return }
+        let new = loggedDeviceModels.withLock { seen in
+            let new = unknown.subtracting(seen)
+            seen.formUnion(new)
+            return new
+        }
+        for model in new.sorted() {
+            log.warning(
+                "the \(roster.storefront) roster lists the device model '\(model)', which maps to no device family; "
+                    + "apps listing only such models count as iPhone and iPad until showcased learns its prefix")
+        }
     }
 
     /// Writes a diagnostic to the cache directory (next to the untouched roster), so a restart still answers

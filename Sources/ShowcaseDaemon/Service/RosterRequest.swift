@@ -15,6 +15,8 @@ struct RosterRequest: Sendable {
     var host: HostConfiguration
     /// The store asked about.
     var platform: Platform
+    /// The device family; nil keeps what runs on an iPhone or an iPad (on the iOS store).
+    var device: DeviceFamily?
     /// The device's OS version; nil applies no floor.
     var osVersion: OSVersion?
     /// The locale for taglines; nil uses the storefront's primary language.
@@ -23,12 +25,13 @@ struct RosterRequest: Sendable {
     /// A request for `host`'s roster in `storefront` with the configuration's defaults.
     init(
         snapshot: ConfigSnapshot, storefront: Storefront, host: HostConfiguration, platform: Platform? = nil,
-        osVersion: OSVersion? = nil, locale: String? = nil
+        device: DeviceFamily? = nil, osVersion: OSVersion? = nil, locale: String? = nil
     ) {
         self.snapshot = snapshot
         self.storefront = storefront
         self.host = host
         self.platform = platform ?? snapshot.configuration.defaultPlatform
+        self.device = device
         self.osVersion = osVersion
         self.locale = locale
     }

@@ -184,12 +184,19 @@ final class RosterService: Sendable {
                     StatusReport.Storefront(
                         storefront: storefront, state: view.state, apps: view.roster?.apps.count ?? 0,
                         fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
-                        lastError: store.lastRefreshError(storefront)))
+                        lastError: store.lastRefreshError(storefront),
+                        droppedRows: view.roster?.droppedRows.count ?? 0, truncated: view.roster?.isTruncated ?? false))
             }
         }
         return StatusReport(
             configPath: configPath, configGeneration: snapshot.generation, upstream: upstream.snapshot,
-            storefronts: storefronts, lastReloadError: config.lastReloadError)
+            storefronts: storefronts, lastReloadError: config.lastReloadError,
+            hosts: snapshot.configuration.hosts.map { host in
+                let identity = store.identity(host.bundleID)
+                return StatusReport.Host(
+                    bundleID: host.bundleID, appID: identity?.trackId ?? host.appID, artistID: identity?.artistId,
+                    warning: store.hostWarning(host.bundleID))
+            })
     }
 
     /// systemd's `STATUS=` line: how many warm storefronts are in each state ("3 storefronts: 2 fresh, 1 stale").
@@ -270,6 +277,7 @@ final class RosterService: Sendable {
         await scheduler.reschedule()
         await scheduleWarm(added)
         if newHosts { await scheduler.expedite(configuration.storefronts) }
+        store.announce(warm.all)
         log.notice(
             "reloaded configuration by \(trigger): generation \(snapshot.generation), \(configuration.summary)")
         notifier.ready(status: statusLine())

@@ -34,7 +34,7 @@ struct RosterView: Sendable {
         let configuration = request.snapshot.configuration
         resolution = RosterQuery(
             hostBundleId: request.host.bundleID, hostTrackId: identity?.trackId ?? request.host.appID,
-            platform: request.platform, osVersion: request.osVersion, locale: request.locale,
+            platform: request.platform, device: request.device, osVersion: request.osVersion, locale: request.locale,
             overlay: request.host.overlay, attribution: configuration.attribution)
         switch answer {
         case .roster(let roster, let freshness):

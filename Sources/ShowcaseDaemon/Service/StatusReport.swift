@@ -17,6 +17,22 @@ struct StatusReport: Sendable {
         var nextRefreshAt: Date?
         /// How its last refresh failed, if it did.
         var lastError: LookupError?
+        /// Rows of the served roster's body that did not become apps.
+        var droppedRows: Int = 0
+        /// Whether the served roster reached the endpoint's 200-row ceiling.
+        var truncated: Bool = false
+    }
+
+    /// One configured host.
+    struct Host: Sendable {
+        /// Its bundle id.
+        var bundleID: String
+        /// Its trackId, resolved or pinned.
+        var appID: Int?
+        /// Its developer, once resolved.
+        var artistID: Int?
+        /// A transfer or an app the store no longer knows, until a re-resolution finds all well.
+        var warning: String?
     }
 
     /// The path of the configuration file.
@@ -29,4 +45,6 @@ struct StatusReport: Sendable {
     var storefronts: [Storefront]
     /// Why the last reload was rejected, until one succeeds.
     var lastReloadError: String?
+    /// Every configured host, in configuration order.
+    var hosts: [Host] = []
 }

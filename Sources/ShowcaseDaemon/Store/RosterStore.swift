@@ -45,6 +45,8 @@ public final class RosterStore: Sendable {
     private let stampCounter = Atomic<Int>(0)
     private let storefrontStamps = Mutex<[Storefront: StorefrontStamp]>([:])
     private let watchers = Mutex<[UInt64: @Sendable (Storefront) -> Void]>([:])
+    /// Per host bundle id, why it needs a look (Status `hosts`).
+    private let hostWarnings = Mutex<[String: String]>([:])
     private let nextWatcher = Atomic<UInt64>(1)
     private let unusableHandler = Mutex<(@Sendable (Storefront) -> Void)?>(nil)
 
@@ -259,6 +261,23 @@ public final class RosterStore: Sendable {
         watchers.withLock { $0[id] = onChange }
         return id
     }
+
+    /// Tells every watcher that `storefronts` may answer differently without a store change (a reload changed the
+    /// overlay or attribution); each watcher compares what it would send with what it sent.
+    func announce(_ storefronts: some Sequence<Storefront>) {
+        let callbacks = watchers.withLock { Array($0.values) }
+        for storefront in storefronts {
+            for callback in callbacks { callback(storefront) }
+        }
+    }
+
+    /// Records why a host needs a look (a transfer, an app the store no longer knows), or clears it with nil.
+    func setHostWarning(_ host: String, _ warning: String?) {
+        hostWarnings.withLock { $0[host] = warning }
+    }
+
+    /// The host's current warning, for Status.
+    func hostWarning(_ host: String) -> String? { hostWarnings.withLock { $0[host] } }
 
     func unwatch(_ id: UInt64) { _ = watchers.withLock { $0.removeValue(forKey: id) } }
 

@@ -45,7 +45,8 @@ public struct AdminStatusReply: APIValue {
         public var fetchedAt: String?
         /// When the next refresh is due, RFC 3339 UTC; nil when none is scheduled.
         public var nextRefreshAt: String?
-        /// Apps in the cached roster, before any query's filter.
+        /// Apps `Roster.Get` serves from the roster for the default host and platform without an OS filter (the host
+        /// app itself not counted).
         public var apps: Int
         /// The last refresh's failure, until a refresh succeeds.
         public var lastError: String?

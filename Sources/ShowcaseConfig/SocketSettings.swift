@@ -11,16 +11,33 @@ public struct SocketSettings: Sendable, Equatable {
     /// `socket.admin_uids` — list of uids, default `[]`. Besides root and the daemon's own uid, who
     /// may call `io.showcase.Admin`.
     public var adminUIDs: [UInt32]
+    /// `socket.max_connections` — positive integer, default 4096: the most clients connected at once, every uid
+    /// together. A client beyond it is told the daemon is busy. The unit's `LimitNOFILE=` leaves room for it.
+    /// Read at start; a reload keeps the running value.
+    public var maxConnections: Int
+    /// `socket.max_connections_per_uid` — positive integer, default 1024, at most `max_connections`: the most
+    /// clients one uid may have connected at once, so one uid can never take every slot. Root, the daemon's uid
+    /// and `admin_uids` beyond either cap still reach `io.showcase.Admin` through a small reserve. Read at start.
+    public var maxConnectionsPerUID: Int
 
     /// A socket section using `path` as given (unlike the loader, no relative-path resolution) and the documented
     /// defaults.
-    public init(path: String, mode: UInt32 = 0o660, adminUIDs: [UInt32] = []) {
+    public init(
+        path: String, mode: UInt32 = 0o660, adminUIDs: [UInt32] = [], maxConnections: Int = 4096,
+        maxConnectionsPerUID: Int = 1024
+    ) {
         self.path = path
         self.mode = mode
         self.adminUIDs = adminUIDs
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerUID = maxConnectionsPerUID
     }
 
-    static let keys = ["path", "mode", "admin_uids"]
+    static let keys = ["path", "mode", "admin_uids", "max_connections", "max_connections_per_uid"]
+
+    /// The largest value either connection cap accepts: far beyond any descriptor limit, small enough that no
+    /// arithmetic on it can overflow.
+    static let connectionCeiling = 1 << 20
 
     init(reading node: YAMLNode?, defaults: DefaultPaths, base: String, diagnostics: inout ConfigDiagnostics) {
         self.init(path: defaults.socketPath)
@@ -63,5 +80,35 @@ public struct SocketSettings: Sendable, Equatable {
                 return uid
             }
         }
+        if let value = fields["max_connections"],
+            let count = Self.connectionCount(value, "socket.max_connections", &diagnostics)
+        {
+            maxConnections = count
+        }
+        let perUID = fields["max_connections_per_uid"]
+        if let perUID, let count = Self.connectionCount(perUID, "socket.max_connections_per_uid", &diagnostics) {
+            maxConnectionsPerUID = count
+        }
+        if maxConnectionsPerUID > maxConnections, let node = perUID ?? fields["max_connections"] {
+            diagnostics.report(
+                .invalidValue, at: node,
+                "'socket.max_connections_per_uid' (\(maxConnectionsPerUID)) must not exceed 'socket.max_connections' "
+                    + "(\(maxConnections)); lower it or raise max_connections")
+        }
+    }
+
+    private static func connectionCount(
+        _ node: YAMLNode, _ key: String, _ diagnostics: inout ConfigDiagnostics
+    ) -> Int? {
+        guard node.isExplicitString == false, let text = node.scalar, let value = Int(text), value > 0,
+            value <= connectionCeiling
+        else {
+            diagnostics.report(
+                .invalidValue, at: node,
+                "expected a number of connections from 1 to \(connectionCeiling) for '\(key)', "
+                    + "found \(node.kindDescription)")
+            return nil
+        }
+        return value
     }
 }

@@ -50,6 +50,12 @@ final class ServerConnection {
     /// The peer shut down its sending side: finish pending replies, then close.
     var inputClosed = false
     var isOpen = true
+    /// Admitted into the privileged reserve: may call only the reserve's interfaces.
+    var inReserve = false
+    /// `input.count` as last added to the server-wide input total.
+    var accountedInput = 0
+    /// `pendingBytes` as last added to the server-wide output total.
+    var accountedOutput = 0
     /// `whenOutputDrained` callbacks, run by `runDrainWaiters()` once their call's replies are written.
     var drainWaiters: [DrainWaiter] = []
 

@@ -30,6 +30,14 @@ final class ServerLoop: @unchecked Sendable {
     var dirty: [ServerConnection] = []
     var loopThread: pthread_t?
     var reserveFD: Int32 = -1
+    /// Open connections per peer uid, for `maxConnectionsPerUID`.
+    var connectionsPerUID: [UInt32: Int] = [:]
+    /// Connections admitted into the privileged reserve.
+    var reserveInUse = 0
+    /// Bytes of half-received messages held by every connection together.
+    var bufferedInput = 0
+    /// Reply bytes queued for every connection together.
+    var bufferedOutput = 0
     var shutdownDeadline: UInt64?
     var running = true
     let idleNanoseconds: UInt64
@@ -101,7 +109,9 @@ final class ServerLoop: @unchecked Sendable {
         guard let connection = connections[connectionID], connection.isOpen else { return }
         let wasQuiet = !connection.hasPendingOutput
         connection.deliver(sequence: sequence, bytes: bytes, final: final)
-        if connection.pendingBytes > limits.maxPendingOutputBytes { return close(connection) }
+        if connection.pendingBytes > limits.maxPendingOutputBytes || !accountOutput(connection) {
+            return close(connection)
+        }
         if wasQuiet, connection.hasPendingOutput { dirty.append(connection) }
     }
 
@@ -156,7 +166,7 @@ final class ServerLoop: @unchecked Sendable {
                 apply(connectionID: connectionID, sequence: sequence, bytes: bytes, final: final)
             case .adopt(let fd):
                 _ = csys_set_nonblocking(fd, 1)
-                register(fd: fd)
+                register(fd: fd, capped: false)
             case .shutdown(let deadline):
                 beginShutdown(deadline: deadline)
             case .drained(let connectionID, let sequence, let body):
@@ -189,6 +199,7 @@ final class ServerLoop: @unchecked Sendable {
 
     func close(_ connection: ServerConnection) {
         guard connection.isOpen else { return }
+        release(connection)
         let responders = connection.discardAll()
         _ = csys_epoll_del(epollFD, connection.fd)
         _ = csys_close(connection.fd)
@@ -251,7 +262,7 @@ final class ServerLoop: @unchecked Sendable {
         let withinLimit = connection.splitMessages(bytes, maxMessageBytes: limits.maxMessageBytes) { message in
             handleMessage(message, on: connection)
         }
-        if !withinLimit { close(connection) }
+        if !withinLimit || (connection.isOpen && !accountInput(connection)) { close(connection) }
     }
 
     func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
@@ -281,6 +292,10 @@ final class ServerLoop: @unchecked Sendable {
         }
         route.calls.increment()
         if route.requiresMore, !envelope.more { return reject(.expectedMore()) }
+        if connection.inReserve, !reserveAllows(envelope.method) {
+            let allowed = limits.reserveInterfaces.sorted().joined(separator: ", ")
+            return reject(.serviceBusy("too many connections; this one may only call \(allowed)"))
+        }
         let responder = VarlinkResponder(
             loop: self, connectionID: connection.id, sequence: sequence, more: envelope.more, oneway: envelope.oneway)
         if !envelope.oneway { connection.attachToNewestCall(responder) }
@@ -314,6 +329,7 @@ final class ServerLoop: @unchecked Sendable {
                 return close(connection)
             }
         }
+        _ = accountOutput(connection)
         if !connection.hasPendingOutput {
             connection.lastActivity = batchTime
             connection.runDrainWaiters()

@@ -241,12 +241,26 @@ public final class VarlinkClient: @unchecked Sendable {
             let sent = bytes.withUnsafeBytes { csys_send(fd, $0.baseAddress! + offset, $0.count - offset) }
             guard sent > 0 else {
                 if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) { continue }
+                // A server that refuses a connection (busy) says why and closes before the call arrives: that
+                // reply is still readable, and is the better answer.
+                if let parting = partingError() { throw parting }
                 close()
                 throw VarlinkError(
                     code: .connectionClosed, detail: "The service closed the connection while the call was sent.")
             }
             offset += sent
         }
+    }
+
+    /// The error reply a closing server left unread on the socket, if any, without waiting; closes the client.
+    private func partingError() -> VarlinkError? {
+        defer { close() }
+        do {
+            _ = try receiveReply(deadline: Self.deadline(after: .milliseconds(500)))
+        } catch {
+            if error.code == .reply { return error }
+        }
+        return nil
     }
 
     private func receiveReply(deadline: UInt64?) throws(VarlinkError) -> Reply {

@@ -66,6 +66,8 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
             return "Permission denied: this method needs more privileges than the caller has."
         case VarlinkError.expectedMoreName:
             return "This method streams replies and must be called with 'more' set."
+        case VarlinkError.serviceBusyName:
+            return "The service is busy (\(parameters["reason"]?.stringValue ?? "too many connections")); retry later."
         default:
             if case .object(let members) = parameters, !members.isEmpty {
                 return "The service replied with error \(name) \(parameters)."
@@ -76,6 +78,10 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 extension VarlinkError {
+    /// The server refused the connection or call because a connection cap is reached (too many connections
+    /// in all or from this uid). Not an `org.varlink.service` error: the name is this library's, like the
+    /// `org.varlink.client.` names of local failures. Retry later, or close idle connections.
+    public static let serviceBusyName = "org.varlink.server.ServiceBusy"
     /// The interface named in a call is not served.
     public static let interfaceNotFoundName = "org.varlink.service.InterfaceNotFound"
     /// The interface has no method of that name.
@@ -107,6 +113,11 @@ extension VarlinkError {
     /// `org.varlink.service.InvalidParameter(parameter)`, naming the offending parameter.
     public static func invalidParameter(_ parameter: String) -> VarlinkError {
         VarlinkError(name: invalidParameterName, parameters: ["parameter": .string(parameter)])
+    }
+
+    /// `org.varlink.server.ServiceBusy(reason)`: a connection cap is reached; `reason` says which.
+    public static func serviceBusy(_ reason: String) -> VarlinkError {
+        VarlinkError(name: serviceBusyName, parameters: ["reason": .string(reason)])
     }
 
     /// `org.varlink.service.PermissionDenied()`.

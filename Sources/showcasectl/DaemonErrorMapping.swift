@@ -86,6 +86,12 @@ enum DaemonErrorMapping {
                 message: "permission denied: this needs root, the daemon's user, or a uid listed in "
                     + "socket.admin_uids in the daemon's configuration",
                 exitCode: .noPermission)
+        case VarlinkError.serviceBusyName:
+            return CommandFailure(
+                message: "showcased is busy (\(text("reason") ?? "too many connections")); it is running but "
+                    + "admits no more clients now: retry later, or find who holds the connections "
+                    + "(ss -xp | grep showcased)",
+                exitCode: .unavailable)
         case VarlinkError.methodNotFoundName, VarlinkError.interfaceNotFoundName,
             VarlinkError.methodNotImplementedName:
             return CommandFailure(

@@ -39,7 +39,10 @@ struct ConfigErrorTests {
     @Test("lists the known keys when nothing is close")
     func noSuggestion() throws {
         let error = try onlyError(minimalHosts + "socket:\n  wibble: 1\n")
-        #expect(error?.message == "unknown key 'socket.wibble'; known keys here: path, mode, admin_uids")
+        #expect(
+            error?.message
+                == "unknown key 'socket.wibble'; known keys here: path, mode, admin_uids, max_connections, "
+                + "max_connections_per_uid")
     }
 
     @Test("explains a value that is not a duration")

@@ -55,4 +55,24 @@ struct InFlightTests {
         #expect(try bed.daemon!.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
     }
+
+    @Test("SIGTERM gives an Admin.Refresh waiting on a slow upstream lookup.timeout + 1 s, so it is answered, not cut")
+    func sigtermWaitsForASlowRefresh() throws {
+        let bed = try TestBed()
+        bed.timeout = "4s"
+        try bed.start()
+        try bed.waitUntilWarm()
+        // The upstream answers after 3 s: within lookup.timeout, but later than a fixed 2 s grace would allow.
+        bed.replay.inject(.delay(.seconds(3)), matching: "country=us")
+        bed.replay.clearRequests()
+        let refreshing = try bed.client(receiveTimeout: 30)
+        try refreshing.send("io.showcase.Admin.Refresh", ["storefront": "us"])
+        try waitFor { !bed.requests(matching: "country=us").isEmpty }
+        bed.daemon!.send(SIGTERM)
+
+        let refresh = try refreshing.next()
+        #expect(refresh.error == nil, "\(refresh)")
+        #expect(refresh["refreshed"] as? [String] == ["us"], "\(refresh)")
+        #expect(try bed.daemon!.waitForExit(timeout: .seconds(30)) == 0)
+    }
 }

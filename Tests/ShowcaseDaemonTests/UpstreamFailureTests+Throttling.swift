@@ -9,6 +9,8 @@ extension UpstreamFailureTests {
     func throttlingWithoutRetryAfterPausesEveryone(status: Int) throws {
         let bed = try TestBed()
         bed.retry = "2s"
+        // A pause shorter than lookup.timeout: Admin.Refresh waits it out (a longer one is answered at once).
+        bed.timeout = "3s"
         try bed.start()
         try bed.waitUntilWarm()
         bed.replay.clearRequests()
@@ -27,5 +29,28 @@ extension UpstreamFailureTests {
         #expect(gap >= 1.9, "the us request came \(gap)s after a \(status) without Retry-After (retry 2s)")
         let upstream = try bed.status()["upstream"] as? [String: Any] ?? [:]
         #expect((upstream["throttled"] as? Int ?? 0) >= 1)
+    }
+
+    @Test("a 429 with an absurd Retry-After: Admin.Refresh answers at once with the pause, Status shows its end")
+    func longThrottlePauseIsAnsweredNotWaited() throws {
+        let bed = try TestBed()
+        try bed.start()
+        try bed.waitUntilWarm()
+        bed.replay.inject(.status(429, retryAfter: "86400"), count: 1)
+        let throttled = try bed.refresh("de")
+        #expect((throttled["failed"] as? [[String: Any]] ?? []).count == 1, "\(throttled)")
+
+        // The pause (capped at refresh.interval, 1 h here) is far longer than lookup.timeout (1 s): the next
+        // refresh must not wait for it. The client's receive timeout (15 s) bounds a hang.
+        let next = try bed.refresh("us")
+        let failed = next["failed"] as? [[String: Any]] ?? []
+        #expect(failed.map { $0["storefront"] as? String } == ["us"], "\(next)")
+        #expect((failed.first?["error"] as? String)?.hasPrefix("throttled until ") == true, "\(next)")
+
+        // Status shows the real next attempt: the end of the pause, not now.
+        let entry = try #require(try bed.statusEntry("us"))
+        let text = try #require(entry["nextRefreshAt"] as? String, "\(entry)")
+        let nextAttempt = try #require(ISO8601DateFormatter().date(from: text), "\(text)")
+        #expect(nextAttempt.timeIntervalSinceNow > 30 * 60, "nextRefreshAt \(text) is not the pause's end")
     }
 }

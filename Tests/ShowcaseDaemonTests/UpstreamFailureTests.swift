@@ -43,6 +43,8 @@ struct UpstreamFailureTests {
     func throttlingHonoursRetryAfter() throws {
         let bed = try TestBed()
         bed.retry = "100ms"
+        // A pause shorter than lookup.timeout, which Admin.Refresh waits out.
+        bed.timeout = "3s"
         try bed.start()
         try bed.waitUntilWarm()
         bed.replay.clearRequests()
@@ -60,6 +62,8 @@ struct UpstreamFailureTests {
         let bed = try TestBed()
         bed.interval = "2s"
         bed.retry = "100ms"
+        // The capped pause (2 s) is shorter than lookup.timeout, so Admin.Refresh waits it out.
+        bed.timeout = "3s"
         try bed.start()
         try bed.waitUntilWarm()
         bed.replay.clearRequests()

@@ -189,8 +189,8 @@ final class RawPeer {
     }
 
     /// True when the server closed the connection (EOF or reset) within 10 s.
-    func isClosedByServer() -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+    func isClosedByServer(within seconds: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             guard csys_poll(fd, Int16(POLLIN), 100) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)

@@ -5,12 +5,16 @@ import Varlink
 /// `Get` is the hot path, and six hashed dictionary lookups per call cost about as much as the reply-cache hit
 /// they lead to. Reading the members once keeps the rules of `VarlinkCall`'s accessors — `storefront` a required
 /// string; `host`, `platform`, `osVersion`, `locale` optional strings (null reads as absent); `waitMs` an
-/// optional integer, not negative; unknown members ignored — and reports the first invalid parameter in that
+/// optional integer, not negative, capped at ``maxWaitMs``; unknown members ignored — and reports the first invalid parameter in that
 /// order, whatever order the caller sent them in.
 struct GetParameters {
     /// The query as spelled, which is also the reply cache's key.
     var key: ReplyCache.Key
-    /// How long the caller is willing to wait for a warming roster, in milliseconds.
+    /// The longest wait a caller can ask for: a minute. A larger `waitMs` waits this long, so no call can keep a
+    /// timer (and its memory) alive for longer.
+    static let maxWaitMs: Int64 = 60_000
+
+    /// How long the caller is willing to wait for a warming roster, in milliseconds, at most ``maxWaitMs``.
     var waitMs: Int64?
 
     init(_ call: VarlinkCall) throws(VarlinkError) {
@@ -42,7 +46,7 @@ struct GetParameters {
             locale: try Self.optionalString(locale, "locale"))
         if let wait, !wait.isNull {
             guard let milliseconds = wait.intValue, milliseconds >= 0 else { throw .invalidParameter("waitMs") }
-            waitMs = milliseconds
+            waitMs = min(milliseconds, Self.maxWaitMs)
         }
     }
 

@@ -114,7 +114,7 @@ enum ReplyEncoding {
                 AdminStatusReply.StorefrontStatus(
                     code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
                     nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
-                    lastError: entry.lastError?.description, droppedRows: entry.droppedRows,
+                    lastError: entry.cacheWriteError ?? entry.lastError?.description, droppedRows: entry.droppedRows,
                     truncated: entry.truncated)
             },
             hosts: report.hosts.map {

@@ -53,10 +53,17 @@ final class RosterMethods: Sendable {
         let storefrontStamp = service.store.stamp(for: request.storefront)
         let storefrontValue = storefrontStamp.value
         let view = service.view(for: request)
-        if view.state == .warming, let waitMs = parameters.waitMs, waitMs > 0 {
-            service.whenSettled(request, within: .milliseconds(waitMs)) { view in
-                do throws(VarlinkError) { responder.reply(try ReplyEncoding.get(view)) } catch { responder.fail(error) }
-            }
+        // A oneway call gets no answer, so it never waits; a wait that cannot be admitted is answered now.
+        if view.state == .warming, !responder.oneway, let waitMs = parameters.waitMs, waitMs > 0,
+            let abandon = service.whenSettled(
+                request, within: .milliseconds(waitMs),
+                { view in
+                    do throws(VarlinkError) { responder.reply(try ReplyEncoding.get(view)) } catch {
+                        responder.fail(error)
+                    }
+                })
+        {
+            responder.onConnectionClosed(abandon)
             return
         }
         let reply = EncodedReply(parameters: try ReplyEncoding.get(view))

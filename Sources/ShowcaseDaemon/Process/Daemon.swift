@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import ShowcaseAPI
 import ShowcaseConfig
 import ShowcaseCore
 import Varlink
@@ -78,7 +79,7 @@ public enum Daemon {
             try interfaces.add(roster.interface())
             try interfaces.add(AdminMethods(service: service, callCounts: interfaces.callCounts).interface())
             callCounts = interfaces.callCounts
-            server = try VarlinkServer(service: interfaces)
+            server = try VarlinkServer(service: interfaces, limits: serverLimits(configuration, service: service))
             if let fd = SocketActivation.takeListeningDescriptor() {
                 try server.adopt(listeningDescriptor: fd)
                 socketDescription = "the socket passed by systemd"
@@ -101,7 +102,9 @@ public enum Daemon {
         let services: [any LifecycleService] = [
             SchedulerService(scheduler: service.scheduler),
             CacheDecodingService(service: service),
-            SocketService(server: server, roster: roster),
+            SocketService(
+                server: server, roster: roster,
+                gracePeriod: { service.config.current.configuration.lookup.timeout + .seconds(1) }),
             WatchdogService(
                 notifier: notifier,
                 probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
@@ -120,6 +123,21 @@ public enum Daemon {
         withExtendedLifetime(signals) {}
         log.notice("stopped")
         return ExitCode.success
+    }
+
+    /// The socket's limits from `socket.*`: the two connection caps, and a reserve beyond them for root, the
+    /// daemon's uid and `socket.admin_uids` (as configured now, reloads included) that serves only
+    /// `io.showcase.Admin` and `org.varlink.service`, so an administrator can always see what is going on.
+    static func serverLimits(_ configuration: Configuration, service: RosterService) -> VarlinkServer.Limits {
+        let ownUID = getuid()
+        return VarlinkServer.Limits(
+            maxConnections: configuration.socket.maxConnections,
+            maxConnectionsPerUID: configuration.socket.maxConnectionsPerUID,
+            reserveInterfaces: [ShowcaseInterfaces.adminName, "org.varlink.service"],
+            isPrivileged: { peer in
+                peer.uid == 0 || peer.uid == ownUID
+                    || service.config.current.configuration.socket.adminUIDs.contains(peer.uid)
+            })
     }
 
     /// Loads the configuration file with the command line's overrides applied.

@@ -87,7 +87,12 @@ actor RefreshScheduler {
     func schedule() -> [Storefront: Date] {
         let now = RefreshQueue.Moment(clock)
         var result: [Storefront: Date] = [:]
-        for storefront in queue.storefronts { result[storefront] = queue.nextRefresh(storefront, at: now) }
+        // A throttle pause holds every request back: no refresh happens before it ends.
+        let pauseEnd = limiter.pause.map { clock.date(at: $0) }
+        for storefront in queue.storefronts {
+            guard let next = queue.nextRefresh(storefront, at: now) else { continue }
+            result[storefront] = pauseEnd.map { max($0, next) } ?? next
+        }
         return result
     }
 

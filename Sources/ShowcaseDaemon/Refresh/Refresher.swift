@@ -30,6 +30,7 @@ final class Refresher: Sendable {
         let snapshot = config.current
         let cache = config.cache
         var failure: LookupError?
+        var cacheFailure: String?
         var changed = false
         var apps = 0
 
@@ -111,9 +112,14 @@ final class Refresher: Sendable {
                 }
                 store.decodeListed(artistId: artistId, storefront: storefront)
                 do { try cache.store(roster) } catch {
-                    log.warning(
-                        "could not write the \(storefront) roster to the cache: \(error)",
+                    // Served from memory all the same, but a restart would lose it: a failed refresh for the caller.
+                    let message =
+                        "the new roster is served from memory, but the cache could not be written (\(error)); "
+                        + "check that cache.directory is writable and its file system has space"
+                    log.error(
+                        "refresh of \(storefront): \(message)",
                         fields: [.storefront: storefront.code, .error: "\(error)"])
+                    cacheFailure = cacheFailure ?? message
                 }
                 cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
                 if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
@@ -129,7 +135,9 @@ final class Refresher: Sendable {
         }
 
         store.setLastRefreshError(storefront, failure)
+        store.setCacheWriteError(storefront, failure == nil ? cacheFailure : nil)
         if let failure { return .failed(RefreshFailure(failure)) }
+        if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
         if !rosters.isEmpty {
             log.info(
                 "refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"),

@@ -23,6 +23,8 @@ final class RosterService: Sendable {
     private let reloads = SerialGate()
     private let startedCacheDirectory: String
     private let startedSocketPath: String
+    /// `Roster.Get` calls now waiting in ``whenSettled(_:within:_:)``, at most 4096 across every client.
+    let pendingWaits = PendingWaits(limit: 4096)
 
     /// A service over `configuration` (read from `configPath` by `load`, which a reload calls again), fetching
     /// through the transport `transport` makes for each configuration.
@@ -146,27 +148,30 @@ final class RosterService: Sendable {
         }
     }
 
-    /// Moves a warming storefront to the front of the queue and calls `answer` with the roster once it is no
-    /// longer warming, or when `wait` has passed (then still warming) — whichever comes first, once.
+    /// Answers `request` once its storefront has settled (the refresh this asks for finished) or `wait` has
+    /// passed, whichever comes first. Returns the way to abandon the wait (its caller hung up: nothing is sent, the
+    /// timer is cancelled), or nil without waiting when ``pendingWaits`` is full: the caller answers at once
+    /// instead, so no number of calls can grow memory without bound. Waits on one storefront share one fetch.
     func whenSettled(
         _ request: RosterRequest, within wait: Duration, _ answer: @escaping @Sendable (RosterView) -> Void
-    ) {
-        let once = OnceFlag()
-        let answerNow: @Sendable () -> Void = { [self] in
-            guard once.claim() else { return }
-            answer(view(for: request.with(config.current), keepWarm: false))
+    ) -> (@Sendable () -> Void)? {
+        let storefront = request.storefront
+        let pending = pendingWaits
+        let settle = SettleWait { [self] (wait: SettleWait, deliver: Bool) in
+            pending.remove(wait, storefront)
+            if deliver { answer(view(for: request.with(config.current), keepWarm: false)) }
         }
-        let scheduler = self.scheduler
-        Task {
-            await scheduler.prioritize(request.storefront)
-            _ = await scheduler.refreshNow(request.storefront)
-            answerNow()
+        guard let first = pending.admit(settle, storefront) else { return nil }
+        settle.startTimer(wait, clock: clock)
+        if first {
+            let scheduler = self.scheduler
+            Task {
+                await scheduler.prioritize(storefront)
+                _ = await scheduler.refreshNow(storefront)
+                pending.settleAll(storefront)
+            }
         }
-        let clock = self.clock
-        Task {
-            try? await clock.sleep(for: wait)
-            answerNow()
-        }
+        return { settle.finish(deliver: false) }
     }
 
     // MARK: Status
@@ -182,9 +187,10 @@ final class RosterService: Sendable {
                     for: RosterRequest(snapshot: snapshot, storefront: storefront, host: host), keepWarm: false)
                 storefronts.append(
                     StatusReport.Storefront(
-                        storefront: storefront, state: view.state, apps: view.roster?.apps.count ?? 0,
+                        storefront: storefront, state: view.state, apps: view.apps.count,
                         fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
                         lastError: store.lastRefreshError(storefront),
+                        cacheWriteError: store.cacheWriteError(storefront),
                         droppedRows: view.roster?.droppedRows.count ?? 0, truncated: view.roster?.isTruncated ?? false))
             }
         }
@@ -220,6 +226,16 @@ final class RosterService: Sendable {
     func refresh(_ requested: Storefront?) async -> RefreshReport {
         let targets = requested.map { [$0] } ?? warm.all.sorted()
         for storefront in targets { _ = warm.insert(storefront) }
+        // A throttle pause longer than one request may take (a 429 with an absurd Retry-After) is answered at
+        // once, naming its end: the refreshes run when it is over, and the caller is not left hanging till then.
+        let timeout = config.current.configuration.lookup.timeout
+        if let pause = upstream.limiter.pause, pause - clock.instant > timeout {
+            let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
+            let failure = RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
+            var report = RefreshReport()
+            for storefront in targets { report.failed.append((storefront, failure)) }
+            return report
+        }
         let scheduler = self.scheduler
         let outcomes = await withTaskGroup(of: (Storefront, RefreshOutcome).self) { group in
             for storefront in targets {
@@ -262,6 +278,11 @@ final class RosterService: Sendable {
         let old = config.current.configuration
         if configuration.socket.path != startedSocketPath {
             log.notice("socket.path changed to \(configuration.socket.path); it takes effect after a restart")
+        }
+        if configuration.socket.maxConnections != old.socket.maxConnections
+            || configuration.socket.maxConnectionsPerUID != old.socket.maxConnectionsPerUID
+        {
+            log.notice("socket.max_connections and max_connections_per_uid take effect after a restart")
         }
         if configuration.cache.directory != startedCacheDirectory {
             log.notice("cache.directory changed to \(configuration.cache.directory); it takes effect after a restart")

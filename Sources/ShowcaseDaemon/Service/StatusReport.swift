@@ -9,7 +9,8 @@ struct StatusReport: Sendable {
         var storefront: ShowcaseCore.Storefront
         /// Its state.
         var state: ServedState
-        /// How many apps its cached roster holds (before any filtering), 0 without one.
+        /// How many apps `Roster.Get` serves from it for the default host and platform without an OS filter — the
+        /// host app itself and overlay exclusions left out — 0 without a roster.
         var apps: Int
         /// When its roster was fetched, for `fresh` and `stale`.
         var fetchedAt: Date?
@@ -17,6 +18,8 @@ struct StatusReport: Sendable {
         var nextRefreshAt: Date?
         /// How its last refresh failed, if it did.
         var lastError: LookupError?
+        /// Why its last refresh could not write the cache, if it could not (the roster is served from memory).
+        var cacheWriteError: String? = nil
         /// Rows of the served roster's body that did not become apps.
         var droppedRows: Int = 0
         /// Whether the served roster reached the endpoint's 200-row ceiling.

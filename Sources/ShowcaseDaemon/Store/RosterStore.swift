@@ -29,6 +29,7 @@ public final class RosterStore: Sendable {
         var records: [Key: RosterRecord] = [:]
         /// How the last refresh of each storefront ended (nil: succeeded or never ran), for Status.
         var lastRefreshError: [Storefront: LookupError] = [:]
+        var cacheWriteError: [Storefront: String] = [:]
         /// Rosters listed in the cache at startup and not decoded yet. A key is here or in `records`, never
         /// both: decoding moves it.
         var listed: [Key: FileCache.Entry] = [:]
@@ -251,6 +252,17 @@ public final class RosterStore: Sendable {
             }
             state.lastRefreshError[storefront] = error
         }
+    }
+
+    /// Records why the storefront's last refresh could not write its roster to the cache (nil: it could), for
+    /// Status. The roster fetched is served from memory all the same.
+    func setCacheWriteError(_ storefront: Storefront, _ message: String?) {
+        state.withLock { $0.cacheWriteError[storefront] = message }
+    }
+
+    /// Why the storefront's last refresh could not write its roster to the cache, if it could not.
+    func cacheWriteError(_ storefront: Storefront) -> String? {
+        state.withLock { $0.cacheWriteError[storefront] }
     }
 
     // MARK: Watching

@@ -63,6 +63,12 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// The end of the throttle pause in force, nil when none is.
+    var pause: ContinuousClock.Instant? {
+        let until = state.withLock { $0.pausedUntil }
+        return until > clock.instant ? until : nil
+    }
+
     /// Pauses every upstream request for `duration` (after 403/429; `Retry-After` when given).
     /// A shorter pause never shortens a longer one already in force.
     func backOff(for duration: Duration) {

@@ -33,6 +33,8 @@ final class TestBed: @unchecked Sendable {
     var appIDs: [String: Int] = [:]
     /// `socket.admin_uids`; omitted from the file when empty.
     var adminUIDs: [Int] = []
+    /// More `socket:` keys, one `key: value` line each (e.g. `max_connections_per_uid: 4`).
+    var socketLines: [String] = []
     var extra = ""
 
     init() throws {
@@ -66,7 +68,8 @@ final class TestBed: @unchecked Sendable {
             "  - bundle_id: \(host)" + (appIDs[host].map { "\n    app_id: \($0)" } ?? "")
         }
         let adminList = adminUIDs.map(String.init).joined(separator: ", ")
-        let adminLine = adminUIDs.isEmpty ? "" : "\n  admin_uids: [\(adminList)]"
+        let adminLine =
+            (adminUIDs.isEmpty ? "" : "\n  admin_uids: [\(adminList)]") + socketLines.map { "\n  \($0)" }.joined()
         let text = """
             hosts:
             \(hostLines.joined(separator: "\n"))

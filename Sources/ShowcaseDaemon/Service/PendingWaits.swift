@@ -1,0 +1,56 @@
+import ShowcaseCore
+
+/// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by storefront, at most ``limit`` in all.
+///
+/// A storefront's waits share one fetch: the first wait starts it (``admit(_:_:)`` says so), and its end settles
+/// them all (``settleAll(_:)``). A wait that ends on its own — timer, or its caller hanging up — leaves the books at
+/// once, so nothing a client sends or abandons outlives the limit.
+final class PendingWaits: Sendable {
+    private struct Books {
+        var byStorefront: [Storefront: [ObjectIdentifier: SettleWait]] = [:]
+        var count = 0
+    }
+
+    /// Most waits at once, across every client and storefront.
+    let limit: Int
+    private let books = NSLockedBox(Books())
+
+    /// Books allowing at most `limit` waits at once.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Records `wait` for `storefront`. Returns nil when ``limit`` waits are already booked (the caller answers at
+    /// once instead), else whether this is the storefront's first wait (the caller starts the shared fetch).
+    func admit(_ wait: SettleWait, _ storefront: Storefront) -> Bool? {
+        books.withLock { books in
+            guard books.count < limit else { return nil }
+            books.count += 1
+            let first = books.byStorefront[storefront] == nil
+            books.byStorefront[storefront, default: [:]][ObjectIdentifier(wait)] = wait
+            return first
+        }
+    }
+
+    /// Forgets `wait` (it ended).
+    func remove(_ wait: SettleWait, _ storefront: Storefront) {
+        books.withLock { books in
+            guard books.byStorefront[storefront]?.removeValue(forKey: ObjectIdentifier(wait)) != nil else { return }
+            books.count -= 1
+            if books.byStorefront[storefront]?.isEmpty == true { books.byStorefront[storefront] = nil }
+        }
+    }
+
+    /// Ends every wait for `storefront` with an answer (its fetch finished).
+    func settleAll(_ storefront: Storefront) {
+        let waits = books.withLock { books in
+            let waits = books.byStorefront.removeValue(forKey: storefront) ?? [:]
+            books.count -= waits.count
+            return waits
+        }
+        for wait in waits.values { wait.finish(deliver: true) }
+    }
+
+    /// Waits booked now (tests).
+    var count: Int { books.withLock { $0.count } }
+}

@@ -36,10 +36,12 @@ lint:
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;
 # `make fuzz-smoke` (part of `make test`) runs each for 20 s, so a regression is caught in CI.
-# `make sanitize` runs the unit suites under AddressSanitizer and ThreadSanitizer, each in its own build path.
+# `make sanitize` runs the unit and end-to-end suites under AddressSanitizer and ThreadSanitizer, each in its own
+# build path; .ci/run calls it after `make test`.
 .PHONY: fuzz fuzz-smoke sanitize
 FUZZ_SECONDS ?= 60
-SANITIZE_SUITES ?= ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests
+SANITIZE_UNIT_SUITES = ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests
+SANITIZE_SUITES ?= $(SANITIZE_UNIT_SUITES)|ShowcaseDaemonTests|ShowcaseCtlTests
 
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
@@ -47,14 +49,21 @@ fuzz: deps
 fuzz-smoke: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=20 scripts/fuzz.sh
 
-# check-config's tests run the ordinary debug showcasectl, hence `build` first. LeakSanitizer is off: what it
-# reports at exit is Foundation's Process and XCTest's runner, not memory errors (which ASan still aborts on).
-sanitize: build
+# The end-to-end suites spawn the binaries of the build they run from (Tests/Support/BuiltProducts.swift), so
+# showcased, showcasectl and lookup-replay are sanitized too and get these options: a report halts the process
+# that hit it with a distinctive status (86 ASan, 87 TSan), and the harness fails the test that started it,
+# quoting the report from the child's log. LeakSanitizer is off: what it reports at exit is Foundation's Process
+# and XCTest's runner, not memory errors (which ASan still halts on). scripts/tsan.supp explains each suppression.
+SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86
+SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87:suppressions=$(CURDIR)/scripts/tsan.supp
+
+sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0 \
+	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
+	TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) \
+	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (SPEC §11): release build, daemon vs the transport floor, one table -----------------------
 .PHONY: bench

@@ -70,7 +70,9 @@ let package = Package(
             name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
         // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
-        .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore"]),
+        // The test harnesses' shared helper: which build's binaries to spawn, and sanitizer reports in them.
+        .target(name: "BuiltProducts", path: "Tests/Support"),
+        .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore", "BuiltProducts"]),
         .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
@@ -78,10 +80,12 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: [
                 "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay",
+                "BuiltProducts",
             ]
         ),
         .testTarget(
-            name: "ShowcaseCtlTests", dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseAPI"]
+            name: "ShowcaseCtlTests",
+            dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseAPI", "BuiltProducts"]
         ),
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]

@@ -18,6 +18,11 @@ DURATION=${BENCH_DURATION:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 THREADS=${BENCH_THREADS:-1}
 STOREFRONTS_S=(us de jp gb fr it es ca au nl)   # the upstream-citizenship warm (S = 10)
+# The varied-calls row's 30 storefronts (the first 10 are S); lookup fixtures are generated for all 30.
+STOREFRONTS_V=("${STOREFRONTS_S[@]}" br mx kr cn in ru se no dk fi ch at be pt pl tr nz ie sg hk)
+FANOUT_SUBSCRIBERS=${BENCH_SUBSCRIBERS:-1000}    # Watch fan-out: subscribers on one storefront
+DEVELOPERS=${BENCH_DEVELOPERS:-20}               # the scale row: developers (one host each) × every storefront
+SCALE_ROUNDS=${BENCH_SCALE_ROUNDS:-3}            # starts of the 20-developer daemon
 HOSTS_H=3                                       # hosts of the one bench developer (H = 3)
 ROSTER_APPS=31                                  # the host hides itself: 30 apps in the reply
 TEMPLATE=Fixtures/lookup/roster-1641000001-us.json
@@ -70,19 +75,29 @@ GET_US='{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}'
 
 # --- fixtures -------------------------------------------------------------------------------------------
 if [ -f "$TEMPLATE" ]; then
-    S_LIST=$(IFS=,; echo "${STOREFRONTS_S[*]}")
-    "$BENCH" gen-lookup --template "$TEMPLATE" --dir "$WORK/lookup" --storefronts "$S_LIST" \
+    V_LIST=$(IFS=,; echo "${STOREFRONTS_V[*]}")
+    "$BENCH" gen-lookup --template "$TEMPLATE" --dir "$WORK/lookup" --storefronts "$V_LIST" \
         --apps "$ROSTER_APPS" --hosts "$HOSTS_H" >/dev/null
+    # The fan-out row's changed roster: one app more in us, served as an override after the subscribers connect.
+    "$BENCH" gen-lookup --template "$TEMPLATE" --dir "$WORK/lookup-changed" --storefronts us \
+        --apps $((ROSTER_APPS + 1)) --hosts 1 >/dev/null
 fi
+# A thousand Watch connections need more descriptors than the usual soft limit, in the client and the daemon.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-# write_config FILE CACHE_DIR SOCKET ENDPOINT STOREFRONTS HOSTS OVERLAY
+# write_config FILE CACHE_DIR SOCKET ENDPOINT STOREFRONTS HOSTS OVERLAY [HOSTS_FILE]
+# HOSTS is a count of the bench developer's apps, or with HOSTS_FILE ignored: one bundle id per line of that file.
 write_config() {
-    local file=$1 cache=$2 socket=$3 endpoint=$4 storefronts=$5 hosts=$6 overlay=$7 i
+    local file=$1 cache=$2 socket=$3 endpoint=$4 storefronts=$5 hosts=$6 overlay=$7 hosts_file=${8:-} i bundle
     {
         echo "hosts:"
-        for ((i = 0; i < hosts; i++)); do
-            echo "  - bundle_id: com.benchharbor.BenchApp$i"
-        done
+        if [ -n "$hosts_file" ]; then
+            while read -r bundle; do [ -n "$bundle" ] && echo "  - bundle_id: $bundle"; done <"$hosts_file"
+        else
+            for ((i = 0; i < hosts; i++)); do
+                echo "  - bundle_id: com.benchharbor.BenchApp$i"
+            done
+        fi
         echo "storefronts: $storefronts"
         echo "default_platform: ios"
         echo "refresh: {interval: 24h, jitter: 10%, retry: 5m}"
@@ -203,6 +218,43 @@ else
     skip ctl "daemon not merged yet"
 fi
 
+# --- varied calls (30 storefronts), then Watch fan-out on the same daemon ----------------------------------
+if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ]; then
+    V_SOCK=$WORK/v.sock
+    write_config "$WORK/showcase-v.yaml" "$WORK/cache-v" "$V_SOCK" "$REPLAY/lookup" "[$V_LIST]" 1 overlay.yaml
+    log "starting showcased with ${#STOREFRONTS_V[@]} storefronts for the varied calls and the Watch fan-out"
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-v.yaml" >"$WORK/daemon-v.log" 2>&1 &
+    V_PID=$!
+    PIDS+=("$V_PID")
+    wait_socket "$V_SOCK" || { log "showcased did not answer; see $WORK/daemon-v.log"; exit 1; }
+    "$BENCH" wait-fresh --socket "$V_SOCK" --timeout 60 --label warm-v >/dev/null
+    "$BENCH" gen-calls --storefronts "$V_LIST" --out "$WORK/rotation.txt"
+    "$BENCH" median-reply --socket "$V_SOCK" --rotation-file "$WORK/rotation.txt" --out "$WORK/varied-reply.json" | record
+    "${SERVER_PIN[@]}" "$BENCH" floor --socket "$WORK/vf.sock" --reply-file "$WORK/varied-reply.json" &
+    VF_PID=$!
+    PIDS+=("$VF_PID")
+    wait_socket "$WORK/vf.sock"
+    VARIED=(--connections "$CONNECTIONS" --threads "$THREADS" --warmup 1 --duration "$DURATION")
+    for ((round = 1; round <= ROUNDS; round++)); do
+        log "varied calls: round $round/$ROUNDS"
+        "${CLIENT_PIN[@]}" "$BENCH" load --socket "$V_SOCK" --server-pid "$V_PID" --rotation-file "$WORK/rotation.txt" \
+            "${VARIED[@]}" --label varied-daemon | record
+        "${CLIENT_PIN[@]}" "$BENCH" load --socket "$WORK/vf.sock" --server-pid "$VF_PID" --call "$GET_US" \
+            "${VARIED[@]}" --label varied-floor | record
+    done
+    kill "$VF_PID" 2>/dev/null || true
+
+    log "Watch fan-out: $FANOUT_SUBSCRIBERS subscribers on us, then a refresh that adds an app"
+    curl -fsS -X POST "$REPLAY/_replay/override?name=roster-1650000001-us.json&file=$WORK/lookup-changed/roster-1650000001-us.json" \
+        >/dev/null
+    "$BENCH" watch-fanout --socket "$V_SOCK" --subscribers "$FANOUT_SUBSCRIBERS" --storefront us \
+        --cache-dir "$WORK/cache-v" --cache-prefix roster-1650000001-us- --server-pid "$V_PID" --label fanout | record
+    kill "$V_PID" 2>/dev/null || true
+else
+    skip varied "daemon or lookup-replay not available"
+    skip fanout "daemon or lookup-replay not available"
+fi
+
 # --- 175 storefronts × 200 apps from the cache: exec → ready, RSS ---------------------------------------
 if [ "$DAEMON_REAL" = 1 ] && "$BENCH" help 2>/dev/null | grep -q gen-cache; then
     # `all` is every storefront ShowcaseCore knows (SPEC §11 says 175; the table decides, the row shows it).
@@ -218,6 +270,30 @@ if [ "$DAEMON_REAL" = 1 ] && "$BENCH" help 2>/dev/null | grep -q gen-cache; then
     done
 else
     skip startup "daemon or cache generator not available yet"
+fi
+
+# --- twenty developers × every storefront × 200 apps from the cache: exec → ready, RSS ---------------------
+if [ "$DAEMON_REAL" = 1 ]; then
+    log "writing $DEVELOPERS developers × every storefront × 200 apps into a cache directory"
+    "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-20" --storefronts all --apps 200 --hosts 1 \
+        --developers "$DEVELOPERS" --touch-file "$WORK/touch-20.txt" --hosts-file "$WORK/hosts-20.txt" \
+        --label gen-cache-20 | record
+    write_config "$WORK/showcase-20.yaml" "$WORK/cache-20" "$WORK/t.sock" "${REPLAY:-http://127.0.0.1:9}/lookup" \
+        all 0 overlay.yaml "$WORK/hosts-20.txt"
+    for ((round = 1; round <= SCALE_ROUNDS; round++)); do
+        "$BENCH" startup --socket "$WORK/t.sock" --call "$GET_US" --touch-file "$WORK/touch-20.txt" \
+            --log "$WORK/daemon-20.log" --timeout 120 --label startup-20 -- \
+            "$BIN/showcased" --config "$WORK/showcase-20.yaml" | record
+    done
+else
+    skip twenty "daemon not available"
+fi
+
+# --- export: measured once the daemon writes the static export (Admin.Export) ------------------------------
+if grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
+    skip export "not measured (the export probe is not written yet)"
+else
+    skip export "not measured (export not available)"
 fi
 
 echo

@@ -105,11 +105,18 @@ final class ServerConnection {
     // MARK: Calls
 
     /// The members of the call message `bytes`: those of the previous call when the bytes are the same (a
-    /// client polling one query sends identical messages), else parsed and remembered. Nil when the message is
-    /// not a JSON object.
-    func callFields(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
+    /// client polling one query sends identical messages), else those `memo` remembers for the same bytes (from
+    /// any connection of the loop), else parsed and remembered in both. Nil when the message is not a JSON object.
+    func callFields(_ bytes: UnsafeBufferPointer<UInt8>, memo: CallMemo) -> [String: JSONValue]? {
         if let lastCall, lastCall.matches(bytes) { return lastCall.fields }
-        guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message else { return nil }
+        let fields: [String: JSONValue]
+        if let remembered = memo.fields(for: bytes) {
+            fields = remembered
+        } else {
+            guard let message = try? JSONValue(parsing: bytes), case .object(let parsed) = message else { return nil }
+            fields = parsed
+            memo.remember(bytes, fields)
+        }
         if bytes.count <= LastCall.maxBytes { lastCall = LastCall(bytes: Array(bytes), fields: fields) }
         return fields
     }

@@ -28,6 +28,8 @@ final class ServerLoop: @unchecked Sendable {
     var connections: [UInt64: ServerConnection] = [:]
     var nextConnectionID: UInt64 = 1
     var dirty: [ServerConnection] = []
+    /// Parsed call messages shared by all connections (loop thread only).
+    let callMemo = CallMemo()
     var loopThread: pthread_t?
     var reserveFD: Int32 = -1
     /// Open connections per peer uid, for `maxConnectionsPerUID`.
@@ -268,7 +270,7 @@ final class ServerLoop: @unchecked Sendable {
     func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
         // Not JSON, not UTF-8, or not a call object: the stream cannot be trusted any more,
         // so this client (only) is disconnected.
-        guard let fields = connection.callFields(bytes), let envelope = CallEnvelope(fields) else {
+        guard let fields = connection.callFields(bytes, memo: callMemo), let envelope = CallEnvelope(fields) else {
             return close(connection)
         }
         var sequence: UInt64 = 0

@@ -5,7 +5,7 @@ import Foundation
 enum BenchCommands {
     static let usage = """
         usage: showcase-bench COMMAND [FLAGS]
-          load --socket PATH (--call JSON | --call-file FILE) [--connections 16] [--depth 1] [--threads 1]
+          load --socket PATH (--call JSON | --call-file FILE | --rotation-file FILE) [--connections 16] [--depth 1] [--threads 1]
                [--warmup 1] [--duration 5] [--calls N] [--label TEXT]
               Drives a Varlink socket and reports calls/s and latency p50/p90/p99/max (ms).
           floor --socket PATH --reply-file FILE
@@ -24,8 +24,17 @@ enum BenchCommands {
               Polls Admin.Status until every storefront is fresh.
           gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
               Lookup responses for the bench developer, named for lookup-replay.
-          gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--touch-file F]
-              Fresh rosters written in ShowcaseCore's FileCache format; F gets one Roster.Get per storefront.
+          gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--developers 1]
+                    [--touch-file F] [--hosts-file H]
+              Fresh rosters written in ShowcaseCore's FileCache format, per developer; F gets one Roster.Get per
+              storefront (per host and storefront with several developers), H the host bundle ids.
+          gen-calls --storefronts us,de,… [--out FILE]
+              The varied-calls rotation: one Roster.Get per line, each differing from the one before.
+          median-reply --socket PATH --rotation-file FILE [--out REPLY]
+              Calls each call of the rotation once; writes the reply of median size (the floor's baseline).
+          watch-fanout --socket PATH --cache-dir DIR --cache-prefix NAME [--subscribers 1000] [--storefront us]
+                       [--server-pid PID] [--timeout 30]
+              Subscribers Watch one storefront; Admin.Refresh; when each got the new revision after the cache write.
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]
@@ -50,6 +59,9 @@ enum BenchCommands {
             case "wait-fresh": try waitFresh(rest)
             case "gen-lookup": try generateLookup(rest)
             case "gen-cache": try generateCache(rest)
+            case "gen-calls": try generateCalls(rest)
+            case "median-reply": try medianReply(rest)
+            case "watch-fanout": try watchFanout(rest)
             case "upstream-count": try upstreamCount(rest)
             case "report": try BenchReport.run(rest)
             case "help", "--help", "-h": print(usage)
@@ -64,7 +76,7 @@ enum BenchCommands {
 
     private static let loadFlags: Set<String> = [
         "socket", "call", "call-file", "connections", "depth", "threads", "warmup", "duration", "calls", "label",
-        "server-pid",
+        "server-pid", "rotation-file",
     ]
 
     private static func loadOptions(_ arguments: Arguments) throws(BenchError) -> LoadOptions {
@@ -77,6 +89,12 @@ enum BenchCommands {
         if arguments.string("calls") != nil { options.totalCalls = try arguments.int("calls", default: 0) }
         if arguments.string("server-pid") != nil {
             options.serverPid = Int32(try arguments.int("server-pid", default: 0))
+        }
+        if let file = arguments.string("rotation-file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw BenchError("cannot read the rotation file \(file); write one with showcase-bench gen-calls")
+            }
+            options.rotation = try CallRotation(text: text).calls.map { Array($0.utf8) + [0] }
         }
         return options
     }
@@ -243,28 +261,130 @@ enum BenchCommands {
 
     static func generateCache(_ rest: ArraySlice<String>) throws(BenchError) {
         let arguments = try Arguments(
-            rest, known: ["template", "dir", "storefronts", "apps", "hosts", "touch-file"])
-        let generator = try LookupFixtureGenerator(templatePath: try arguments.required("template"))
+            rest,
+            known: [
+                "template", "dir", "storefronts", "apps", "hosts", "developers", "touch-file", "hosts-file", "label",
+            ])
+        let template = try arguments.required("template")
         let directory = try arguments.required("dir")
+        let developers = try arguments.int("developers", default: 1)
+        guard developers >= 1, developers < 1000 else { throw BenchError("--developers needs 1 to 999") }
         let start = MonotonicClock.now()
-        let outcome = try CacheGenerator.run(
-            generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
-            apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1))
+        var outcomes: [CacheGenerator.Outcome] = []
+        for developer in 0..<developers {
+            let generator = try LookupFixtureGenerator(templatePath: template, developer: developer)
+            outcomes.append(
+                try CacheGenerator.run(
+                    generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
+                    apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1)))
+        }
+        let storefronts = outcomes.first?.storefronts ?? []
+        let hosts = outcomes.flatMap(\.hosts)
         if let touchFile = arguments.string("touch-file") {
-            let calls = outcome.storefronts.map {
-                #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#($0.code)"}}"#
-            }
+            // One developer: one Get per storefront, as the daemon's default host. Several: one per (host, storefront).
+            let calls =
+                developers == 1
+                ? storefronts.map { #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#($0.code)"}}"# }
+                : hosts.flatMap { host in
+                    storefronts.map {
+                        #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#($0.code)","host":"\#(host)"}}"#
+                    }
+                }
             guard
                 FileManager.default.createFile(
                     atPath: touchFile, contents: Data((calls.joined(separator: "\n") + "\n").utf8))
             else { throw BenchError("cannot write \(touchFile)") }
         }
+        if let hostsFile = arguments.string("hosts-file") {
+            guard
+                FileManager.default.createFile(
+                    atPath: hostsFile, contents: Data((hosts.joined(separator: "\n") + "\n").utf8))
+            else { throw BenchError("cannot write \(hostsFile)") }
+        }
         print(
             JSONText.object([
-                ("label", JSONText.string("gen-cache")), ("storefronts", String(outcome.storefronts.count)),
-                ("apps", String(try arguments.int("apps", default: 200))),
-                ("bodyBytes", String(outcome.bytes)),
+                ("label", JSONText.string(arguments.string("label") ?? "gen-cache")),
+                ("storefronts", String(storefronts.count)),
+                ("apps", String(try arguments.int("apps", default: 200))), ("developers", String(developers)),
+                ("hosts", String(hosts.count)),
+                ("bodyBytes", String(outcomes.map(\.bytes).reduce(0, +))),
                 ("seconds", JSONText.number(Double(MonotonicClock.now() - start) / 1e9, decimals: 2)),
+            ]))
+    }
+
+    static func generateCalls(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["storefronts", "out"])
+        let rotation = try CallRotation(
+            dimensions: CallRotation.standard(storefronts: try storefrontCodes(try arguments.required("storefronts"))))
+        try write(Data(rotation.text.utf8), to: arguments.string("out"))
+    }
+
+    static func medianReply(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(rest, known: ["socket", "rotation-file", "out", "label"])
+        let file = try arguments.required("rotation-file")
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw BenchError("cannot read the rotation file \(file)")
+        }
+        let rotation = try CallRotation(text: text)
+        var replies: [[UInt8]] = []
+        var errors = 0
+        for call in rotation.calls {
+            let reply = try VarlinkProbe.call(socketPath: try arguments.required("socket"), call)
+            if reply.withUnsafeBufferPointer({ ReplyScanner.isError($0) }) { errors += 1 }
+            replies.append(reply)
+        }
+        let sorted = replies.sorted { $0.count < $1.count }
+        let median = sorted[sorted.count / 2]
+        try write(Data(median), to: arguments.string("out"))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(arguments.string("label") ?? "varied-replies")),
+                ("calls", String(replies.count)), ("errors", String(errors)),
+                ("minBytes", String(sorted.first?.count ?? 0)), ("medianBytes", String(median.count)),
+                ("maxBytes", String(sorted.last?.count ?? 0)),
+            ]))
+        if errors > 0 { throw BenchError("\(errors) of the varied calls were answered with an error") }
+    }
+
+    static func watchFanout(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest,
+            known: [
+                "socket", "subscribers", "storefront", "cache-dir", "cache-prefix", "server-pid", "timeout", "label",
+            ])
+        let storefront = arguments.string("storefront") ?? "us"
+        let outcome = try FanoutProbe.run(
+            socketPath: try arguments.required("socket"),
+            subscribers: try arguments.int("subscribers", default: 1000),
+            watchCall:
+                #"{"method":"io.showcase.Roster.Watch","parameters":{"storefront":"\#(storefront)"},"more":true}"#,
+            refreshCall: #"{"method":"io.showcase.Admin.Refresh","parameters":{"storefront":"\#(storefront)"}}"#,
+            cacheDirectory: try arguments.required("cache-dir"), cachePrefix: try arguments.required("cache-prefix"),
+            serverPid: Int32(try arguments.int("server-pid", default: 0)),
+            timeoutSeconds: try arguments.double("timeout", default: 30))
+        let timing = outcome.timing
+        let label = arguments.string("label") ?? "fanout"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: %d of %d subscribers got revision %d (from %d); after the cache write p50 %.1f ms, "
+                        + "p99 %.1f ms, max %.1f ms; RSS %.1f MB; refresh %.1f ms\n",
+                    label, timing.received, timing.received + timing.missing, outcome.revisionAfter,
+                    outcome.revisionBefore, Double(timing.p50) / 1e6, Double(timing.p99) / 1e6,
+                    Double(timing.max) / 1e6, Double(outcome.rssKiB) * 1024 / 1e6, outcome.refreshMilliseconds
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)), ("subscribers", String(timing.received + timing.missing)),
+                ("received", String(timing.received)), ("missing", String(timing.missing)),
+                ("errors", String(outcome.errors)),
+                ("revisionBefore", String(outcome.revisionBefore)), ("revisionAfter", String(outcome.revisionAfter)),
+                ("p50Ms", JSONText.number(Double(timing.p50) / 1e6, decimals: 3)),
+                ("p99Ms", JSONText.number(Double(timing.p99) / 1e6, decimals: 3)),
+                ("maxMs", JSONText.number(Double(timing.max) / 1e6, decimals: 3)),
+                ("rssKiB", String(outcome.rssKiB)), ("rssBeforeKiB", String(outcome.rssBeforeKiB)),
+                ("refreshMs", JSONText.number(outcome.refreshMilliseconds, decimals: 2)),
+                ("refreshReply", JSONText.string(outcome.refreshReply)),
             ]))
     }
 
@@ -319,7 +439,15 @@ enum BenchCommands {
 
     private static func callBytes(_ arguments: Arguments) throws(BenchError) -> [UInt8] {
         var bytes: [UInt8]
-        if let call = arguments.string("call") {
+        if arguments.string("call") == nil, arguments.string("call-file") == nil,
+            let file = arguments.string("rotation-file")
+        {
+            // A varied load: the first call of the rotation stands for the load where one call is needed.
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw BenchError("cannot read the rotation file \(file); write one with showcase-bench gen-calls")
+            }
+            bytes = Array(try CallRotation(text: text).calls[0].utf8)
+        } else if let call = arguments.string("call") {
             bytes = Array(call.utf8)
         } else if let file = arguments.string("call-file") {
             guard let data = FileManager.default.contents(atPath: file) else {

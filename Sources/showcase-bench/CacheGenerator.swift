@@ -8,6 +8,8 @@ enum CacheGenerator {
     struct Outcome {
         var storefronts: [Storefront]
         var bytes: Int
+        /// The host bundle ids written (every developer's).
+        var hosts: [String] = []
     }
 
     static func run(
@@ -34,7 +36,7 @@ enum CacheGenerator {
             bytes += body.count
             do {
                 let roster = try Roster(
-                    artistId: LookupFixtureGenerator.artistId, storefront: storefront, body: body, fetchedAt: now)
+                    artistId: generator.artistId, storefront: storefront, body: body, fetchedAt: now)
                 try cache.store(roster)
             } catch {
                 throw BenchError("cannot write the \(storefront.code) roster into \(directory): \(error)")
@@ -42,8 +44,8 @@ enum CacheGenerator {
         }
         for host in 0..<hosts {
             let identity = HostIdentity(
-                bundleId: LookupFixtureGenerator.bundleId(host), artistId: LookupFixtureGenerator.artistId,
-                trackId: LookupFixtureGenerator.trackId(host), storefront: codes.first ?? .unitedStates,
+                bundleId: generator.bundleId(host), artistId: generator.artistId,
+                trackId: generator.trackId(host), storefront: codes.first ?? .unitedStates,
                 resolvedAt: now)
             do {
                 try cache.store(identity)
@@ -51,6 +53,6 @@ enum CacheGenerator {
                 throw BenchError("cannot write the identity of host \(host) into \(directory): \(error)")
             }
         }
-        return Outcome(storefronts: codes, bytes: bytes)
+        return Outcome(storefronts: codes, bytes: bytes, hosts: (0..<hosts).map(generator.bundleId))
     }
 }

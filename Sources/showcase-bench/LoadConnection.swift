@@ -7,6 +7,8 @@ final class LoadConnection {
     /// Calls this connection may still send (`Int.max` in a duration run).
     var budget: Int
     private(set) var isOpen = true
+    /// The index in the call rotation of the next call this connection sends (varied load only).
+    var nextCall = 0
     var failed = false
 
     /// Send times of the calls in flight, oldest first: a ring as deep as the pipeline.
@@ -49,6 +51,24 @@ final class LoadConnection {
         }
         budget -= count
         for _ in 0..<count {
+            sendTimes[(head + inFlight) % sendTimes.count] = now
+            inFlight += 1
+        }
+    }
+
+    /// Sends `count` calls of `rotation`, each the one after the last this connection sent, and notes their time.
+    func send(count: Int, rotating rotation: [[UInt8]], at now: UInt64) {
+        let count = min(count, budget, sendTimes.count - inFlight)
+        guard count > 0, isOpen, !rotation.isEmpty else { return }
+        for _ in 0..<count {
+            let call = rotation[nextCall % rotation.count]
+            nextCall = (nextCall + 1) % rotation.count
+            let written = call.withUnsafeBytes { UnixSocket.writeAll(fd, $0.baseAddress!, $0.count) }
+            guard written else {
+                fail()
+                return
+            }
+            budget -= 1
             sendTimes[(head + inFlight) % sendTimes.count] = now
             inFlight += 1
         }

@@ -27,7 +27,11 @@ enum LoadGenerator {
             } else {
                 budget = .max
             }
-            connections.append(LoadConnection(fd: fd, depth: options.depth, budget: budget))
+            let connection = LoadConnection(fd: fd, depth: options.depth, budget: budget)
+            if !options.rotation.isEmpty {
+                connection.nextCall = options.rotation.count * index / options.connections % options.rotation.count
+            }
+            connections.append(connection)
         }
         let threadCount = min(options.threads, options.connections)
         let workers = (0..<threadCount).map { thread in

@@ -4,6 +4,9 @@ struct LoadOptions: Sendable {
     var socketPath: String
     /// One call, JSON, NUL-terminated: sent again and again, byte for byte.
     var call: [UInt8]
+    /// With `--rotation-file`, the varied calls (each NUL-terminated): each connection sends them in turn from
+    /// its own offset (``CallRotation``), so no call repeats the previous one on its connection. Empty: `call`.
+    var rotation: [[UInt8]] = []
     /// Concurrent client connections (`--connections`, default 16: the SPEC §11 load).
     var connections = 16
     /// Calls in flight per connection (`--depth`, default 1: a request/response client).

@@ -31,9 +31,15 @@ final class LoadWorker: @unchecked Sendable {
         let callLength = options.call.count
         let batchBytes = UnsafeRawBufferPointer(batch)
         let countMode = options.totalCalls != nil
-        for connection in connections {
-            connection.send(count: options.depth, from: batchBytes, callLength: callLength, at: MonotonicClock.now())
+        let rotation = options.rotation
+        func send(_ connection: LoadConnection, count: Int) {
+            if rotation.isEmpty {
+                connection.send(count: count, from: batchBytes, callLength: callLength, at: MonotonicClock.now())
+            } else {
+                connection.send(count: count, rotating: rotation, at: MonotonicClock.now())
+            }
         }
+        for connection in connections { send(connection, count: options.depth) }
         var pollSet = [pollfd](repeating: pollfd(), count: connections.count)
         var owners = [LoadConnection](repeating: connections[0], count: connections.count)
         var drainEnd = UInt64.max
@@ -70,10 +76,7 @@ final class LoadWorker: @unchecked Sendable {
                         if isError { result.errors += 1 }
                     }
                 }
-                if let completed, completed > 0 {
-                    connection.send(
-                        count: completed, from: batchBytes, callLength: callLength, at: MonotonicClock.now())
-                }
+                if let completed, completed > 0 { send(connection, count: completed) }
             }
         }
         for connection in connections {

@@ -17,9 +17,13 @@ struct LookupFixtureGenerator {
     private let artistRow: String
     private let appRow: String
     private let rosterCache = RosterTextCache()
+    /// Which bench developer this generates: 0 is the one above; each other one has its own artist id,
+    /// track ids and bundle ids (nothing shared with another developer but the template's shape).
+    let developer: Int
 
-    /// Reads the artist row and the first software row of `templatePath`.
-    init(templatePath: String) throws(BenchError) {
+    /// Reads the artist row and the first software row of `templatePath`, for bench developer `developer`.
+    init(templatePath: String, developer: Int = 0) throws(BenchError) {
+        self.developer = developer
         guard let text = try? String(contentsOfFile: templatePath, encoding: .utf8) else {
             throw BenchError("cannot read the lookup template \(templatePath)")
         }
@@ -34,9 +38,25 @@ struct LookupFixtureGenerator {
         else {
             throw BenchError("\(templatePath) has no artist row or no row for trackId \(Self.templateTrackId)")
         }
-        artistRow = artist.replacingOccurrences(of: Self.templateArtistId, with: String(Self.artistId))
-        appRow = app
+        let renamed =
+            developer == 0 ? artist : artist.replacingOccurrences(of: "Quiet Harbor", with: "Bench Dev \(developer)")
+        artistRow = renamed.replacingOccurrences(of: Self.templateArtistId, with: String(Self.artistId(developer)))
+        appRow = developer == 0 ? app : app.replacingOccurrences(of: "Quiet Harbor", with: "Bench Dev \(developer)")
     }
+
+    /// The artist id of bench developer `developer` (developer 0: ``artistId``).
+    static func artistId(_ developer: Int) -> Int { artistId + developer * 1000 }
+
+    /// This developer's artist id.
+    var artistId: Int { Self.artistId(developer) }
+
+    /// The bundle id of app `index` of this developer; hosts are the first few.
+    func bundleId(_ index: Int) -> String {
+        developer == 0 ? Self.bundleId(index) : "com.benchharbor.dev\(developer).BenchApp\(index)"
+    }
+
+    /// The track id of app `index` of this developer.
+    func trackId(_ index: Int) -> Int { Self.trackId(index) + developer * 1000 }
 
     /// The bundle id of the bench app at `index`; hosts are the first few.
     static func bundleId(_ index: Int) -> String { "com.benchharbor.BenchApp\(index)" }
@@ -46,11 +66,13 @@ struct LookupFixtureGenerator {
     /// One software row for app `index` in storefront `code`.
     func row(_ index: Int, storefront code: String) -> String {
         appRow
-            .replacingOccurrences(of: "com.quietharbor.\(Self.templateName)", with: Self.bundleId(index))
-            .replacingOccurrences(of: Self.templateName, with: "BenchApp\(index)")
+            .replacingOccurrences(of: "com.quietharbor.\(Self.templateName)", with: bundleId(index))
+            .replacingOccurrences(
+                of: Self.templateName, with: developer == 0 ? "BenchApp\(index)" : "Dev\(developer)App\(index)"
+            )
             .replacingOccurrences(of: "tidelog-tide-tables", with: "benchapp\(index)")
-            .replacingOccurrences(of: Self.templateTrackId, with: String(Self.trackId(index)))
-            .replacingOccurrences(of: Self.templateArtistId, with: String(Self.artistId))
+            .replacingOccurrences(of: Self.templateTrackId, with: String(trackId(index)))
+            .replacingOccurrences(of: Self.templateArtistId, with: String(artistId))
             .replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")
     }
 

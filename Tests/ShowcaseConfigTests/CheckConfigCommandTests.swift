@@ -1,18 +1,19 @@
 import Foundation
 import Testing
 
-/// Runs the built `showcasectl` (the Makefile builds before testing) and captures its output.
+/// Runs `showcasectl` of this build (the Makefile builds before testing) and captures its output.
 private func checkConfig(_ arguments: [String], environment: [String: String] = [:]) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let binary = packageRoot.appendingPathComponent(".build/debug/showcasectl")
+    let binary = showcasectl
     try #require(
         FileManager.default.isExecutableFile(atPath: binary.path),
         "\(binary.path) is missing: run `swift build` (or `make test`) before the tests")
     let process = Process()
     process.executableURL = binary
     process.arguments = ["check-config"] + arguments
-    process.environment = environment.isEmpty ? ProcessInfo.processInfo.environment : environment
+    process.environment =
+        environment.isEmpty ? ProcessInfo.processInfo.environment : showcasectlEnvironment(environment)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

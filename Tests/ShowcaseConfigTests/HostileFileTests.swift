@@ -9,7 +9,7 @@ import Testing
 /// Runs `check-config` on `path` with a bound, so a hang fails the test instead of stalling the run.
 private func checkConfigBounded(_ path: String) throws -> (status: Int32, stderr: String, finished: Bool) {
     let process = Process()
-    process.executableURL = packageRoot.appendingPathComponent(".build/debug/showcasectl")
+    process.executableURL = showcasectl
     process.arguments = ["check-config", path]
     let err = Pipe()
     process.standardError = err

@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ShowcaseConfig
 import Testing
@@ -5,6 +6,14 @@ import Testing
 /// The package root, found from this file's path so tests run from any working directory.
 let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// `showcasectl` of the build these tests belong to (`.build/debug`, or the sanitized one under `make sanitize`).
+let showcasectl = BuiltProducts.url("showcasectl")
+
+/// `environment` for a `showcasectl` started with an environment of its own, plus this run's sanitizer settings.
+func showcasectlEnvironment(_ environment: [String: String]) -> [String: String] {
+    BuiltProducts.withSanitizerSettings(environment)
+}
 
 func fixture(_ relative: String) -> String {
     packageRoot.appendingPathComponent("Fixtures/config").appendingPathComponent(relative).path

@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import Testing
 
@@ -21,10 +22,10 @@ enum Ctl {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `.build/debug/showcasectl`, or `$SHOWCASECTL` when set (e.g. a release build).
+    /// `showcasectl` of the build these tests belong to (see ``BuiltProducts``), or `$SHOWCASECTL` when set
+    /// (e.g. a release build).
     static var binary: String {
-        ProcessInfo.processInfo.environment["SHOWCASECTL"]
-            ?? packageRoot.appendingPathComponent(".build/debug/showcasectl").path
+        ProcessInfo.processInfo.environment["SHOWCASECTL"] ?? BuiltProducts.path("showcasectl")
     }
 
     /// A scratch directory removed by the caller; short, because socket paths are limited to 108 bytes.
@@ -35,15 +36,15 @@ enum Ctl {
     }
 
     /// An environment that cannot reach a real daemon by accident: the default socket is looked
-    /// for under a fresh directory, and nothing about colour is set.
+    /// for under a fresh directory, and nothing about colour is set (this run's sanitizer settings are kept).
     static func baseEnvironment(runtimeDirectory: String) -> [String: String] {
-        [
+        BuiltProducts.withSanitizerSettings([
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": runtimeDirectory,
             "XDG_RUNTIME_DIR": runtimeDirectory,
             "XDG_CONFIG_HOME": runtimeDirectory + "/config",
             "LANG": "C.UTF-8",
-        ]
+        ])
     }
 
     /// Runs `showcasectl ARGUMENTS` to completion and returns its status and output.

@@ -1,4 +1,6 @@
+import BuiltProducts
 import Foundation
+import Testing
 import Varlink
 
 #if canImport(FoundationNetworking)
@@ -9,12 +11,13 @@ import Varlink
     @preconcurrency import Glibc
 #endif
 
-/// The real `showcased` (`.build/debug/showcased`) in a scratch directory, fetching from the real
+/// The real `showcased` of the build these tests belong to (see ``BuiltProducts``) in a scratch directory, fetching from the real
 /// `lookup-replay` serving `Fixtures/lookup` on loopback: the world `showcasectl` is meant for,
-/// without the internet. Both run as separate processes, as they do in the demo.
+/// without the internet. Both run as separate processes, as they do in the demo. A sanitizer report in either's
+/// log fails the test.
 final class RealDaemon: @unchecked Sendable {
-    static let binary = Ctl.packageRoot.appendingPathComponent(".build/debug/showcased").path
-    static let replayBinary = Ctl.packageRoot.appendingPathComponent(".build/debug/lookup-replay").path
+    static let binary = BuiltProducts.path("showcased")
+    static let replayBinary = BuiltProducts.path("lookup-replay")
     static let fixtures = Ctl.packageRoot.appendingPathComponent("Fixtures/lookup", isDirectory: true)
     /// The fixtures' host app (see Fixtures/README.md).
     static let host = "com.quietharbor.Knotbook"
@@ -47,6 +50,7 @@ final class RealDaemon: @unchecked Sendable {
     var socketPath: String { directory.appendingPathComponent("showcased.sock").path }
     var overlayURL: URL { directory.appendingPathComponent("overlay.yaml") }
     var logURL: URL { directory.appendingPathComponent("showcased.log") }
+    var replayLogURL: URL { directory.appendingPathComponent("lookup-replay.log") }
 
     /// Starts the replay server and the daemon, and returns once the socket accepts connections.
     init(storefronts: [String] = ["us", "de"], overlay: String = "{}\n") throws {
@@ -79,7 +83,7 @@ final class RealDaemon: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["--config", configURL.path]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        process.environment = BuiltProducts.withSanitizerSettings(["PATH": "/usr/bin:/bin", "HOME": directory.path])
         let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = log
         process.standardError = log
@@ -122,6 +126,10 @@ final class RealDaemon: @unchecked Sendable {
             kill(replayProcess.processIdentifier, SIGKILL)
             replayProcess.waitUntilExit()
         }
+        for (name, url) in [("showcased", logURL), ("lookup-replay", replayLogURL)] {
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            if let report = BuiltProducts.sanitizerReport(in: text) { Issue.record("\(name): \(report)") }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -132,7 +140,8 @@ final class RealDaemon: @unchecked Sendable {
         replayProcess.executableURL = URL(fileURLWithPath: Self.replayBinary)
         replayProcess.arguments = ["--fixtures", Self.fixtures.path]
         replayProcess.standardOutput = output
-        replayProcess.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: replayLogURL.path, contents: nil)
+        replayProcess.standardError = try FileHandle(forWritingTo: replayLogURL)
         try replayProcess.run()
         var text = ""
         while !text.contains("\n") {

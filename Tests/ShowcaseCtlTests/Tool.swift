@@ -1,4 +1,6 @@
+import BuiltProducts
 import Foundation
+import Testing
 
 /// Runs a helper program (bash, zsh, man) and captures its output, for the completion and
 /// man page tests.
@@ -21,14 +23,15 @@ enum Tool {
             executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
-    /// Runs a program to completion with exactly `environment`, output captured through files
-    /// (pipes could fill and block the child while the parent waits).
+    /// Runs a program to completion with exactly `environment` (plus this run's sanitizer settings), output
+    /// captured through files (pipes could fill and block the child while the parent waits). A sanitizer report
+    /// on its stderr fails the test.
     static func capture(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CtlResult
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = BuiltProducts.withSanitizerSettings(environment)
         process.currentDirectoryURL = Ctl.packageRoot
         let scratch = try Ctl.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -45,9 +48,11 @@ enum Tool {
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return CtlResult(
+        let result = CtlResult(
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        if let report = BuiltProducts.sanitizerReport(in: result.stderr) { Issue.record("\(executable): \(report)") }
+        return result
     }
 }

@@ -228,7 +228,7 @@ struct HostileUpstreamTests {
         #expect(daemon.log.contains("socket path too long: \(length) bytes, the limit is 107"), "\(daemon.log)")
 
         let ctl = Process()
-        ctl.executableURL = DaemonProcess.packageRoot.appendingPathComponent(".build/debug/showcasectl")
+        ctl.executableURL = DaemonProcess.showcasectl
         ctl.arguments = ["--socket", long, "status"]
         let err = Pipe()
         ctl.standardError = err

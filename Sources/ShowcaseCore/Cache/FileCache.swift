@@ -33,9 +33,14 @@ public struct FileCache: Sendable {
 
     /// The file holding `artistId`'s roster for `storefront`: `roster-<artistId>-<cc>-<digest>.json`.
     public func rosterURL(artistId: Int, storefront: Storefront) -> URL {
+        directory.appendingPathComponent(
+            Self.rosterFileName(artistId: artistId, storefront: storefront), isDirectory: false)
+    }
+
+    /// The name of ``rosterURL(artistId:storefront:)``'s file, without building a URL.
+    static func rosterFileName(artistId: Int, storefront: Storefront) -> String {
         let key = "roster\u{0}\(artistId)\u{0}\(storefront.code)"
-        let name = "roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
-        return directory.appendingPathComponent(name, isDirectory: false)
+        return "roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
     }
 
     /// The file holding the identity of host `bundleId`: `identity-<sanitized>-<digest>.json`.
@@ -117,11 +122,16 @@ public struct FileCache: Sendable {
     /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175
     /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
     public func listRosters() -> [Entry] {
-        rosterFileURLs().compactMap { url in
-            guard let head = try? RegularFile.prefix(path: url.path, count: 4096),
+        // By file name, not URL: with thousands of files (20 developers × 173 storefronts) building URLs was a
+        // third of the listing's instructions (callgrind, BENCHMARKS.md). Read as a regular file only (never a
+        // FIFO's hang).
+        let decoder = JSONDecoder()
+        let directoryPath = directory.path
+        return rosterFileNames().compactMap { name in
+            guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: 4096),
                 let newline = head.firstIndex(of: UInt8(ascii: "\n")),
-                let header = try? JSONDecoder().decode(Header.self, from: head[head.startIndex..<newline]),
-                let entry = entry(for: header, at: url)
+                let header = try? decoder.decode(Header.self, from: head[head.startIndex..<newline]),
+                let entry = entry(for: header, named: name)
             else { return nil }
             return entry
         }
@@ -168,19 +178,21 @@ public struct FileCache: Sendable {
         unlink(rosterURL(artistId: artistId, storefront: storefront).path)
     }
 
-    private func rosterFileURLs() -> [URL] {
+    private func rosterFileNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasPrefix("roster-") && $0.hasSuffix(".json") }.sorted().map {
-            directory.appendingPathComponent($0, isDirectory: false)
-        }
+        return names.filter { $0.hasPrefix("roster-") && $0.hasSuffix(".json") }.sorted()
     }
 
     /// The entry a header describes, if the header is ours and the file sits under that key's name.
     private func entry(for header: Header, at url: URL) -> Entry? {
+        entry(for: header, named: url.lastPathComponent)
+    }
+
+    /// The entry a header describes, if the header is ours and `name` is that key's file name.
+    private func entry(for header: Header, named name: String) -> Entry? {
         guard header.format == Self.rosterFormat, header.version == Self.version,
             let storefront = try? Storefront(parsing: header.storefront),
-            url.lastPathComponent
-                == rosterURL(artistId: header.artistId, storefront: storefront).lastPathComponent
+            name == Self.rosterFileName(artistId: header.artistId, storefront: storefront)
         else { return nil }
         return Entry(
             artistId: header.artistId, storefront: storefront, fetchedAt: header.fetchedAt,

@@ -65,10 +65,16 @@ public enum SHA256 {
 
     /// Lowercase hex of the digest of `bytes`.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        digest(bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        // Two table lookups per byte: `String(radix:)` per byte was most of naming a cache file (callgrind).
+        let digits = Array("0123456789abcdef".utf8)
+        let digest = digest(bytes)
+        var text = [UInt8]()
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Lowercase hex of the digest of `text`'s UTF-8.

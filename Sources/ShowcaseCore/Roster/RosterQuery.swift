@@ -73,6 +73,28 @@ public struct RosterQuery: Sendable {
     }
 
     private func isHost(_ app: App) -> Bool {
-        app.id == hostTrackId || app.bundleId.caseInsensitiveCompare(hostBundleId) == .orderedSame
+        app.id == hostTrackId || Self.sameBundleId(app.bundleId, hostBundleId)
+    }
+
+    /// Whether two bundle ids are equal ignoring case. Bundle ids are ASCII (letters, digits, `-`, `.`), so this
+    /// folds ASCII case byte by byte; Foundation's `caseInsensitiveCompare`, which took a fifth of encoding a
+    /// `Roster.Get` reply (callgrind, BENCHMARKS.md), is left for the rare id with other characters.
+    static func sameBundleId(_ left: String, _ right: String) -> Bool {
+        var leftBytes = left.utf8.makeIterator()
+        var rightBytes = right.utf8.makeIterator()
+        while true {
+            switch (leftBytes.next(), rightBytes.next()) {
+            case (nil, nil):
+                return true
+            case (let a?, let b?):
+                if a >= 0x80 || b >= 0x80 { return left.caseInsensitiveCompare(right) == .orderedSame }
+                // Everything before was ASCII and equal without case, so an ASCII difference here is final.
+                if a != b, a | 0x20 != b | 0x20 || !(0x61...0x7A).contains(a | 0x20) { return false }
+            default:
+                // One ended: unequal, unless the rest of the other holds characters Foundation folds.
+                let ascii = left.utf8.allSatisfy { $0 < 0x80 } && right.utf8.allSatisfy { $0 < 0x80 }
+                return ascii ? false : left.caseInsensitiveCompare(right) == .orderedSame
+            }
+        }
     }
 }

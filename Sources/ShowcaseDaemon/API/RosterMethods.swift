@@ -14,6 +14,8 @@ final class RosterMethods: Sendable {
     private let service: RosterService
     private let replies: ReplyCache
     private let watchQueue = DispatchQueue(label: "showcased.watch")
+    /// Confined to `watchQueue`.
+    private let watchReplies = WatchReplies()
     private let activeWatches = NSLockedBox<[ObjectIdentifier: WatchStream]>([:])
 
     init(service: RosterService) {
@@ -135,7 +137,8 @@ final class RosterMethods: Sendable {
         }
         if let filter { service.keepWarmOnDemand(filter) }
         let stream = WatchStream(
-            host: host.bundleID, filter: filter, responder: responder, service: service, queue: watchQueue)
+            host: host.bundleID, filter: filter, responder: responder, service: service, queue: watchQueue,
+            replies: watchReplies)
         if call.more {
             let id = ObjectIdentifier(stream)
             let registry = activeWatches

@@ -14,10 +14,11 @@ import Varlink
 /// sent, so an identical refresh, a rating-only change, or a change in apps this host's query filters out sends
 /// nothing, while a reload that changes the served answer (overlay, attribution; the service announces every
 /// reload) is sent with a new revision. The revision sent is the store's, or one past the last one sent when the
-/// change came from a reload, so it only grows. A roster that cannot
-/// be served — a diagnostic (malformed response, missing entity parameter, host not found), or a transport
-/// failure with nothing cached — ends the stream with that error, as `Get` answers it, because a watcher must not
-/// mistake it for an empty roster.
+/// change came from a reload, so it only grows. The reply itself is encoded once for every stream that sends the
+/// same revision of the same apps (``WatchReplies``), so a thousand subscribers cost one encoding and a thousand
+/// writes of the same bytes. A roster that cannot be served — a diagnostic (malformed response, missing entity
+/// parameter, host not found), or a transport failure with nothing cached — ends the stream with that error, as
+/// `Get` answers it, because a watcher must not mistake it for an empty roster.
 final class WatchStream: @unchecked Sendable {
     private let host: String
     private let filter: Storefront?
@@ -26,6 +27,8 @@ final class WatchStream: @unchecked Sendable {
     private var store: RosterStore { service.store }
     private var warm: WarmSet { service.warm }
     private let queue: DispatchQueue
+    /// The encoded replies every stream on `queue` shares: one encoding per revision, not per subscriber.
+    private let replies: WatchReplies
     // Confined to `queue`.
     /// The revision and state last sent per storefront: a new revision, or the state changing without one (a
     /// transport failure turning `warming` into `unavailable`), is sent.
@@ -37,12 +40,16 @@ final class WatchStream: @unchecked Sendable {
     /// Replies were sent and are not written yet: changes wait in `dirty` until the drained callback.
     private var awaitingDrain = false
 
-    init(host: String, filter: Storefront?, responder: VarlinkResponder, service: RosterService, queue: DispatchQueue) {
+    init(
+        host: String, filter: Storefront?, responder: VarlinkResponder, service: RosterService, queue: DispatchQueue,
+        replies: WatchReplies
+    ) {
         self.host = host
         self.filter = filter
         self.responder = responder
         self.service = service
         self.queue = queue
+        self.replies = replies
     }
 
     func start() {
@@ -143,14 +150,17 @@ final class WatchStream: @unchecked Sendable {
             case .some(let last): max(view.revision, last.revision + 1)
             }
         lastSent[storefront] = Sent(revision: revision, state: view.state, apps: apps)
-        let reply: JSONValue
-        do throws(VarlinkError) { reply = try ReplyEncoding.watch(view, revision: revision, apps: apps) } catch {
+        do throws(VarlinkError) {
+            if continues, responder.more, !responder.oneway {
+                responder.reply(try replies.reply(for: view, revision: revision, apps: apps))
+            } else {
+                responder.reply(try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: continues)
+                if !continues { end() }
+            }
+        } catch {
             responder.fail(error)
             end()
-            return true
         }
-        responder.reply(reply, continues: continues)
-        if !continues { end() }
         return true
     }
 

@@ -1,16 +1,17 @@
+import BuiltProducts
 import Foundation
 @preconcurrency import Glibc
+import Testing
 
-/// The real `showcased` binary (`.build/debug/showcased`, built by `make test` before testing) running
-/// as a child process with its stderr captured to a file.
+/// The real `showcased` binary of the build these tests belong to (`.build/debug/showcased` under `make test`,
+/// the sanitized one under `make sanitize`; see ``BuiltProducts``) running as a child process with its stderr
+/// captured to a file. A sanitizer report in its log fails the test.
 final class DaemonProcess: @unchecked Sendable {
     /// The package root, from this file's path (`SHOWCASE_PACKAGE_ROOT` overrides it).
-    static let packageRoot =
-        ProcessInfo.processInfo.environment["SHOWCASE_PACKAGE_ROOT"].map { URL(fileURLWithPath: $0) }
-        ?? URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let binary = packageRoot.appendingPathComponent(".build/debug/showcased")
+    static let packageRoot = BuiltProducts.packageRoot
+    static let binary = BuiltProducts.url("showcased")
+    /// `showcasectl` of the same build.
+    static let showcasectl = BuiltProducts.url("showcasectl")
 
     let process = Process()
     let logFile: URL
@@ -40,6 +41,7 @@ final class DaemonProcess: @unchecked Sendable {
             environment[key] = nil
         }
         environment.merge(extraEnvironment) { $1 }
+        checksSanitizerReport = true
         process.environment = environment
         let log = try FileHandle(forWritingTo: logFile)
         process.standardError = log
@@ -80,6 +82,7 @@ final class DaemonProcess: @unchecked Sendable {
             usleep(10_000)
         }
         process.waitUntilExit()
+        if let report = takeSanitizerReport() { throw HarnessError("showcased: \(report)") }
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
     }
@@ -94,6 +97,23 @@ final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        recordSanitizerReport()
+    }
+
+    /// Fails the current test with the sanitizer report in the daemon's log, if there is one not reported yet.
+    func recordSanitizerReport() {
+        if let report = takeSanitizerReport() { Issue.record("showcased: \(report)") }
+    }
+
+    /// Whether a sanitizer report in the log is still to be reported (once: by ``waitForExit(timeout:)`` or
+    /// at the end of the test).
+    private var checksSanitizerReport = false
+
+    /// The sanitizer report in the daemon's log, the first time it is asked for.
+    private func takeSanitizerReport() -> String? {
+        guard checksSanitizerReport, let report = BuiltProducts.sanitizerReport(in: log) else { return nil }
+        checksSanitizerReport = false
+        return report
     }
 
     static func canConnect(_ path: String) -> Bool {

@@ -51,6 +51,8 @@ final class TestBed: @unchecked Sendable {
 
     deinit {
         if let daemon, daemon.process.isRunning { kill(daemon.pid, SIGKILL) }
+        // Before the directory (and the daemon's log in it) goes.
+        daemon?.recordSanitizerReport()
         replay.stop()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The rows at scale (issue 13): varied calls, Watch fan-out, twenty developers and the export, each with the
+/// baseline it is judged against beside it.
+extension BenchReport {
+    static func scaleRows(_ entries: [[String: Any]]) -> [Row] {
+        func with(_ label: String) -> [[String: Any]] { entries.filter { $0["label"] as? String == label } }
+        func numbers(_ list: [[String: Any]], _ key: String) -> [Double] {
+            list.compactMap { ($0[key] as? NSNumber)?.doubleValue }
+        }
+        func number(_ entry: [String: Any]?, _ key: String) -> Double { (entry?[key] as? NSNumber)?.doubleValue ?? 0 }
+        func missing(_ figure: String, _ target: String, _ row: String) -> Row {
+            let reason = entries.first { $0["label"] as? String == "skip" && $0["row"] as? String == row }?["reason"]
+            return Row(
+                figure: figure, ours: "n/a", floor: "", ratio: "", target: target, verdict: "n/a",
+                note: reason as? String ?? "not measured")
+        }
+        var rows: [Row] = []
+
+        let variedFigure = "Roster.Get varied calls, 16 conns (calls/s)"
+        let daemon = with("varied-daemon")
+        let floor = with("varied-floor")
+        if daemon.isEmpty || floor.isEmpty {
+            rows.append(missing(variedFigure, "≥ 85% of floor", "varied"))
+        } else {
+            let ours = numbers(daemon, "callsPerSecond").max() ?? 0
+            let base = numbers(floor, "callsPerSecond").max() ?? 0
+            let pairs = zip(numbers(daemon, "callsPerSecond"), numbers(floor, "callsPerSecond")).map { $0 / $1 }
+            let ratio = base > 0 ? ours / base : 0
+            let failed = numbers(daemon, "totalErrors").reduce(0, +) + numbers(daemon, "unanswered").reduce(0, +)
+            let sizes = with("varied-replies").first
+            func cpu(_ list: [[String: Any]]) -> Double { median(numbers(list, "serverCpuMicrosPerCall")) }
+            rows.append(
+                Row(
+                    figure: variedFigure, ours: String(format: "%.0f", ours), floor: String(format: "%.0f", base),
+                    ratio: String(format: "%.0f%%", ratio * 100), target: "≥ 85% of floor",
+                    verdict: (ratio >= 0.85 && failed == 0 ? "PASS" : "FAIL") + (noisy(entries) ? "*" : ""),
+                    note: "\(Int(number(sizes, "calls"))) distinct calls in rotation (replies "
+                        + "\(Int(number(sizes, "minBytes")))–\(Int(number(sizes, "maxBytes"))) B; the floor answers "
+                        + "the median, \(Int(number(sizes, "medianBytes"))) B); best of \(daemon.count) alternating "
+                        + "rounds each; median of the per-round ratios " + String(format: "%.0f%%", median(pairs) * 100)
+                        + "; \(Int(failed)) failed calls; "
+                        + String(
+                            format: "p99 %.3f ms (floor %.3f ms); server CPU per call %.1f µs (floor %.1f µs)",
+                            median(numbers(daemon, "p99Ms")), median(numbers(floor, "p99Ms")), cpu(daemon), cpu(floor))
+                ))
+        }
+
+        let fanoutFigure = "Watch fan-out, 1,000 subscribers, one storefront"
+        if let fanout = with("fanout").first {
+            let p99 = number(fanout, "p99Ms")
+            let rss = number(fanout, "rssKiB") * 1024 / 1e6
+            let missed = Int(number(fanout, "missing")) + Int(number(fanout, "errors"))
+            let ok = missed == 0 && p99 <= 100 && rss > 0 && rss <= 80
+            rows.append(
+                Row(
+                    figure: fanoutFigure, ours: String(format: "p99 %.1f ms; RSS %.1f MB", p99, rss),
+                    floor: String(format: "RSS %.1f MB idle", number(fanout, "rssBeforeKiB") * 1024 / 1e6),
+                    ratio: "", target: "p99 ≤ 100 ms; RSS ≤ 80 MB", verdict: ok ? "PASS" : "FAIL",
+                    note: "\(Int(number(fanout, "received"))) of \(Int(number(fanout, "subscribers"))) got revision "
+                        + "\(Int(number(fanout, "revisionAfter"))) (from \(Int(number(fanout, "revisionBefore")))), "
+                        + "\(missed) missed or failed; after the cache file's mtime: "
+                        + String(
+                            format: "p50 %.1f ms, max %.1f ms; Admin.Refresh took %.1f ms", number(fanout, "p50Ms"),
+                            number(fanout, "maxMs"), number(fanout, "refreshMs"))))
+        } else {
+            rows.append(missing(fanoutFigure, "p99 ≤ 100 ms; RSS ≤ 80 MB", "fanout"))
+        }
+
+        let twenty = with("startup-20")
+        let generated = with("gen-cache-20").first
+        let developers = Int(number(generated, "developers"))
+        let scaleFigure =
+            "\(developers > 0 ? developers : 20) developers × \(Int(number(generated, "storefronts"))) storefronts cached"
+        if twenty.isEmpty {
+            rows.append(missing(scaleFigure, "ready ≤ 150 ms; RSS ≤ 150 MB", "twenty"))
+        } else {
+            let ready = median(numbers(twenty, "readyMs"))
+            let rss = (numbers(twenty, "rssKiB").max() ?? 0) * 1024 / 1e6
+            let errors = numbers(twenty, "touchErrors").reduce(0, +)
+            let one = with("startup")
+            let ok = ready <= 150 && rss > 0 && rss <= 150 && errors == 0
+            rows.append(
+                Row(
+                    figure: scaleFigure, ours: String(format: "ready %.1f ms; RSS %.1f MB", ready, rss),
+                    floor: one.isEmpty
+                        ? ""
+                        : String(
+                            format: "1 dev: %.1f ms; %.1f MB", median(numbers(one, "readyMs")),
+                            (numbers(one, "rssKiB").max() ?? 0) * 1024 / 1e6),
+                    ratio: "", target: "ready ≤ 150 ms; RSS ≤ 150 MB", verdict: ok ? "PASS" : "FAIL",
+                    note: "median of \(twenty.count) starts (best "
+                        + String(format: "%.1f ms", numbers(twenty, "readyMs").min() ?? 0) + "); "
+                        + "\(Int(number(generated, "hosts"))) hosts × \(Int(number(generated, "apps"))) apps; VmRSS after "
+                        + "one Get per (host, storefront): \(Int(numbers(twenty, "touched").max() ?? 0)) Gets, "
+                        + "\(Int(errors)) errors; "
+                        + String(
+                            format: "%.1f MB right after ready; peak VmHWM %.1f MB; daemon CPU until ready %.0f ms",
+                            (numbers(twenty, "readyRssKiB").max() ?? 0) * 1024 / 1e6,
+                            (numbers(twenty, "peakKiB").max() ?? 0) * 1024 / 1e6, median(numbers(twenty, "readyCpuMs")))
+                ))
+        }
+
+        rows.append(
+            missing(
+                "export after a one-tagline reload, 173 × 2 documents", "≤ 1 s; unchanged keep mtime", "export"))
+        return rows
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import Varlink
+
+@Suite("Call memo shared by a loop's connections")
+struct CallMemoTests {
+    private func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    @Test("a message seen before returns its members; a different one of the same length does not")
+    func hitsOnlyTheSameBytes() throws {
+        let memo = CallMemo()
+        let first = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}"#
+        let other = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"de"}}"#
+        #expect(withBytes(first) { memo.fields(for: $0) } == nil)
+        let parsed = try JSONValue(parsing: Array(first.utf8))
+        guard case .object(let fields) = parsed else {
+            Issue.record("the call did not parse to an object")
+            return
+        }
+        withBytes(first) { memo.remember($0, fields) }
+        #expect(withBytes(first) { memo.fields(for: $0) } == fields)
+        #expect(withBytes(other) { memo.fields(for: $0) } == nil)
+    }
+
+    @Test("a connection's call uses the memo another connection filled, and parses the same")
+    func sharedAcrossConnections() throws {
+        let memo = CallMemo(slotCount: 4)
+        let call = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"jp","locale":"ja"}}"#
+        let direct = try JSONValue(parsing: Array(call.utf8))
+        let peer = PeerCredentials(pid: 0, uid: 0, gid: 0)
+        let first = ServerConnection(id: 1, fd: -1, peer: peer, now: 0)
+        let second = ServerConnection(id: 2, fd: -1, peer: peer, now: 0)
+        let one = withBytes(call) { first.callFields($0, memo: memo) }
+        #expect(withBytes(call) { memo.fields(for: $0) } != nil)
+        let two = withBytes(call) { second.callFields($0, memo: memo) }
+        #expect(one.map(JSONValue.object) == direct)
+        #expect(two.map(JSONValue.object) == direct)
+    }
+
+    @Test("messages longer than the bound are never kept")
+    func boundsMessageSize() {
+        let memo = CallMemo()
+        let long = #"{"method":"x","parameters":{"pad":""# + String(repeating: "a", count: CallMemo.maxBytes) + #""}}"#
+        withBytes(long) { memo.remember($0, [:]) }
+        #expect(withBytes(long) { memo.fields(for: $0) } == nil)
+    }
+}

@@ -83,6 +83,8 @@ sock=$units/showcased.socket
     || fail "$svc: RuntimeDirectoryPreserve=yes is needed, or stopping the service deletes the activated socket"
 [ "$(key $svc CacheDirectory)" = showcase ] || fail "$svc: CacheDirectory must be showcase"
 [ "$(key $svc ConfigurationDirectory)" = showcase ] || fail "$svc: ConfigurationDirectory must be showcase"
+grep -q '^ReadWritePaths=.*/var/lib/prometheus/node-exporter' "$svc" \
+    || fail "$svc: ReadWritePaths= must make node_exporter's textfile directory writable for metrics.textfile"
 [ "$(key $svc StateDirectory)" = showcase ] \
     || fail "$svc: StateDirectory must be showcase (the export lives in /var/lib/showcase/export)"
 case "$(key $svc ExecReload)" in *showcasectl*reload*) ;; *) fail "$svc: ExecReload must wait for the outcome (showcasectl reload)" ;; esac

@@ -1,4 +1,4 @@
-/// The `state` of a roster in `Roster.Get`, `Roster.Watch` and `Admin.Status` replies.
+/// The `state` of a roster in `Roster.Get`, `Roster.Watch`, `Roster.Health` and `Admin.Status` replies.
 ///
 /// An open set: a client built today must still read a reply from a daemon that names a state it does not know
 /// (as `unavailable` was added), so this is a string with named constants, not a closed enum.
@@ -15,10 +15,11 @@ public struct RosterState: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let stale = RosterState(rawValue: "stale")
     /// Never fetched yet: its empty `apps` does not mean "no apps".
     public static let warming = RosterState(rawValue: "warming")
-    /// In `Admin.Status` only: the last refresh failed in transport and nothing is cached (`Get` and `Watch`
-    /// answer the `Unavailable` error instead).
+    /// In `Admin.Status` and `Roster.Health` only: the last refresh failed in transport and nothing is cached
+    /// (`Get` and `Watch` answer the `Unavailable` error instead).
     public static let unavailable = RosterState(rawValue: "unavailable")
-    /// In `Admin.Status` only: the last refresh ended in a diagnostic that is answered instead of the roster.
+    /// In `Admin.Status` and `Roster.Health` only: the last refresh ended in a diagnostic that is answered
+    /// instead of the roster.
     public static let failed = RosterState(rawValue: "failed")
 
     /// The wire spelling.

@@ -29,6 +29,10 @@ public enum ShowcaseInterfaces {
         # identical refreshes send nothing; a slow reader gets the latest state, not a backlog.
         method Watch(storefront: ?string, host: ?string) -> (storefront: string, revision: int,
                    state: string, apps: []App)
+        # Not admin-only: what a monitoring check needs. state: ok | degraded | warming;
+        # a storefront's state: fresh | stale | warming | unavailable | failed (a diagnostic, named in error)
+        method Health() -> (state: string, refreshIntervalSeconds: int,
+                   storefronts: [](code: string, state: string, ageSeconds: ?int, error: ?string))
 
         error UnknownStorefront (storefront: string)
         error UnknownHost (host: string)
@@ -55,6 +59,7 @@ public enum ShowcaseInterfaces {
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
         # write the static export now; errors: what could not be written or removed (the rest is current)
         method Export() -> (directory: string, written: int, unchanged: int, removed: int, errors: []string)
+        method Metrics() -> (text: string)            # the Prometheus text exposition, format 0.0.4
         error ConfigInvalid (file: string, line: int, column: int, message: string)
         error ExportNotConfigured ()
 
@@ -70,6 +75,9 @@ public enum ShowcaseInterfaces {
         public static let storefronts = "io.showcase.Roster.Storefronts"
         /// A roster, then once per new revision; needs `more` (`RosterWatchRequest` → `RosterWatchReply`).
         public static let watch = "io.showcase.Roster.Watch"
+        /// The daemon's overall state and each warm storefront's, for monitoring; not admin-only
+        /// (→ `RosterHealthReply`).
+        public static let health = "io.showcase.Roster.Health"
         /// Version, configuration, upstream counters, one entry per warm storefront (→ `AdminStatusReply`).
         public static let status = "io.showcase.Admin.Status"
         /// Validate the configuration and swap it in, or change nothing (→ `AdminReloadReply`).
@@ -78,6 +86,8 @@ public enum ShowcaseInterfaces {
         public static let refresh = "io.showcase.Admin.Refresh"
         /// Bring the static export up to date now and answer when done (→ `AdminExportReply`).
         public static let export = "io.showcase.Admin.Export"
+        /// The Prometheus text exposition of the daemon's metrics (→ `AdminMetricsReply`).
+        public static let metrics = "io.showcase.Admin.Metrics"
     }
 
     /// Fully qualified error names, so handlers cannot misspell them (`ShowcaseErrorReply` carries their

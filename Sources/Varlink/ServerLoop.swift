@@ -292,6 +292,7 @@ final class ServerLoop: @unchecked Sendable {
         case .success(let found): route = found
         case .failure(let error): return reject(error)
         }
+        route.calls.increment()
         if route.requiresMore, !envelope.more { return reject(.expectedMore()) }
         if connection.inReserve, !reserveAllows(envelope.method) {
             let allowed = limits.reserveInterfaces.sorted().joined(separator: ", ")

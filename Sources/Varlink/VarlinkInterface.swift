@@ -13,6 +13,8 @@ public struct VarlinkInterface: Sendable {
     struct Route: Sendable {
         let handler: Handler
         let requiresMore: Bool
+        /// Counts the calls dispatched to this route; ``VarlinkService/add(_:)`` gives it its method's counter.
+        var calls = VarlinkCallCounts.Counter()
     }
 
     /// The parsed definition.

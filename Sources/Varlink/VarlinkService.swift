@@ -13,6 +13,8 @@ public struct VarlinkService: Sendable {
     private(set) var interfaceOrder: [String] = []
     /// Fully qualified method name → route, so dispatch is one dictionary lookup.
     private(set) var routes: [String: VarlinkInterface.Route] = [:]
+    /// Calls dispatched per method, shared by every copy of this service (the server's included).
+    public let callCounts = VarlinkCallCounts()
 
     /// The IDL of `org.varlink.service`, as the Varlink specification defines it.
     public static let serviceIDL = """
@@ -76,8 +78,10 @@ public struct VarlinkService: Sendable {
         }
         interfaces[interface.name] = interface
         interfaceOrder.append(interface.name)
-        for (method, route) in interface.routes {
-            routes[interface.name + "." + method] = route
+        for (method, var route) in interface.routes {
+            let name = interface.name + "." + method
+            route.calls = callCounts.counter(for: name)
+            routes[name] = route
         }
         rebuildServiceRoutes()
     }
@@ -95,14 +99,15 @@ public struct VarlinkService: Sendable {
         ])
         let encodedInfo = EncodedReply(parameters: info)
         routes["org.varlink.service.GetInfo"] = VarlinkInterface.Route(
-            handler: { _, responder in responder.reply(encodedInfo) }, requiresMore: false)
+            handler: { _, responder in responder.reply(encodedInfo) }, requiresMore: false,
+            calls: callCounts.counter(for: "org.varlink.service.GetInfo"))
         let descriptions = interfaces.mapValues { EncodedReply(parameters: ["description": .string($0.idl.text)]) }
         routes["org.varlink.service.GetInterfaceDescription"] = VarlinkInterface.Route(
             handler: { call, responder throws(VarlinkError) in
                 let name = try call.string("interface")
                 guard let reply = descriptions[name] else { throw .interfaceNotFound(name) }
                 responder.reply(reply)
-            }, requiresMore: false)
+            }, requiresMore: false, calls: callCounts.counter(for: "org.varlink.service.GetInterfaceDescription"))
     }
 
     /// Resolves a fully qualified method to its route or the standard error for it.

@@ -11,6 +11,9 @@ enum Command: Sendable, Equatable {
     case refresh(storefront: Storefront?)
     case checkConfig(path: String?)
     case export
+    /// The monitoring plugin over `Roster.Health`; nil `maxAge` means twice `refresh.interval`.
+    case check(maxAge: Duration?)
+    case metrics
     case version
     /// `--help`, `-h` or `help [COMMAND]`: nil asks for the overview.
     case help(command: String?)

@@ -1,3 +1,4 @@
+import ShowcaseConfig
 import ShowcaseCore
 
 /// Turns `showcasectl`'s arguments into an `Invocation`, or a `CommandLineError` that names the
@@ -188,6 +189,8 @@ struct CommandLineParser {
                 storefront: try values["storefront"].map { (text) throws(CommandLineError) in try storefront(text) })
         case "check-config": return .checkConfig(path: positionals.first ?? options.configPath)
         case "export": return .export
+        case "check": return .check(maxAge: try maxAge(spec))
+        case "metrics": return .metrics
         case "version": return .version
         case "help":
             if let topic = positionals.first, CommandSpec.named(topic) == nil {
@@ -257,6 +260,15 @@ struct CommandLineParser {
             throw .usage("--locale must be a language tag like ja or pt-BR, found '\(text)'", command: spec)
         }
         return text
+    }
+
+    private func maxAge(_ spec: CommandSpec) throws(CommandLineError) -> Duration? {
+        guard let text = values["max-age"] else { return nil }
+        guard let duration = ConfigValue.duration(text), duration >= .seconds(1) else {
+            throw .usage(
+                "--max-age must be a duration of at least 1s like 90m, 48h or 2d, found '\(text)'", command: spec)
+        }
+        return duration
     }
 
     private func waitMilliseconds(_ spec: CommandSpec) throws(CommandLineError) -> Int? {

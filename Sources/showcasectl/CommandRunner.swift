@@ -25,6 +25,10 @@ enum CommandRunner {
         case .checkConfig(let path):
             // ShowcaseConfig's entry point: validates without a daemon, prints file:line:column errors.
             return checkConfigCommand(path: path, environment: environment, json: invocation.options.json)
+        case .check(let maxAge):
+            // The monitoring-plugin convention: one line on stdout and exit 0-3, whatever goes wrong.
+            return checkCommand(
+                maxAge: maxAge, options: invocation.options, environment: environment, console: console)
         default:
             break
         }

@@ -159,6 +159,25 @@ struct CommandSpec: Sendable {
                 """,
             example: "showcasectl check-config /etc/showcase/showcase.yaml"),
         CommandSpec(
+            "check",
+            summary: "monitoring plugin: one status line, exit 0/1/2/3 (Nagios, Icinga, Sensu)",
+            details: """
+                Asks the daemon for Roster.Health (no admin rights needed: a member of the socket's group \
+                may run it) and prints one line in the monitoring-plugin convention, \
+                SHOWCASE OK|WARNING|CRITICAL|UNKNOWN - SUMMARY | PERFDATA, with each state's count and the \
+                oldest roster's age as performance data. Exits 0 when every warm storefront is fresh; 1 when \
+                some are stale but younger than --max-age (the cached roster is served while the lookup \
+                service is unreachable) or still warming; 2 on a diagnostic (MalformedResponse, \
+                MissingEntityParameter, HostAppNotFound), Unavailable, or a roster stale past --max-age; 3 when \
+                the daemon cannot be reached or answers something unexpected.
+                """,
+            options: [
+                OptionSpec(
+                    "max-age", value: "DURATION",
+                    help: "age past which a stale roster is critical, like 48h or 2d (default: twice refresh.interval)")
+            ],
+            example: "showcasectl check --max-age 2d"),
+        CommandSpec(
             "export",
             summary: "write the static export now and print what changed",
             details: """
@@ -169,6 +188,16 @@ struct CommandSpec: Sendable {
                 versions stay), and 78 if the configuration has no export.directory. Needs admin rights.
                 """,
             example: "showcasectl export"),
+        CommandSpec(
+            "metrics",
+            summary: "print the daemon's Prometheus metrics (text exposition format)",
+            details: """
+                Prints what Admin.Metrics answers: the Prometheus text exposition (format 0.0.4) with build \
+                info, the configuration generation, upstream request counters, each storefront's apps, age \
+                and state, and Varlink calls by method; metrics.textfile holds the same text for \
+                node_exporter's textfile collector. With --json, the reply {"text": ...}. Needs admin rights.
+                """,
+            example: "showcasectl metrics | grep showcase_roster_state"),
         CommandSpec(
             "version",
             summary: "print showcasectl's version and, when reachable, the daemon's",

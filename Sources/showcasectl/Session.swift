@@ -17,7 +17,7 @@ struct Session {
         switch command {
         case .version:
             return version(socket: socket)
-        case .help, .checkConfig:
+        case .help, .checkConfig, .check:
             return
         default:
             break
@@ -55,7 +55,12 @@ struct Session {
             try refresh(storefront, daemon: daemon)
         case .export:
             try export(daemon: daemon)
-        case .version, .help, .checkConfig:
+        case .metrics:
+            let reply = try daemon.call(ShowcaseInterfaces.Method.metrics)
+            if options.json { return printJSON(reply) }
+            let decoded = try decode(AdminMetricsReply.self, from: reply, method: ShowcaseInterfaces.Method.metrics)
+            console.line(decoded.text.hasSuffix("\n") ? String(decoded.text.dropLast()) : decoded.text)
+        case .version, .help, .checkConfig, .check:
             break
         }
     }

@@ -25,8 +25,9 @@ struct InterfaceTests {
         let admin = try VarlinkIDL(parsing: ShowcaseInterfaces.admin)
         let names = [
             ShowcaseInterfaces.Method.get, ShowcaseInterfaces.Method.getApp, ShowcaseInterfaces.Method.storefronts,
-            ShowcaseInterfaces.Method.watch, ShowcaseInterfaces.Method.status, ShowcaseInterfaces.Method.reload,
-            ShowcaseInterfaces.Method.refresh, ShowcaseInterfaces.Method.export,
+            ShowcaseInterfaces.Method.watch, ShowcaseInterfaces.Method.health, ShowcaseInterfaces.Method.status,
+            ShowcaseInterfaces.Method.reload, ShowcaseInterfaces.Method.refresh, ShowcaseInterfaces.Method.export,
+            ShowcaseInterfaces.Method.metrics,
         ]
         #expect(names.compactMap { Self.member($0, of: roster.name) } == roster.methods)
         #expect(names.compactMap { Self.member($0, of: admin.name) } == admin.methods)

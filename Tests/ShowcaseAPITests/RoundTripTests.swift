@@ -81,6 +81,15 @@ struct RoundTripTests {
             errors: ["could not write /var/lib/showcase/export/v1/index.json: No space left on device"])
         #expect(try Self.overTheWire(export) == export)
         #expect(export.encoded()["errors"]?.arrayValue?.count == 1)
+        let health = RosterHealthReply(
+            state: .degraded, refreshIntervalSeconds: 86_400,
+            storefronts: [
+                .init(code: "de", state: .fresh, ageSeconds: 120, error: nil),
+                .init(code: "jp", state: .failed, ageSeconds: nil, error: "io.showcase.Roster.MalformedResponse"),
+            ])
+        #expect(try Self.overTheWire(health) == health)
+        let metrics = AdminMetricsReply(text: "# HELP a b\n# TYPE a gauge\na 1\n")
+        #expect(try Self.overTheWire(metrics) == metrics)
     }
 
     @Test("nil fields are left out of the encoding, not sent as null")
@@ -94,6 +103,9 @@ struct RoundTripTests {
         let warming = RosterGetReply(storefront: "jp", host: "h", state: .warming, fetchedAt: nil, apps: [])
         #expect(warming.encoded()["fetchedAt"] == nil)
         #expect(warming.encoded()["apps"] == [])
+        let health = RosterHealthReply.Storefront(code: "jp", state: .warming, ageSeconds: nil, error: nil).encoded()
+        #expect(health["ageSeconds"] == nil && health["error"] == nil)
+        #expect(health["state"] == "warming")
     }
 
     @Test("every error of both interfaces comes back equal from the VarlinkError a handler throws")

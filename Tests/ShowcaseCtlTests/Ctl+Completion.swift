@@ -1,15 +1,11 @@
 /// What the shell completions offer: the command line of showcasectl(1), including what showcasectl does not accept
 /// yet.
 extension Ctl {
-    /// Commands and flags the contract adds that showcasectl does not parse yet (`check`, `metrics`,
-    /// `roster --device`); the completions already offer them. Once the parser accepts one, it moves into
+    /// Commands and flags the contract adds that showcasectl does not parse yet (none today); the completions
+    /// already offer them. Once the parser accepts one, it moves into
     /// ``specCommands``/``specFlags`` (``CompletionTests`` notices a command the binary lists that this
     /// table lacks).
-    static let upcomingFlags: [String: [String]] = [
-        "roster": ["--device"],
-        "check": ["--max-age"],
-        "metrics": [],
-    ]
+    static let upcomingFlags: [String: [String]] = [:]
 
     /// Every command a completion offers (besides `help`).
     static let completionCommands = specCommands + upcomingFlags.keys.filter { specFlags[$0] == nil }.sorted()

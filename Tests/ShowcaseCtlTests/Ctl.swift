@@ -104,11 +104,14 @@ enum Ctl {
         "refresh": ["--storefront"],
         "check-config": [],
         "export": [],
+        "check": ["--max-age"],
+        "metrics": [],
         "version": [],
     ]
 
     /// Every command of showcasectl(1).
     static let specCommands = [
-        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "export", "version",
+        "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "check", "export",
+        "metrics", "version",
     ]
 }

@@ -166,4 +166,35 @@ struct JournalTests {
         #expect(!daemon.log.contains("listening on"), "a record journald received went to stderr too: \(daemon.log)")
         #expect(!daemon.log.contains("<5>"), "stderr: \(daemon.log)")
     }
+
+    @Test("the real daemon's refresh outcomes carry SHOWCASE_STOREFRONT, and a failure SHOWCASE_ERROR")
+    func refreshFieldsUnderJournald() throws {
+        let journal = try JournalListener()
+        let bed = try TestBed()
+        bed.storefronts = ["us"]
+        bed.replay.inject(.status(500), matching: "limit=200&country=de")
+        try bed.start(environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+        try bed.refresh("de")
+        let failed = try journal.receive { $0["MESSAGE"]?.hasPrefix("refresh of de failed") == true }
+        #expect(failed["SHOWCASE_STOREFRONT"] == "de", "\(failed)")
+        #expect(failed["SHOWCASE_ERROR"]?.contains("HTTP 500") == true, "\(failed)")
+        #expect(failed["PRIORITY"] == "4", "a transport failure is a warning: \(failed)")
+
+        bed.replay.clearFaults()
+        try bed.refresh("de")
+        let refreshed = try journal.receive { $0["MESSAGE"]?.hasPrefix("refreshed de:") == true }
+        #expect(refreshed["SHOWCASE_STOREFRONT"] == "de", "\(refreshed)")
+        #expect(refreshed["SHOWCASE_ERROR"] == nil, "\(refreshed)")
+    }
+
+    @Test("the real daemon's identity records carry SHOWCASE_HOST and the storefront")
+    func identityFieldsUnderJournald() throws {
+        let journal = try JournalListener()
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        try bed.start(environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+        let resolved = try journal.receive { $0["MESSAGE"]?.hasPrefix("resolved ") == true }
+        #expect(resolved["SHOWCASE_HOST"] == TestBed.knotbook, "\(resolved)")
+        #expect(resolved["SHOWCASE_STOREFRONT"] == "de", "\(resolved)")
+    }
 }

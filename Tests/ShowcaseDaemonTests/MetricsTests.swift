@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import ShowcaseAPI
 import ShowcaseDaemon
 import Testing
 
@@ -136,7 +137,8 @@ struct MetricsTests {
         #expect(lines.contains("showcase_roster_age_seconds{storefront=\"ca\",language=\"fr\"} 90000"))
         #expect(lines.contains("showcase_roster_apps{storefront=\"ca\",language=\"en\"} 12"))
         let states = lines.filter { $0.hasPrefix("showcase_roster_state{") }
-        #expect(states.count == Self.snapshot.storefronts.count * MetricsSnapshot.RosterState.allCases.count)
+        // Every roster has one sample per state the daemon knows: fresh, stale, warming, unavailable, failed.
+        #expect(states.count == Self.snapshot.storefronts.count * 5)
         #expect(
             states.filter { $0.hasSuffix(" 1") }.sorted() == [
                 "showcase_roster_state{storefront=\"ca\",language=\"en\",state=\"fresh\"} 1",

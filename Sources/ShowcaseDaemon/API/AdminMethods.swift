@@ -4,15 +4,20 @@ import ShowcaseConfig
 import ShowcaseCore
 import Varlink
 
-/// `io.showcase.Admin`: status and the state-changing methods, for root, the daemon's own uid and
+/// `io.showcase.Admin`: status, metrics and the state-changing methods, for root, the daemon's own uid and
 /// `socket.admin_uids` only (by SO_PEERCRED, which a client cannot forge).
 ///
 /// Every method leaves the event loop at once — reload parses files, refresh waits on the network, export writes
 /// files — and answers through the responder when done.
 final class AdminMethods: Sendable {
     private let service: RosterService
+    private let callCounts: VarlinkCallCounts
 
-    init(service: RosterService) { self.service = service }
+    /// The Admin methods over `service`; `Metrics` reports the calls `callCounts` has counted.
+    init(service: RosterService, callCounts: VarlinkCallCounts) {
+        self.service = service
+        self.callCounts = callCounts
+    }
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
         var interface = try VarlinkInterface(idl: ShowcaseInterfaces.admin)
@@ -53,6 +58,14 @@ final class AdminMethods: Sendable {
                 } else {
                     responder.fail(ReplyEncoding.exportNotConfigured)
                 }
+            }
+        }
+        try interface.handle("Metrics") { [self] call, responder throws(VarlinkError) in
+            try authorize(call)
+            let (service, callCounts) = (self.service, self.callCounts)
+            Task {
+                let text = PrometheusExposition.render(service.metrics(varlinkCalls: callCounts.snapshot()))
+                responder.reply(ReplyEncoding.metrics(text))
             }
         }
         return interface

@@ -79,7 +79,29 @@ enum ReplyEncoding {
         ).encoded()
     }
 
+    /// `Roster.Health`'s reply: the overall state, `refresh.interval`, and each warm storefront with its age and,
+    /// when nothing is served, the name of the error `Get` answers with (from the same mapping ``get(_:)`` uses).
+    static func health(_ report: HealthReport) -> JSONValue {
+        let state: HealthState =
+            switch report.state {
+            case .ok: .ok
+            case .degraded: .degraded
+            case .warming: .warming
+            }
+        return RosterHealthReply(
+            state: state, refreshIntervalSeconds: Int(report.refreshInterval.components.seconds),
+            storefronts: report.storefronts.map { entry in
+                RosterHealthReply.Storefront(
+                    code: entry.storefront.code, state: entry.state.wire, ageSeconds: entry.ageSeconds,
+                    error: entry.problem.map { error($0, storefront: entry.storefront, host: "").name })
+            }
+        ).encoded()
+    }
+
     // MARK: Admin
+
+    /// `Admin.Metrics`' reply: the exposition text.
+    static func metrics(_ text: String) -> JSONValue { AdminMetricsReply(text: text).encoded() }
 
     /// `Admin.Status`' reply.
     static func status(_ report: StatusReport) -> JSONValue {

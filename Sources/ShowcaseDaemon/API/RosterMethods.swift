@@ -31,6 +31,12 @@ final class RosterMethods: Sendable {
             responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
         }
         try interface.handle("Watch") { [self] call, responder throws(VarlinkError) in try watch(call, responder) }
+        // Not admin-only: a monitoring check run by a member of the socket's group needs it. Off the event loop,
+        // like Status: right after startup it may decode every cached roster nothing has asked for yet.
+        try interface.handle("Health") { [self] _, responder in
+            let service = self.service
+            Task { responder.reply(ReplyEncoding.health(service.health())) }
+        }
         return interface
     }
 

@@ -5,21 +5,6 @@
 /// Counters (`upstream*`, ``varlinkCalls``) only grow for the life of the process; Prometheus detects the
 /// reset at a restart.
 public struct MetricsSnapshot: Sendable, Equatable {
-    /// A storefront roster's state, as `Roster.Health` names it; each is one `state` label value of
-    /// `showcase_roster_state`, so the set is closed and the series count stays storefronts × states.
-    public enum RosterState: String, Sendable, CaseIterable {
-        /// Younger than `refresh.interval`.
-        case fresh
-        /// Older than `refresh.interval`, still served (a refresh failed in transport or is due).
-        case stale
-        /// Never fetched yet: nothing to serve.
-        case warming
-        /// The transport failed with nothing cached.
-        case unavailable
-        /// The last answer was a diagnostic (MalformedResponse, MissingEntityParameter, HostAppNotFound).
-        case failed
-    }
-
     /// The version `showcased --version` prints (the `version` label of `showcase_build_info`).
     public var version: String
     /// The configuration generation being served: 1 at start, one more per accepted reload.

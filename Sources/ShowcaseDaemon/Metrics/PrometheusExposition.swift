@@ -52,8 +52,8 @@ public enum PrometheusExposition {
             "showcase_roster_state", "gauge",
             "1 for the roster's current state (fresh, stale, warming, unavailable, failed), 0 for the others.",
             rosters.flatMap { roster in
-                MetricsSnapshot.RosterState.allCases.map { state in
-                    (rosterLabels(roster) + [("state", state.rawValue)], roster.state == state ? 1 : 0)
+                ServedState.allCases.map { state in
+                    (rosterLabels(roster) + [("state", state.rawValue)], roster.state == state.wire ? 1 : 0)
                 }
             })
         family(

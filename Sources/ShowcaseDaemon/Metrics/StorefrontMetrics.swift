@@ -1,3 +1,5 @@
+import ShowcaseAPI
+
 /// One roster's figures in a ``MetricsSnapshot``: the `storefront` (and `language`) labelled samples of
 /// `showcase_roster_apps`, `showcase_roster_age_seconds` and `showcase_roster_state`.
 public struct StorefrontMetrics: Sendable, Equatable {
@@ -11,12 +13,13 @@ public struct StorefrontMetrics: Sendable, Equatable {
     /// Seconds since the roster was fetched; nil when it never was, and then no age sample is written
     /// (an age of 0 would claim a fresh roster).
     public var ageSeconds: Int?
-    /// The roster's state.
-    public var state: MetricsSnapshot.RosterState
+    /// The roster's state, as `Roster.Health` and `Admin.Status` spell it; one of the daemon's states (fresh,
+    /// stale, warming, unavailable, failed), each of which is one `state` label value of `showcase_roster_state`.
+    public var state: RosterState
 
     /// The figures of one roster.
     public init(
-        storefront: String, language: String? = nil, apps: Int, ageSeconds: Int?, state: MetricsSnapshot.RosterState
+        storefront: String, language: String? = nil, apps: Int, ageSeconds: Int?, state: RosterState
     ) {
         self.storefront = storefront
         self.language = language

@@ -6,8 +6,8 @@ import ShowcaseCore
 import Varlink
 
 /// The `showcased` process from start to exit: options, configuration, cache, socket, readiness, then the
-/// services (scheduler, socket, watchdog, cache decoding, export) in one ``ServiceGroup`` until SIGTERM/SIGINT.
-/// `main.swift` only awaits `Daemon.main`.
+/// services (scheduler, socket, watchdog, cache decoding, export, metrics textfile) in one ``ServiceGroup`` until
+/// SIGTERM/SIGINT. `main.swift` only awaits `Daemon.main`.
 ///
 /// Order matters: the cache is served and `READY=1` is sent before any network request (the scheduler's worker
 /// starts only in the group); stale and missing rosters are then refreshed in the background, spread out.
@@ -72,11 +72,13 @@ public enum Daemon {
         let roster = RosterMethods(service: service)
         let server: VarlinkServer
         let socketDescription: String
+        let callCounts: VarlinkCallCounts
         do {
             var interfaces = VarlinkService(
                 vendor: "showcase", product: "showcased", version: ShowcaseVersion.string, url: "")
             try interfaces.add(roster.interface())
-            try interfaces.add(AdminMethods(service: service).interface())
+            try interfaces.add(AdminMethods(service: service, callCounts: interfaces.callCounts).interface())
+            callCounts = interfaces.callCounts
             server = try VarlinkServer(service: interfaces, limits: serverLimits(configuration, service: service))
             if let fd = SocketActivation.takeListeningDescriptor() {
                 try server.adopt(listeningDescriptor: fd)
@@ -108,6 +110,7 @@ public enum Daemon {
                 notifier: notifier,
                 probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
                 clock: service.clock),
+            MetricsTextfileService(service: service, callCounts: callCounts),
         ]
         await ServiceGroup(services: services).run(
             signals: signals.stream,

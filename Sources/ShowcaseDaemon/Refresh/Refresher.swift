@@ -48,7 +48,9 @@ final class Refresher: Sendable {
                         bundleId: bundleID, storefront: storefront, body: body, resolvedAt: clock.now)
                 }
                 do { try cache.store(identity) } catch {
-                    log.warning("could not cache the identity of \(bundleID): \(error)")
+                    log.warning(
+                        "could not cache the identity of \(bundleID): \(error)",
+                        fields: [.host: bundleID, .storefront: storefront.code, .error: "\(error)"])
                 }
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
                 store.setIdentity(identity)
@@ -57,10 +59,12 @@ final class Refresher: Sendable {
                         "\(bundleID) moved from developer \(known.artistId) to developer \(identity.artistId) "
                         + "(the app was transferred); serving the new developer's roster from now on"
                     store.setHostWarning(bundleID, warning)
-                    log.warning(warning)
+                    log.warning(warning, fields: [.host: bundleID, .storefront: storefront.code])
                 } else {
                     store.setHostWarning(bundleID, nil)
-                    log.info("resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)")
+                    log.info(
+                        "resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)",
+                        fields: [.host: bundleID, .storefront: storefront.code])
                 }
             } catch let error where known != nil {
                 // A re-resolution that fails keeps the identity in use: the developer's other apps are still real.
@@ -76,13 +80,15 @@ final class Refresher: Sendable {
                 }
                 log.warning(
                     "could not re-resolve \(bundleID) in \(storefront) (\(error)); still serving developer "
-                        + "\(known?.artistId ?? 0)'s roster")
+                        + "\(known?.artistId ?? 0)'s roster",
+                    fields: [.host: bundleID, .storefront: storefront.code, .error: error.description])
             } catch {
                 persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
                 store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
                 failure = failure ?? error
                 log.log(
-                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)")
+                    error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)",
+                    fields: [.host: bundleID, .storefront: storefront.code, .error: error.description])
             }
         }
 
@@ -110,7 +116,9 @@ final class Refresher: Sendable {
                     let message =
                         "the new roster is served from memory, but the cache could not be written (\(error)); "
                         + "check that cache.directory is writable and its file system has space"
-                    log.error("refresh of \(storefront): \(message)")
+                    log.error(
+                        "refresh of \(storefront): \(message)",
+                        fields: [.storefront: storefront.code, .error: "\(error)"])
                     cacheFailure = cacheFailure ?? message
                 }
                 cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
@@ -120,7 +128,9 @@ final class Refresher: Sendable {
                 persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
                 store.record(artistId: artistId, storefront: storefront, .failure(error))
                 failure = failure ?? error
-                log.log(error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)")
+                log.log(
+                    error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)",
+                    fields: [.storefront: storefront.code, .error: error.description])
             }
         }
 
@@ -129,7 +139,9 @@ final class Refresher: Sendable {
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
         if !rosters.isEmpty {
-            log.info("refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"))
+            log.info(
+                "refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"),
+                fields: [.storefront: storefront.code])
         }
         return .updated(changed: changed)
     }
@@ -161,7 +173,9 @@ final class Refresher: Sendable {
                 subject: subject, storefront: storefront, error: error, recordedAt: clock.now)
         else { return }
         do { try cache.store(diagnostic) } catch {
-            log.warning("could not keep the \(storefront) diagnostic in the cache: \(error)")
+            log.warning(
+                "could not keep the \(storefront) diagnostic in the cache: \(error)",
+                fields: [.storefront: storefront.code, .error: "\(error)"])
         }
     }
 }

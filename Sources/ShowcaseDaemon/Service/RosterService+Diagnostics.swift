@@ -27,7 +27,13 @@ extension RosterService {
                 store.recordIdentityFailure(host: bundleId, storefront: storefront, diagnostic.error)
             }
             if store.lastRefreshError(storefront) == nil { store.setLastRefreshError(storefront, diagnostic.error) }
-            log.warning("\(storefront): \(diagnostic.error) (kept from before the restart until a refresh succeeds)")
+            var fields: [DaemonLog.Field: String] = [
+                .storefront: storefront.code, .error: diagnostic.error.description,
+            ]
+            if case .host(let bundleId) = diagnostic.subject { fields[.host] = bundleId }
+            log.warning(
+                "\(storefront): \(diagnostic.error) (kept from before the restart until a refresh succeeds)",
+                fields: fields)
         }
     }
 }

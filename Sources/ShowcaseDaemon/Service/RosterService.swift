@@ -66,7 +66,8 @@ final class RosterService: Sendable {
         // rather than at the end of the lifetime its header claimed.
         store.onUnusableCacheFile { [log, warm, scheduler] storefront in
             log.warning(
-                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again")
+                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again",
+                fields: [.storefront: storefront.code])
             if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
         }
         // Every change to a roster (a new revision, a failure, a decoded cache file) is a reason to export.

@@ -54,7 +54,8 @@ final class Upstream: Sendable {
                 limiter.backOff(for: pause)
                 let capped = (retryAfter ?? .zero) > ceiling ? " (Retry-After capped at refresh.interval)" : ""
                 log.warning(
-                    "upstream throttled \(request) with HTTP \(status); pausing all lookups for \(pause)\(capped)")
+                    "upstream throttled \(request) with HTTP \(status); pausing all lookups for \(pause)\(capped)",
+                    fields: [.storefront: request.storefront.code, .error: error.description])
             }
             throw error
         }

@@ -1,0 +1,34 @@
+import Foundation
+import ShowcaseCore
+
+extension RosterService {
+    /// Every warm storefront as the default host sees it, for `Roster.Health` and the metrics. Reads only the
+    /// store (no scheduler, no network), so it is cheap enough to answer on the event loop.
+    func health() -> HealthReport {
+        let snapshot = config.current
+        let now = clock.now
+        var storefronts: [HealthReport.Storefront] = []
+        if let host = snapshot.configuration.hosts.first {
+            for storefront in warm.all.sorted() {
+                let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
+                storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
+            }
+        }
+        return HealthReport(refreshInterval: snapshot.schedule.interval, storefronts: storefronts)
+    }
+
+    /// The metrics as of now, with the Varlink call counts `varlinkCalls` (kept by the server's dispatch).
+    func metrics(varlinkCalls: [String: Int]) -> MetricsSnapshot {
+        let counters = upstream.snapshot
+        return MetricsSnapshot(
+            version: ShowcaseVersion.string, configGeneration: config.generation,
+            upstreamRequests: counters.requests, upstreamFailures: counters.failures,
+            upstreamThrottled: counters.throttled,
+            storefronts: health().storefronts.map { entry in
+                StorefrontMetrics(
+                    storefront: entry.storefront.code, apps: entry.apps, ageSeconds: entry.ageSeconds,
+                    state: entry.state.wire)
+            },
+            varlinkCalls: varlinkCalls)
+    }
+}

@@ -289,9 +289,23 @@ else
     skip twenty "daemon not available"
 fi
 
-# --- export: measured once the daemon writes the static export (Admin.Export) ------------------------------
-if grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
-    skip export "not measured (the export probe is not written yet)"
+# --- export: every storefront × 200 apps from the cache, exported; a reload that changes one tagline -------------
+if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
+    log "export: every storefront × 200 apps, exported, then a reload that changes one app's tagline"
+    "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-export" --storefronts all --apps 200 \
+        --hosts 1 --label gen-cache-export | record
+    printf 'order: []\n' >"$WORK/overlay-export.yaml"
+    write_config "$WORK/showcase-export.yaml" "$WORK/cache-export" "$WORK/x.sock" \
+        "${REPLAY:-http://127.0.0.1:9}/lookup" all 1 overlay-export.yaml
+    echo "export: {directory: \"$WORK/export\", gzip: true}" >>"$WORK/showcase-export.yaml"
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-export.yaml" >"$WORK/daemon-export.log" 2>&1 &
+    X_PID=$!
+    PIDS+=("$X_PID")
+    wait_socket "$WORK/x.sock" || { log "showcased did not answer; see $WORK/daemon-export.log"; exit 1; }
+    # The app after the host (which hides itself), in every storefront's iOS document.
+    "$BENCH" export-reload --socket "$WORK/x.sock" --export-dir "$WORK/export" \
+        --overlay "$WORK/overlay-export.yaml" --app-id 1650000102 --tagline bench-export-marker | record
+    kill "$X_PID" 2>/dev/null || true
 else
     skip export "not measured (export not available)"
 fi

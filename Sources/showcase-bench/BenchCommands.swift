@@ -35,6 +35,10 @@ enum BenchCommands {
           watch-fanout --socket PATH --cache-dir DIR --cache-prefix NAME [--subscribers 1000] [--storefront us]
                        [--server-pid PID] [--timeout 30]
               Subscribers Watch one storefront; Admin.Refresh; when each got the new revision after the cache write.
+          export-reload --socket PATH --export-dir DIR --overlay FILE [--app-id ID] [--tagline TEXT] [--timeout 10]
+                        [--settle 0.5]
+              Admin.Export twice (the second is the baseline), then an overlay with one new tagline and Admin.Reload:
+              when the last document listing the app carries it, and how many other documents were rewritten.
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]
@@ -63,6 +67,7 @@ enum BenchCommands {
             case "median-reply": try medianReply(rest)
             case "watch-fanout": try watchFanout(rest)
             case "upstream-count": try upstreamCount(rest)
+            case "export-reload": try exportReload(rest)
             case "report": try BenchReport.run(rest)
             case "help", "--help", "-h": print(usage)
             default: throw BenchError("unknown command '\(command)'; see showcase-bench --help")

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The export row's subcommand: `export-reload`.
+extension BenchCommands {
+    static func exportReload(_ rest: ArraySlice<String>) throws(BenchError) {
+        let arguments = try Arguments(
+            rest,
+            known: ["socket", "export-dir", "overlay", "app-id", "tagline", "timeout", "settle", "label"])
+        let appId = try arguments.int("app-id", default: LookupFixtureGenerator.trackId(1))
+        let tagline = arguments.string("tagline") ?? "bench-export-marker"
+        let outcome = try ExportReloadProbe.run(
+            socketPath: try arguments.required("socket"), exportDirectory: try arguments.required("export-dir"),
+            overlayPath: try arguments.required("overlay"),
+            overlayText: "taglines:\n  \(appId): \"\(tagline)\"\n", appId: appId, tagline: tagline,
+            timeoutSeconds: try arguments.double("timeout", default: 10),
+            settleSeconds: try arguments.double("settle", default: 0.5))
+        let comparison = outcome.comparison
+        let label = arguments.string("label") ?? "export-reload"
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: %d of %d documents with the app rewrote it, last %@ after the Reload reply; "
+                        + "%d of %d others rewritten; Admin.Export unchanged %.1f ms\n",
+                    label, comparison.changed.count, comparison.mustChange.count,
+                    outcome.lastDocumentMilliseconds.map { String(format: "%.1f ms", $0) } ?? "never",
+                    comparison.rewritten.count, comparison.mustKeep.count, outcome.baselineExportMilliseconds
+                ).utf8))
+        print(
+            JSONText.object([
+                ("label", JSONText.string(label)), ("documents", String(outcome.documents)),
+                ("mustChange", String(comparison.mustChange.count)), ("changed", String(comparison.changed.count)),
+                ("mustKeep", String(comparison.mustKeep.count)), ("rewritten", String(comparison.rewritten.count)),
+                ("lastMs", outcome.lastDocumentMilliseconds.map { JSONText.number($0, decimals: 2) } ?? "null"),
+                ("reloadMs", JSONText.number(outcome.reloadMilliseconds, decimals: 2)),
+                ("baselineExportMs", JSONText.number(outcome.baselineExportMilliseconds, decimals: 2)),
+                ("baselineExportReply", JSONText.string(outcome.baselineExportReply)),
+                ("rewrittenSample", JSONText.string(comparison.rewritten.sorted().prefix(3).joined(separator: " "))),
+            ]))
+    }
+}

@@ -303,7 +303,7 @@ if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; th
     PIDS+=("$X_PID")
     wait_socket "$WORK/x.sock" || { log "showcased did not answer; see $WORK/daemon-export.log"; exit 1; }
     # The app after the host (which hides itself), in every storefront's iOS document.
-    "$BENCH" export-reload --socket "$WORK/x.sock" --export-dir "$WORK/export" \
+    "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/x.sock" --export-dir "$WORK/export" \
         --overlay "$WORK/overlay-export.yaml" --app-id 1650000102 --tagline bench-export-marker | record
     kill "$X_PID" 2>/dev/null || true
 else

@@ -46,9 +46,15 @@ enum ExportReloadProbe {
         let deadline = replied + MonotonicClock.nanoseconds(seconds: timeoutSeconds)
         while !waiting.isEmpty, MonotonicClock.now() < deadline {
             for path in waiting {
-                if let file = ExportTree.read(exportDirectory + "/v1/" + path),
-                    ExportComparison.carries(tagline, in: file.bytes)
-                {
+                // A stat per pending document per round; the bytes are read only once its mtime moved, so the
+                // poller does not take the CPU the export pass needs.
+                let full = exportDirectory + "/v1/" + path
+                var status = stat()
+                guard stat(full, &status) == 0,
+                    Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
+                        != before[path]?.modifiedNanoseconds
+                else { continue }
+                if let file = ExportTree.read(full), ExportComparison.carries(tagline, in: file.bytes) {
                     waiting.remove(path)
                     last = MonotonicClock.now()
                 }

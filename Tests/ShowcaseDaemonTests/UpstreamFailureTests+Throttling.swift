@@ -53,4 +53,25 @@ extension UpstreamFailureTests {
         let nextAttempt = try #require(ISO8601DateFormatter().date(from: text), "\(text)")
         #expect(nextAttempt.timeIntervalSinceNow > 30 * 60, "nextRefreshAt \(text) is not the pause's end")
     }
+
+    @Test("a 429 with an absurd Retry-After in the middle of a refresh of every storefront: the rest answer at once")
+    func longThrottlePauseDuringRefreshIsAnswered() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us", "de", "jp"]
+        // One request a second: the 429 is in before the next request may leave, even on a loaded machine.
+        bed.rateLimit = "60/min"
+        try bed.start()
+        try bed.waitUntilWarm()
+        // No pause is in force when Admin.Refresh starts; its first request starts one far longer than
+        // lookup.timeout (1 s). The storefronts still waiting must not wait for it (the client gives up after 15 s).
+        bed.replay.inject(.status(429, retryAfter: "86400"), count: 1)
+        let started = ContinuousClock.now
+        let reply = try bed.refresh()
+        let failed = reply["failed"] as? [[String: Any]] ?? []
+        let storefronts = Set(failed.compactMap { $0["storefront"] as? String })
+        #expect(storefronts == ["de", "jp", "us"], "\(reply)")
+        let paused = failed.filter { ($0["error"] as? String)?.hasPrefix("throttled until ") == true }
+        #expect(paused.count == 2, "the two storefronts behind the 429 name the pause: \(reply)")
+        #expect(ContinuousClock.now - started < .seconds(10), "Admin.Refresh waited for the pause")
+    }
 }

@@ -233,34 +233,69 @@ final class RosterService: Sendable {
     func refresh(_ requested: Storefront?) async -> RefreshReport {
         let targets = requested.map { [$0] } ?? warm.all.sorted()
         for storefront in targets { _ = warm.insert(storefront) }
+        guard !targets.isEmpty else { return RefreshReport() }
         // A throttle pause longer than one request may take (a 429 with an absurd Retry-After) is answered at
         // once, naming its end: the refreshes run when it is over, and the caller is not left hanging till then.
-        let timeout = config.current.configuration.lookup.timeout
-        if let pause = upstream.limiter.pause, pause - clock.instant > timeout {
-            let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
-            let failure = RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
+        // That holds for a pause already in force and for one a 403/429 starts while these refreshes run.
+        if let failure = longThrottlePause() {
             var report = RefreshReport()
             for storefront in targets { report.failed.append((storefront, failure)) }
             return report
         }
+        // Each refresh runs on its own (it still happens after a long pause, as scheduled); a watcher ends the wait
+        // for the ones left when a long pause starts meanwhile.
+        let (results, sink) = AsyncStream.makeStream(of: RefreshProgress.self)
         let scheduler = self.scheduler
-        let outcomes = await withTaskGroup(of: (Storefront, RefreshOutcome).self) { group in
-            for storefront in targets {
-                group.addTask { (storefront, await scheduler.refreshNow(storefront)) }
-            }
-            var results: [(Storefront, RefreshOutcome)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }
+        var waiting: [Task<Void, Never>] = []
+        for storefront in targets {
+            waiting.append(Task { sink.yield(.finished(storefront, await scheduler.refreshNow(storefront))) })
         }
+        let watcher = Task { [clock] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: .milliseconds(100)) } catch { return }
+                if let failure = self.longThrottlePause() {
+                    sink.yield(.throttled(failure))
+                    return
+                }
+            }
+        }
+        var outcomes: [Storefront: RefreshOutcome] = [:]
+        for await progress in results {
+            switch progress {
+            case .finished(let storefront, let outcome): outcomes[storefront] = outcome
+            case .throttled(let failure):
+                for storefront in targets where outcomes[storefront] == nil { outcomes[storefront] = .failed(failure) }
+            }
+            if outcomes.count == targets.count { break }
+        }
+        watcher.cancel()
+        sink.finish()
+        withExtendedLifetime(waiting) {}
         var report = RefreshReport()
-        for (storefront, outcome) in outcomes {
-            switch outcome {
+        for storefront in targets.sorted() {
+            switch outcomes[storefront] {
             case .updated: report.refreshed.append(storefront)
             case .failed(let failure): report.failed.append((storefront, failure))
+            case nil: break
             }
         }
         notifier.status(statusLine())
         return report
+    }
+
+    /// The failure `Admin.Refresh` answers while upstream is paused for longer than `lookup.timeout`, naming when
+    /// the pause ends; nil when there is no such pause.
+    private func longThrottlePause() -> RefreshFailure? {
+        let timeout = config.current.configuration.lookup.timeout
+        guard let pause = upstream.limiter.pause, pause - clock.instant > timeout else { return nil }
+        let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
+        return RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
+    }
+
+    /// What `refresh(_:)` hears while it waits: one storefront's outcome, or a long throttle pause.
+    private enum RefreshProgress: Sendable {
+        case finished(Storefront, RefreshOutcome)
+        case throttled(RefreshFailure)
     }
 
     // MARK: Reload

@@ -31,7 +31,13 @@ final class DaemonProcess: @unchecked Sendable {
         if let tool = launcher.first {
             // e.g. systemd-socket-activate, which then execs the daemon with LISTEN_FDS set.
             process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + daemonArguments
+            // systemd-socket-activate passes the daemon only the variables named with -E: name this run's
+            // sanitizer settings, or a sanitized daemon would run with the sanitizers' defaults (leak checks on).
+            let passSanitizers =
+                tool.hasSuffix("systemd-socket-activate")
+                ? BuiltProducts.sanitizerEnvironment.keys.sorted().flatMap { ["-E", $0] } : []
+            process.arguments =
+                Array(launcher.dropFirst()) + passSanitizers + [Self.binary.path] + daemonArguments
         } else {
             process.executableURL = Self.binary
             process.arguments = daemonArguments

@@ -68,7 +68,7 @@ extension HostileClientTests {
     static func showcasectlAsNobody(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        let tool = DaemonProcess.packageRoot.appendingPathComponent(".build/debug/showcasectl").path
+        let tool = DaemonProcess.showcasectl.path
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", tool] + arguments
         let errors = Pipe()
         process.standardError = errors

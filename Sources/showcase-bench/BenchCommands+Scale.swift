@@ -42,7 +42,9 @@ extension BenchCommands {
             rest,
             known: [
                 "socket", "subscribers", "storefront", "cache-dir", "cache-prefix", "server-pid", "timeout", "label",
+                "before-refresh",
             ])
+        let hook = arguments.string("before-refresh")
         let storefront = arguments.string("storefront") ?? "us"
         let outcome = try FanoutProbe.run(
             socketPath: try arguments.required("socket"),
@@ -52,16 +54,22 @@ extension BenchCommands {
             refreshCall: #"{"method":"io.showcase.Admin.Refresh","parameters":{"storefront":"\#(storefront)"}}"#,
             cacheDirectory: try arguments.required("cache-dir"), cachePrefix: try arguments.required("cache-prefix"),
             serverPid: Int32(try arguments.int("server-pid", default: 0)),
-            timeoutSeconds: try arguments.double("timeout", default: 30))
+            timeoutSeconds: try arguments.double("timeout", default: 30),
+            beforeRefresh: { () throws(BenchError) in
+                guard let hook else { return }
+                let status = try ChildProcess.spawn(["/bin/sh", "-c", hook], logPath: nil).wait()
+                guard status == 0 else { throw BenchError("--before-refresh '\(hook)' failed (exit status \(status))") }
+            })
         let timing = outcome.timing
         let label = arguments.string("label") ?? "fanout"
         FileHandle.standardError.write(
             Data(
                 String(
-                    format: "%@: %d of %d subscribers got revision %d (from %d); after the cache write p50 %.1f ms, "
-                        + "p99 %.1f ms, max %.1f ms; RSS %.1f MB; refresh %.1f ms\n",
+                    format: "%@: %d of %d subscribers got revision %d (from %d); after the cache write first %.1f ms, "
+                        + "p50 %.1f ms, p99 %.1f ms, max %.1f ms; RSS %.1f MB; refresh %.1f ms\n",
                     label, timing.received, timing.received + timing.missing, outcome.revisionAfter,
-                    outcome.revisionBefore, Double(timing.p50) / 1e6, Double(timing.p99) / 1e6,
+                    outcome.revisionBefore, Double(timing.first) / 1e6, Double(timing.p50) / 1e6,
+                    Double(timing.p99) / 1e6,
                     Double(timing.max) / 1e6, Double(outcome.rssKiB) * 1024 / 1e6, outcome.refreshMilliseconds
                 ).utf8))
         print(
@@ -70,6 +78,7 @@ extension BenchCommands {
                 ("received", String(timing.received)), ("missing", String(timing.missing)),
                 ("errors", String(outcome.errors)),
                 ("revisionBefore", String(outcome.revisionBefore)), ("revisionAfter", String(outcome.revisionAfter)),
+                ("firstMs", JSONText.number(Double(timing.first) / 1e6, decimals: 3)),
                 ("p50Ms", JSONText.number(Double(timing.p50) / 1e6, decimals: 3)),
                 ("p99Ms", JSONText.number(Double(timing.p99) / 1e6, decimals: 3)),
                 ("maxMs", JSONText.number(Double(timing.max) / 1e6, decimals: 3)),

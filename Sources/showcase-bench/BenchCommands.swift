@@ -33,8 +33,9 @@ enum BenchCommands {
           median-reply --socket PATH --rotation-file FILE [--out REPLY]
               Calls each call of the rotation once; writes the reply of median size (the floor's baseline).
           watch-fanout --socket PATH --cache-dir DIR --cache-prefix NAME [--subscribers 1000] [--storefront us]
-                       [--server-pid PID] [--timeout 30]
+                       [--server-pid PID] [--timeout 30] [--before-refresh COMMAND]
               Subscribers Watch one storefront; Admin.Refresh; when each got the new revision after the cache write.
+              COMMAND (run by /bin/sh once every subscriber has its first state) marks the refresh for a profiler.
           export-reload --socket PATH --export-dir DIR --overlay FILE [--app-id ID] [--tagline TEXT] [--timeout 10]
                         [--settle 0.5]
               Admin.Export twice (the second is the baseline), then an overlay with one new tagline and Admin.Reload:

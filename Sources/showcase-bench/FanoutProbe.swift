@@ -21,7 +21,7 @@ enum FanoutProbe {
     /// One subscriber: its socket, unread bytes, and what it has seen.
     private final class Subscriber {
         let fd: Int32
-        var pending: [UInt8] = []
+        var reader = WatchReplyReader()
         var firstRevision: Int?
         var newRevisionAt: Int64?
         var newRevision: Int?
@@ -31,7 +31,7 @@ enum FanoutProbe {
 
     static func run(
         socketPath: String, subscribers count: Int, watchCall: String, refreshCall: String, cacheDirectory: String,
-        cachePrefix: String, serverPid: Int32, timeoutSeconds: Double
+        cachePrefix: String, serverPid: Int32, timeoutSeconds: Double, beforeRefresh: () throws(BenchError) -> Void = {}
     ) throws(BenchError) -> Outcome {
         signal(SIGPIPE, SIG_IGN)
         raiseFileLimit()
@@ -55,6 +55,7 @@ enum FanoutProbe {
         }
         usleep(500_000)
         let rss = memoryKiB(serverPid)
+        try beforeRefresh()
 
         let refreshStart = MonotonicClock.now()
         let refreshResult = NSLockedResult()
@@ -111,7 +112,9 @@ enum FanoutProbe {
                     subscriber.failed = true
                     errors += 1
                 } else {
-                    consume(buffer[0..<received], by: subscriber, at: now, errors: &errors)
+                    buffer.withUnsafeBufferPointer { bytes in
+                        consume(UnsafeBufferPointer(rebasing: bytes[0..<received]), by: subscriber, at: now, &errors)
+                    }
                 }
                 if done(subscriber) {
                     _ = csys_epoll_del(poller, subscriber.fd)
@@ -121,19 +124,17 @@ enum FanoutProbe {
         }
     }
 
-    /// Appends `bytes` to what `subscriber` has not parsed yet and notes each complete reply's revision.
+    /// Notes the revision of each reply `bytes` completes for `subscriber`: the first is its initial state, the
+    /// first higher one the new revision, stamped `now` (when the read returned).
     private static func consume(
-        _ bytes: ArraySlice<UInt8>, by subscriber: Subscriber, at now: Int64, errors: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, by subscriber: Subscriber, at now: Int64, _ errors: inout Int
     ) {
-        subscriber.pending.append(contentsOf: bytes)
-        var start = 0
-        while let end = subscriber.pending[start...].firstIndex(of: 0) {
-            let message = Array(subscriber.pending[start..<end])
-            start = end + 1
-            guard let revision = revision(in: message) else {
-                subscriber.failed = true
-                errors += 1
-                break
+        var failed = false
+        subscriber.reader.read(bytes) { revision in
+            guard !failed else { return }
+            guard let revision else {
+                failed = true
+                return
             }
             if subscriber.firstRevision == nil {
                 subscriber.firstRevision = revision
@@ -142,26 +143,10 @@ enum FanoutProbe {
                 subscriber.newRevision = revision
             }
         }
-        if start > 0 { subscriber.pending.removeSubrange(0..<start) }
-    }
-
-    /// The `"revision":N` of a Watch reply; nil for an error reply or anything else.
-    static func revision(in message: [UInt8]) -> Int? {
-        let key = Array(#""revision":"#.utf8)
-        guard message.count > key.count else { return nil }
-        for start in 0...(message.count - key.count) where message[start] == key[0] {
-            guard message[start..<(start + key.count)].elementsEqual(key) else { continue }
-            var index = start + key.count
-            var value = 0
-            var digits = 0
-            while index < message.count, message[index] >= 0x30, message[index] <= 0x39, digits < 18 {
-                value = value * 10 + Int(message[index] - 0x30)
-                index += 1
-                digits += 1
-            }
-            return digits > 0 ? value : nil
+        if failed {
+            subscriber.failed = true
+            errors += 1
         }
-        return nil
     }
 
     /// The newest mtime (wall-clock ns) of the files in `directory` whose names start with `prefix`.

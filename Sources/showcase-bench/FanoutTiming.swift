@@ -9,6 +9,9 @@ struct FanoutTiming: Equatable {
     let received: Int
     /// Subscribers that did not (within the probe's bound), or got an error instead.
     let missing: Int
+    /// The first subscriber's delay: what passed before the daemon sent anything, apart from how long sending to
+    /// all of them took.
+    let first: Int64
     let p50: Int64
     let p99: Int64
     let max: Int64
@@ -18,6 +21,7 @@ struct FanoutTiming: Equatable {
         let delays = receivedAt.compactMap { $0.map { $0 &- writtenAt } }.sorted()
         received = delays.count
         missing = receivedAt.count - delays.count
+        first = delays.first ?? 0
         p50 = Self.percentile(delays, 50)
         p99 = Self.percentile(delays, 99)
         max = delays.last ?? 0

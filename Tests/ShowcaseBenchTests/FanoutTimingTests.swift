@@ -42,11 +42,20 @@ struct FanoutTimingTests {
         #expect(!FanoutTiming(writtenAt: 0, receivedAt: []).meets(bound: 100_000_000))
     }
 
+    @Test("the first delay is the earliest subscriber's, apart from the spread")
+    func firstDelay() {
+        let written: Int64 = 9_000_000_000
+        let timing = FanoutTiming(
+            writtenAt: written, receivedAt: [written + 30_000_000, nil, written + 2_000_000, written + 80_000_000])
+        #expect(timing.first == 2_000_000)
+        #expect(timing.max == 80_000_000)
+    }
+
     @Test("reads the revision of a Watch reply, and none from an error reply")
     func revisionOfAReply() {
         let reply = Array(#"{"continues":true,"parameters":{"storefront":"us","revision":42,"state":"fresh"}}"#.utf8)
-        #expect(FanoutProbe.revision(in: reply) == 42)
+        #expect(reply.withUnsafeBufferPointer { WatchReplyReader.revision(in: $0) } == 42)
         let error = Array(#"{"error":"io.showcase.Unavailable","parameters":{"storefront":"us"}}"#.utf8)
-        #expect(FanoutProbe.revision(in: error) == nil)
+        #expect(error.withUnsafeBufferPointer { WatchReplyReader.revision(in: $0) } == nil)
     }
 }

@@ -13,14 +13,13 @@ import Varlink
 final class RosterMethods: Sendable {
     private let service: RosterService
     private let replies: ReplyCache
-    private let watchQueue = DispatchQueue(label: "showcased.watch")
-    /// Confined to `watchQueue`.
-    private let watchReplies = WatchReplies()
-    private let activeWatches = NSLockedBox<[ObjectIdentifier: WatchStream]>([:])
+    /// The open `Watch` streams and the queue they run on.
+    private let watches: WatchHub
 
     init(service: RosterService) {
         self.service = service
         replies = ReplyCache(clock: service.clock)
+        watches = WatchHub(service: service)
     }
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
@@ -136,23 +135,12 @@ final class RosterMethods: Sendable {
             }
         }
         if let filter { service.keepWarmOnDemand(filter) }
-        let stream = WatchStream(
-            host: host.bundleID, filter: filter, responder: responder, service: service, queue: watchQueue,
-            replies: watchReplies)
-        if call.more {
-            let id = ObjectIdentifier(stream)
-            let registry = activeWatches
-            stream.onEnd = { _ = registry.withLock { $0.removeValue(forKey: id) } }
-            activeWatches.withLock { $0[id] = stream }
-            responder.onConnectionClosed { _ = registry.withLock { $0.removeValue(forKey: id) } }
-        }
-        stream.start()
+        let stream = WatchStream(host: host.bundleID, filter: filter, responder: responder, hub: watches)
+        if call.more { watches.open(stream) } else { stream.answerOnce() }
     }
 
     /// Ends every open Watch with a final reply (shutdown), so in-flight streams finish instead of being cut.
     func finishWatches() {
-        let streams = activeWatches.withLock { Array($0.values) }
-        for stream in streams { stream.finish() }
-        watchQueue.sync {}
+        watches.finishAll()
     }
 }

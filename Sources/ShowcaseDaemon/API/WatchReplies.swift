@@ -1,40 +1,112 @@
+import Foundation
 import ShowcaseAPI
 import ShowcaseCore
 import Varlink
 
-/// The latest encoded `Roster.Watch` reply per (host, storefront), shared by every stream: a new revision is
-/// encoded once, however many subscribers watch it, and each of them writes the same bytes.
+/// What every `Roster.Watch` stream of one host shows for one storefront, resolved once per change and encoded
+/// once per revision, however many subscribers watch it.
 ///
-/// A reply shows the storefront, the revision, the state and the apps, so an entry is reused only when all of
-/// them are the same; the apps are compared too (each stream resolves them anyway to decide whether to send),
-/// because a stream's revision is its own and two streams may name different apps with the same number. Confined
-/// to the watch queue (every ``WatchStream`` sends from it), so it needs no lock; one entry per watched (host,
-/// storefront). Only `continues: true` replies are shared; a stream's final reply is rare and encoded on its own.
+/// A thousand subscribers on one storefront used to resolve the roster a thousand times after each refresh (the
+/// store's answer, filtering, overlay, thirty `RosterApp`s, and a comparison of thirty apps with the ones last
+/// sent), one after another on the watch queue: most of the fan-out's time (BENCHMARKS.md, issue 13). Here the
+/// first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
+/// array, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
+/// array's identity check rather than thirty comparisons.
+///
+/// An entry is current while the store's stamps (global and the storefront's), the configuration generation and,
+/// for a `fresh` roster, the moment it turns stale are those it was resolved under, as for ``ReplyCache``; those
+/// are read before resolving, so a change racing with it leaves the entry stale rather than wrongly current.
+/// Confined to the watch queue (``WatchHub``), so it needs no lock; one entry per watched (host, storefront),
+/// dropped when the last stream ends.
 final class WatchReplies: @unchecked Sendable {
+    /// One (host, storefront) as every stream sees it now, and its encoded `continues: true` replies.
+    final class Current {
+        /// The resolved view: state, revision and what an unservable state is answered with.
+        let view: RosterView
+        /// The apps a reply shows. The same storage while they stay equal across changes.
+        let apps: [RosterApp]
+        /// Replies by revision: streams that started at different times may number the same apps differently.
+        private var encoded: [Int: EncodedReply]
+
+        fileprivate init(view: RosterView, apps: [RosterApp], encoded: [Int: EncodedReply] = [:]) {
+            self.view = view
+            self.apps = apps
+            self.encoded = encoded
+        }
+
+        /// Whether `other` shows the same: then its encoded replies hold for this one too.
+        fileprivate func showsSame(as other: Current) -> Bool {
+            view.storefront == other.view.storefront && view.state == other.view.state && apps == other.apps
+        }
+
+        /// The replies encoded so far, for a successor that shows the same.
+        fileprivate var encodedReplies: [Int: EncodedReply] { encoded }
+
+        /// The `continues: true` reply showing ``apps`` at `revision`; throws the error an unservable state
+        /// (`unavailable`, `failed`) is answered with.
+        func reply(revision: Int) throws(VarlinkError) -> EncodedReply {
+            if let reply = encoded[revision] { return reply }
+            let reply = EncodedReply(
+                parameters: try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: true)
+            if encoded.count >= 4 { encoded.removeAll() }
+            encoded[revision] = reply
+            return reply
+        }
+    }
+
     private struct Key: Hashable {
         var host: String
         var storefront: Storefront
     }
 
     private struct Entry {
-        var revision: Int
-        var state: ServedState
-        var apps: [RosterApp]
-        var reply: EncodedReply
+        var current: Current
+        var stamp: Int
+        var storefrontStamp: StorefrontStamp
+        var storefrontValue: Int
+        var generation: Int
+        /// When a `fresh` roster turns `stale`: the entry must be resolved again then.
+        var expires: Date?
     }
 
+    private let service: RosterService
     private var entries: [Key: Entry] = [:]
 
-    /// The `continues: true` reply showing `apps` at `revision` for `view`'s storefront and state, encoded on the
-    /// first request and reused while the next ones ask for the same.
-    func reply(for view: RosterView, revision: Int, apps: [RosterApp]) throws(VarlinkError) -> EncodedReply {
-        let key = Key(host: view.host, storefront: view.storefront)
-        if let entry = entries[key], entry.revision == revision, entry.state == view.state, entry.apps == apps {
-            return entry.reply
-        }
-        let reply = EncodedReply(
-            parameters: try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: true)
-        entries[key] = Entry(revision: revision, state: view.state, apps: apps, reply: reply)
-        return reply
+    init(service: RosterService) {
+        self.service = service
     }
+
+    /// What `host` sees in `storefront` now; nil when the configuration no longer names `host`.
+    func current(host: String, storefront: Storefront) -> Current? {
+        let key = Key(host: host, storefront: storefront)
+        let store = service.store
+        let old = entries[key]
+        if let old, old.stamp == store.stamp, old.storefrontValue == old.storefrontStamp.value,
+            old.generation == service.config.generation, old.expires.map({ service.clock.now < $0 }) ?? true
+        {
+            return old.current
+        }
+        // Read before resolving: a change meanwhile makes the new entry stale, never wrongly current.
+        let stamp = store.stamp
+        let storefrontStamp = old?.storefrontStamp ?? store.stamp(for: storefront)
+        let storefrontValue = storefrontStamp.value
+        let snapshot = service.config.current
+        guard let hostConfig = snapshot.host(named: host) else {
+            entries[key] = nil
+            return nil
+        }
+        let view = service.view(
+            for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
+        var current = Current(view: view, apps: view.apps.map(ReplyEncoding.app))
+        if let previous = old?.current, previous.showsSame(as: current) {
+            current = Current(view: view, apps: previous.apps, encoded: previous.encodedReplies)
+        }
+        entries[key] = Entry(
+            current: current, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
+            generation: snapshot.generation, expires: view.freshUntil)
+        return current
+    }
+
+    /// Forgets every entry (the last stream ended): nothing is kept for storefronts nobody watches.
+    func removeAll() { entries.removeAll() }
 }

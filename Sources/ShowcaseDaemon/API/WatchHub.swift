@@ -1,0 +1,86 @@
+import Dispatch
+import ShowcaseCore
+import Synchronization
+
+/// Every open `Roster.Watch` stream, and the one serial queue they all run on.
+///
+/// The hub is the store's only watcher on behalf of the streams: a change reaches it once, however many streams
+/// are open, and one pass over the streams on the queue sends each of them its new state (``WatchReplies``
+/// resolves and encodes it once for all). Before, each stream watched the store itself, so a refresh ran a
+/// thousand store callbacks (two locks and a dispatch block each) and a thousand queue blocks, each resolving the
+/// roster again. Streams that finished writing (``WatchStream`` paces itself to its reader) are collected the same
+/// way: one pass takes every stream drained since the last one.
+final class WatchHub: @unchecked Sendable {
+    /// Where every stream runs: their state, ``WatchReplies`` and `streams` are confined to it.
+    let queue = DispatchQueue(label: "showcased.watch")
+    let service: RosterService
+    /// The replies the streams share.
+    let replies: WatchReplies
+    // Confined to `queue`.
+    private var streams: [ObjectIdentifier: WatchStream] = [:]
+
+    /// What happened since the last pass, from any thread.
+    private struct Inbox {
+        var changed: Set<Storefront> = []
+        var drained: [WatchStream] = []
+        var scheduled = false
+    }
+
+    private let inbox = Mutex(Inbox())
+
+    init(service: RosterService) {
+        self.service = service
+        replies = WatchReplies(service: service)
+        _ = service.store.watch { [weak self] storefront in
+            self?.post { $0.changed.insert(storefront) }
+        }
+    }
+
+    /// Starts `stream` on the queue: it is told about changes from then on, and sends its current state.
+    func open(_ stream: WatchStream) {
+        queue.async { [self] in
+            streams[ObjectIdentifier(stream)] = stream
+            stream.start()
+        }
+    }
+
+    /// Forgets `stream` (it ended, or its connection closed). On the queue.
+    func remove(_ stream: WatchStream) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        streams[ObjectIdentifier(stream)] = nil
+        if streams.isEmpty { replies.removeAll() }
+    }
+
+    /// Notes that `stream`'s replies are written (from Varlink's drained callback, any thread).
+    func drained(_ stream: WatchStream) {
+        post { $0.drained.append(stream) }
+    }
+
+    /// Ends every open stream with a final reply (shutdown) and returns once they are sent.
+    func finishAll() {
+        queue.sync {
+            for stream in Array(streams.values) { stream.finish() }
+        }
+    }
+
+    private func post(_ update: (inout Inbox) -> Void) {
+        let schedule = inbox.withLock { inbox in
+            update(&inbox)
+            defer { inbox.scheduled = true }
+            return !inbox.scheduled
+        }
+        if schedule { queue.async { [self] in pass() } }
+    }
+
+    /// One pass: drained streams may send what changed meanwhile, then every stream hears of the changes.
+    private func pass() {
+        let work = inbox.withLock { inbox in
+            defer { inbox = Inbox() }
+            return inbox
+        }
+        for stream in work.drained { stream.outputDrained() }
+        guard !work.changed.isEmpty else { return }
+        let changed = work.changed.sorted()
+        for stream in Array(streams.values) { stream.changed(changed) }
+    }
+}

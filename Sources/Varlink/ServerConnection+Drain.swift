@@ -22,6 +22,9 @@ extension ServerConnection {
     /// in synchronous work can exhaust (it is as wide as the CPU count) and so delay a stream indefinitely.
     static let drainQueue = DispatchQueue(label: "varlink.output-drained")
 
+    /// The drained callbacks on their way to `drainQueue`, batched (every connection of every loop shares it).
+    static let drained = DrainedCallbacks(queue: drainQueue)
+
     /// Starts (on `drainQueue`, never on the event loop) every waiter whose call's replies are all
     /// written, and keeps the others. Called where output may have become empty.
     func runDrainWaiters() {
@@ -29,7 +32,7 @@ extension ServerConnection {
         var waiting: [DrainWaiter] = []
         for waiter in drainWaiters {
             if hasWritten(sequence: waiter.sequence) {
-                ServerConnection.drainQueue.async(execute: waiter.body)
+                ServerConnection.drained.run(waiter.body)
             } else {
                 waiting.append(waiter)
             }

@@ -17,7 +17,7 @@ extension VarlinkResponder {
     /// that. For a `oneway` call nothing is ever sent, so `body` runs right away.
     public func whenOutputDrained(_ body: @escaping @Sendable () -> Void) {
         if oneway {
-            ServerConnection.drainQueue.async(execute: body)
+            ServerConnection.drained.run(body)
             return
         }
         if isConnectionClosed { return }

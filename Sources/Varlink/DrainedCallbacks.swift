@@ -1,40 +1,46 @@
 import Dispatch
 import Synchronization
 
-/// `whenOutputDrained` callbacks whose replies are written, waiting to run on ``ServerConnection/drainQueue``:
-/// one dispatch block runs every callback queued until it starts.
+/// `whenOutputDrained` callbacks whose replies are written, handed to ``ServerConnection/drainQueue`` once per
+/// wake-up of the event loop: one dispatch block runs every callback the loop's writes released, in order.
 ///
 /// A thousand `Watch` streams sent the same revision drain one after another as the loop writes them. With a block
-/// per callback, every write was followed by a dispatch wake-up (a futex call and, on a busy core, a context
-/// switch to the drain queue's thread) between the loop's writes (perf trace of the fan-out, BENCHMARKS.md issue
-/// 13). Queued here, the loop keeps writing and the drain queue takes the callbacks in batches, still in the order
-/// they drained.
+/// per callback, nearly every write was followed by a dispatch wake-up of the drain queue's thread (a futex call,
+/// and on a busy core a context switch) between the loop's writes — about two futex calls per subscriber in
+/// `perf stat` of the fan-out (BENCHMARKS.md, issue 13). The loop now queues them with ``add(_:)`` while it writes
+/// and calls ``dispatch()`` when its writes for this wake-up are done.
 final class DrainedCallbacks: Sendable {
-    private struct Batch {
+    private struct Pending {
         var bodies: [@Sendable () -> Void] = []
         var scheduled = false
     }
 
-    private let batch = Mutex(Batch())
+    private let pending = Mutex(Pending())
     private let queue: DispatchQueue
 
     init(queue: DispatchQueue) {
         self.queue = queue
     }
 
-    /// Queues `body` to run on the queue after the callbacks queued before it.
-    func run(_ body: @escaping @Sendable () -> Void) {
-        let schedule = batch.withLock { batch in
-            batch.bodies.append(body)
-            defer { batch.scheduled = true }
-            return !batch.scheduled
+    /// Queues `body` to run after the callbacks queued before it, at the next ``dispatch()``.
+    func add(_ body: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.bodies.append(body) }
+    }
+
+    /// Runs everything queued so far on the queue, in one block (none when nothing is queued, or when a block that
+    /// has not started yet will take it).
+    func dispatch() {
+        let schedule = pending.withLock { pending in
+            guard !pending.bodies.isEmpty, !pending.scheduled else { return false }
+            pending.scheduled = true
+            return true
         }
         guard schedule else { return }
         queue.async { [self] in
-            let bodies = batch.withLock { batch in
-                batch.scheduled = false
-                defer { batch.bodies = [] }
-                return batch.bodies
+            let bodies = pending.withLock { pending in
+                pending.scheduled = false
+                defer { pending.bodies = [] }
+                return pending.bodies
             }
             for body in bodies { body() }
         }

@@ -22,17 +22,19 @@ extension ServerConnection {
     /// in synchronous work can exhaust (it is as wide as the CPU count) and so delay a stream indefinitely.
     static let drainQueue = DispatchQueue(label: "varlink.output-drained")
 
-    /// The drained callbacks on their way to `drainQueue`, batched (every connection of every loop shares it).
+    /// The drained callbacks on their way to `drainQueue`: the loop hands them over once per wake-up, after its
+    /// writes (every connection of every loop shares it).
     static let drained = DrainedCallbacks(queue: drainQueue)
 
-    /// Starts (on `drainQueue`, never on the event loop) every waiter whose call's replies are all
-    /// written, and keeps the others. Called where output may have become empty.
+    /// Queues for `drainQueue` (never the event loop) every waiter whose call's replies are all written, and keeps
+    /// the others; the loop dispatches what it queued at the end of its wake-up (`flushDirty`). Called where output
+    /// may have become empty.
     func runDrainWaiters() {
         guard !drainWaiters.isEmpty else { return }
         var waiting: [DrainWaiter] = []
         for waiter in drainWaiters {
             if hasWritten(sequence: waiter.sequence) {
-                ServerConnection.drained.run(waiter.body)
+                ServerConnection.drained.add(waiter.body)
             } else {
                 waiting.append(waiter)
             }

@@ -314,6 +314,8 @@ final class ServerLoop: @unchecked Sendable {
     // MARK: - Writing
 
     func flushDirty() {
+        // Drained callbacks that this wake-up's writes released go to the drain queue together, after the writes.
+        defer { ServerConnection.drained.dispatch() }
         guard !dirty.isEmpty else { return }
         let pending = dirty
         dirty = []

@@ -17,7 +17,7 @@ extension VarlinkResponder {
     /// that. For a `oneway` call nothing is ever sent, so `body` runs right away.
     public func whenOutputDrained(_ body: @escaping @Sendable () -> Void) {
         if oneway {
-            ServerConnection.drained.run(body)
+            ServerConnection.drainQueue.async(execute: body)
             return
         }
         if isConnectionClosed { return }

@@ -8,8 +8,8 @@ import Synchronization
 /// are open, and one pass over the streams on the queue sends each of them its new state (``WatchReplies``
 /// resolves and encodes it once for all). Before, each stream watched the store itself, so a refresh ran a
 /// thousand store callbacks (two locks and a dispatch block each) and a thousand queue blocks, each resolving the
-/// roster again. Streams that finished writing (``WatchStream`` paces itself to its reader) are collected the same
-/// way: one pass takes every stream drained since the last one.
+/// roster again. New streams and streams that finished writing (``WatchStream`` paces itself to its reader) are
+/// collected the same way: one pass takes every stream opened or drained since the last one.
 final class WatchHub: @unchecked Sendable {
     /// Where every stream runs: their state, ``WatchReplies`` and `streams` are confined to it.
     let queue = DispatchQueue(label: "showcased.watch")
@@ -21,6 +21,7 @@ final class WatchHub: @unchecked Sendable {
 
     /// What happened since the last pass, from any thread.
     private struct Inbox {
+        var opened: [WatchStream] = []
         var changed: Set<Storefront> = []
         var drained: [WatchStream] = []
         var scheduled = false
@@ -36,12 +37,10 @@ final class WatchHub: @unchecked Sendable {
         }
     }
 
-    /// Starts `stream` on the queue: it is told about changes from then on, and sends its current state.
+    /// Starts `stream` on the queue (with the others opened since the last pass): it is told about changes from
+    /// then on, and sends its current state.
     func open(_ stream: WatchStream) {
-        queue.async { [self] in
-            streams[ObjectIdentifier(stream)] = stream
-            stream.start()
-        }
+        post { $0.opened.append(stream) }
     }
 
     /// Forgets `stream` (it ended, or its connection closed). On the queue.
@@ -72,11 +71,16 @@ final class WatchHub: @unchecked Sendable {
         if schedule { queue.async { [self] in pass() } }
     }
 
-    /// One pass: drained streams may send what changed meanwhile, then every stream hears of the changes.
+    /// One pass: new streams start (their first state already shows any change in this pass), drained streams may
+    /// send what changed meanwhile, then every stream hears of the changes.
     private func pass() {
         let work = inbox.withLock { inbox in
             defer { inbox = Inbox() }
             return inbox
+        }
+        for stream in work.opened {
+            streams[ObjectIdentifier(stream)] = stream
+            stream.start()
         }
         for stream in work.drained { stream.outputDrained() }
         guard !work.changed.isEmpty else { return }

@@ -42,6 +42,8 @@ struct WatchRepliesTests {
         let (harness, replies) = try await warm()
         let before = try #require(replies.current(host: TestBed.tideLog, storefront: us))
         let encoded = try before.reply(revision: 1)
+        // A second on the manual clock: the rate limiter's next slot is free, so the refresh needs no clock movement.
+        harness.clock.advance(by: .seconds(1))
         let report = await harness.service.refresh(us)
         #expect(report.refreshed == [us])
         let after = try #require(replies.current(host: TestBed.tideLog, storefront: us))

@@ -11,6 +11,9 @@ import ShowcaseCore
 ///   nginx its ETag, and a reader never sees half a file. The flushes are one syncfs(2) per export, not an fsync
 ///   per file: on ext4 each fsync is a journal commit (~4 ms), which for 173 storefronts × 2 platforms, with
 ///   their `.gz`, would take seconds.
+/// - **Unchanged files are known without reading them back** when the caller keeps an ``ExportMemory`` across
+///   passes (the daemon does): a file whose inode, size, mtime and ctime are as the last pass saw them holds what
+///   that pass saw, so one `lstat` and a digest of the wanted bytes decide. Anything else is read and compared.
 /// - With ``gzip``, `NAME.json.gz` (the same bytes, deterministic gzip) sits beside every document and
 ///   `index.json`, for nginx's `gzip_static`.
 /// - **Nothing it did not write is touched**: `v1/.showcase-manifest` lists every file it wrote; only those are

@@ -162,9 +162,12 @@ public struct ExportWriter: Sendable {
                     "could not update the export manifest \(manifestPath): \(failure); files removed in this export "
                         + "stay listed, which is harmless, until a later export succeeds"))
         }
-        // One more flush makes the renames and removals durable (instead of an fsync per directory).
-        if files.syncFileSystem(containing: root) == nil { files.forgetChangedDirectories() }
-        files.syncDirectories()
+        // One more flush makes the renames and removals durable (instead of an fsync per directory). A pass that
+        // changed nothing flushes nothing: syncfs also waits for every other program's writes to the file system.
+        if files.hasChangedDirectories {
+            if files.syncFileSystem(containing: root) == nil { files.forgetChangedDirectories() }
+            files.syncDirectories()
+        }
         report.filesRead = existing.readCount
         memory = ExportMemory(root: root, files: remembered)
         return report

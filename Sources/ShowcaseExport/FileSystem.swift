@@ -223,6 +223,9 @@ struct FileSystem {
     /// Removes a staged file that will not be committed.
     func discard(_ temporary: String) { unlink(temporary) }
 
+    /// Whether any directory's entries changed since the last ``syncDirectories()``.
+    var hasChangedDirectories: Bool { !changed.isEmpty }
+
     /// Forgets the directories waiting for an fsync (a syncfs already made them durable).
     mutating func forgetChangedDirectories() { changed.removeAll() }
 

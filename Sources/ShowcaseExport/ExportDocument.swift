@@ -56,7 +56,7 @@ public struct ExportDocument: Sendable, Hashable {
     func renderedApps() -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(apps.count * 1024)
-        JSONText.array(apps.map(\.json)).write(to: &text, indent: 2)
+        JSONText.writeArray(apps, indent: 2, into: &text) { app, text, indent in app.write(to: &text, indent: indent) }
         return text
     }
 

@@ -43,46 +43,47 @@ enum JSONText: Equatable {
         case .null: text.append(contentsOf: "null".utf8)
         case .rendered(let bytes): text.append(contentsOf: bytes)
         case .array(let items):
-            guard !items.isEmpty else {
-                text.append(contentsOf: "[]".utf8)
-                return
+            Self.writeArray(items, indent: indent, into: &text) { item, text, indent in
+                item.write(to: &text, indent: indent)
             }
-            text.append(contentsOf: "[\n".utf8)
-            for (index, item) in items.enumerated() {
-                Self.spaces(indent + 2, into: &text)
-                item.write(to: &text, indent: indent + 2)
-                if index < items.count - 1 { text.append(UInt8(ascii: ",")) }
-                text.append(UInt8(ascii: "\n"))
-            }
-            Self.spaces(indent, into: &text)
-            text.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else {
-                text.append(contentsOf: "{}".utf8)
-                return
-            }
-            text.append(contentsOf: "{\n".utf8)
-            for (index, (key, value)) in members.enumerated() {
-                Self.spaces(indent + 2, into: &text)
-                Self.quote(key, into: &text)
-                text.append(contentsOf: ": ".utf8)
-                value.write(to: &text, indent: indent + 2)
-                if index < members.count - 1 { text.append(UInt8(ascii: ",")) }
-                text.append(UInt8(ascii: "\n"))
-            }
-            Self.spaces(indent, into: &text)
-            text.append(UInt8(ascii: "}"))
+            var object = JSONObjectWriter(indent: indent)
+            for (key, value) in members { object.value(key, value, into: &text) }
+            object.finish(into: &text)
         }
     }
 
-    private static func spaces(_ count: Int, into text: inout [UInt8]) {
+    /// Appends an array of `items`, each written by `item` at the indent it is given: the one place arrays get
+    /// their brackets, commas and line breaks.
+    static func writeArray<Items: Collection>(
+        _ items: Items, indent: Int, into text: inout [UInt8],
+        item: (Items.Element, inout [UInt8], Int) -> Void
+    ) {
+        guard !items.isEmpty else {
+            text.append(contentsOf: "[]".utf8)
+            return
+        }
+        text.append(contentsOf: "[\n".utf8)
+        var remaining = items.count
+        for element in items {
+            spaces(indent + 2, into: &text)
+            item(element, &text, indent + 2)
+            remaining -= 1
+            if remaining > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(UInt8(ascii: "\n"))
+        }
+        spaces(indent, into: &text)
+        text.append(UInt8(ascii: "]"))
+    }
+
+    static func spaces(_ count: Int, into text: inout [UInt8]) {
         text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8. Every byte
     /// of a multi-byte UTF-8 sequence is ≥ 0x80, so escaping byte by byte is escaping scalar by scalar; runs
     /// that need no escape are copied whole.
-    private static func quote(_ value: String, into text: inout [UInt8]) {
+    static func quote(_ value: String, into text: inout [UInt8]) {
         text.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in

@@ -101,8 +101,8 @@ struct FileSystem {
         return lstat(path, &info) == 0
     }
 
-    /// Writes `data` to `path` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)``,
-    /// then fsync of the directory. For a single file (the manifest); documents are staged in bulk instead.
+    /// Writes `data` to `path` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)`` (the
+    /// replaced version released at once), then fsync of the directory. For a single file (the manifest); documents are staged in bulk instead.
     mutating func writeAtomically(_ data: Data, to path: String) -> String? {
         let temporary: String
         switch stage(data, for: path) {
@@ -114,6 +114,7 @@ struct FileSystem {
             return failure
         }
         if let failure = commit(temporary, to: path) { return failure }
+        releaseReplaced()
         let directory = (path as NSString).deletingLastPathComponent
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {

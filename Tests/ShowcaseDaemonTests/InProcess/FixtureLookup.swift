@@ -1,7 +1,8 @@
 import Foundation
 import ShowcaseCore
 
-/// A transport that answers from `Fixtures/lookup` like the replay server, or fails in transport while `failing`
+/// A transport that answers from `Fixtures/lookup` like the replay server (a roster in a language from
+/// `roster-<artistId>-<cc>-<language>.json`), or fails in transport while `failing`
 /// is set, and counts what it was asked — in process, with no socket.
 final class FixtureLookup: LookupTransport, @unchecked Sendable {
     private let lock = NSLock()
@@ -25,7 +26,8 @@ final class FixtureLookup: LookupTransport, @unchecked Sendable {
         let name =
             switch request {
             case .identity(let bundleId, let storefront): "identity-\(bundleId)-\(storefront.code).json"
-            case .roster(let artistId, let storefront): "roster-\(artistId)-\(storefront.code).json"
+            case .roster(let artistId, let storefront, let language):
+                "roster-\(artistId)-\(storefront.code)\(language.map { "-\($0.code)" } ?? "").json"
             }
         let fixtures = TestBed.fixtures
         return (try? Data(contentsOf: fixtures.appendingPathComponent(name)))

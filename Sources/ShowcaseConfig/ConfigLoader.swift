@@ -198,8 +198,11 @@ public enum ConfigLoader {
         /// One `{code: ca, languages: [en, fr]}` entry: its `code` node and its languages, or nil after reporting
         /// what is wrong (an unknown key, no code, an empty or repeated language, a tag that is not 2–3 letters).
         mutating func readMultilingualStorefront(_ item: YAMLNode) -> (YAMLNode, [RosterLanguage])? {
+            let reported = diagnostics.errors.count
             guard let fields = diagnostics.fields(of: item, in: "storefronts[]", known: ["code", "languages"])
             else { return nil }
+            // A misspelled key is the mistake to report, not the key it then seems to lack.
+            guard diagnostics.errors.count == reported else { return nil }
             guard let code = fields["code"] else {
                 diagnostics.report(
                     .missing, at: item, "this storefront has no 'code'; write it like {code: ca, languages: [en, fr]}")

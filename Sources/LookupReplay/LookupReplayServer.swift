@@ -237,7 +237,8 @@ public final class LookupReplayServer: Sendable {
     private static func available(_ fixtures: URL, _ overrides: [String: Data]) -> (String) -> Bool {
         { name in
             overrides[name] != nil
-                || (!name.contains("/") && FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(name).path))
+                || (!name.contains("/")
+                    && FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(name).path))
         }
     }
 

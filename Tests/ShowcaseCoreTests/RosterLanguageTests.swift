@@ -89,7 +89,9 @@ struct RosterLanguageTests {
         #expect(loaded.apps.contains { $0.name == "TideLog : tables des marées" })
         let plain = try #require(cache.loadRoster(artistId: Fixtures.artistId, storefront: ca))
         #expect(plain.apps.contains { $0.name == "TideLog: Tide Tables" })
-        #expect(cache.loadRoster(artistId: Fixtures.artistId, storefront: ca, language: RosterLanguage(parsing: "de")) == nil)
+        #expect(
+            cache.loadRoster(artistId: Fixtures.artistId, storefront: ca, language: RosterLanguage(parsing: "de"))
+                == nil)
 
         let listed = cache.listRosters().sorted { ($0.language?.code ?? "") < ($1.language?.code ?? "") }
         #expect(listed.map(\.language) == [nil, french])

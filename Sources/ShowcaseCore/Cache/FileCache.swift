@@ -88,7 +88,8 @@ public struct FileCache: Sendable {
         let apps = Data(App.cacheRecords(roster.apps))
         let header = Header(
             format: Self.rosterFormat, version: Self.version, artistId: roster.artistId,
-            storefront: roster.storefront.code, language: language?.code, fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
+            storefront: roster.storefront.code, language: language?.code,
+            fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
             resultCount: roster.resultCount, appsBytes: apps.count, appsFNV1a: FNV1a.hex(apps),
             bodyBytes: body.count, bodyFNV1a: FNV1a.hex(body))
         var payload = (try? Self.encoder.encode(header)) ?? Data()

@@ -12,7 +12,8 @@ extension RosterService {
         if let host = snapshot.configuration.hosts.first {
             for storefront in warm.all.sorted() {
                 for edition in snapshot.configuration.editions(of: storefront) {
-                    let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, edition: edition)
+                    let request = RosterRequest(
+                        snapshot: snapshot, storefront: storefront, host: host, edition: edition)
                     storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
                 }
             }
@@ -29,7 +30,8 @@ extension RosterService {
             upstreamThrottled: counters.throttled,
             storefronts: health().storefronts.map { entry in
                 StorefrontMetrics(
-                    storefront: entry.storefront.code, language: entry.language?.code, apps: entry.apps, ageSeconds: entry.ageSeconds,
+                    storefront: entry.storefront.code, language: entry.language?.code, apps: entry.apps,
+                    ageSeconds: entry.ageSeconds,
                     state: entry.state.wire)
             },
             varlinkCalls: varlinkCalls)

@@ -199,7 +199,8 @@ final class RosterService: Sendable {
         if let host = snapshot.configuration.hosts.first {
             for storefront in warm.all.sorted() {
                 for edition in snapshot.configuration.editions(of: storefront) {
-                    let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, edition: edition)
+                    let request = RosterRequest(
+                        snapshot: snapshot, storefront: storefront, host: host, edition: edition)
                     let view = view(for: request, keepWarm: false)
                     storefronts.append(
                         StatusReport.Storefront(
@@ -286,15 +287,16 @@ final class RosterService: Sendable {
         withExtendedLifetime(waiting) {}
         var report = RefreshReport()
         for storefront in targets.sorted() {
-            let own = configuration.editions(of: storefront).map { ($0, outcomes[$0]) }
-            if let (edition, failure) = own.lazy.compactMap({ edition, outcome -> (StorefrontEdition, RefreshFailure)? in
-                guard case .failed(let failure) = outcome else { return nil }
-                return (edition, failure)
-            }).first {
+            let own = configuration.editions(of: storefront)
+            var failed: (StorefrontEdition, RefreshFailure)?
+            for edition in own {
+                if failed == nil, case .failed(let failure) = outcomes[edition] { failed = (edition, failure) }
+            }
+            if let (edition, failure) = failed {
                 // Which language failed matters to whoever reads it; a plain storefront's message is unchanged.
                 let named = edition.language.map { RefreshFailure("\($0): \(failure)", error: failure.error) }
                 report.failed.append((storefront, named ?? failure))
-            } else if own.allSatisfy({ $0.1 != nil }) {
+            } else if own.allSatisfy({ outcomes[$0] != nil }) {
                 report.refreshed.append(storefront)
             }
         }

@@ -45,7 +45,8 @@ struct LanguageServiceTests {
 
         // One identity request, then one roster request per language: the budget of S editions + H hosts.
         let rosters = harness.lookup.asked.compactMap(\.edition)
-        #expect(rosters.sorted() == [StorefrontEdition(ca, language: english), StorefrontEdition(ca, language: french)])
+        #expect(
+            rosters.sorted() == [StorefrontEdition(ca, language: english), StorefrontEdition(ca, language: french)])
         #expect(harness.lookup.asked.count == 3)
         await harness.stop()
     }
@@ -124,7 +125,9 @@ struct LanguageServiceTests {
         #expect(schedule[StorefrontEdition(ca, language: english)] != nil)
         #expect(
             await harness.advance {
-                harness.lookup.asked.contains { $0.edition == StorefrontEdition(ca, language: RosterLanguage(parsing: "iu")) }
+                harness.lookup.asked.contains {
+                    $0.edition == StorefrontEdition(ca, language: RosterLanguage(parsing: "iu"))
+                }
             })
         // fr is no longer configured: a French locale gets the default language now.
         #expect(view(harness, locale: "fr").edition == StorefrontEdition(ca, language: english))

@@ -27,7 +27,7 @@ public func fuzzVarlink(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let value = try? JSONValue(parsing: bytes) {
         let text = value.serialized()
         let again = try? JSONValue(parsing: text)
-        precondition(again == value, "JSON did not round-trip: \(text)")
+        precondition(again == value, "JSON did not round-trip: \(String(decoding: text, as: UTF8.self))")
     }
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {

@@ -12,14 +12,9 @@
 /// at most `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so it has no lock.
 final class CallMemo {
     /// Longer messages are parsed every time rather than kept.
-    static let maxBytes = 1024
+    static let maxBytes = RememberedCall.maxBytes
 
-    private struct Slot {
-        var bytes: [UInt8]
-        var fields: [String: JSONValue]
-    }
-
-    private var slots: [Slot?]
+    private var slots: [RememberedCall?]
     private let mask: Int
 
     /// A memo of `slotCount` slots, rounded up to a power of two.
@@ -30,19 +25,17 @@ final class CallMemo {
         mask = count - 1
     }
 
-    /// The members `bytes` parsed to when it was last seen, if its slot still holds it.
-    func fields(for bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
-        guard bytes.count <= Self.maxBytes, let base = bytes.baseAddress,
-            let slot = slots[Self.slot(of: bytes) & mask], slot.bytes.count == bytes.count
+    /// The message `bytes` as it was parsed when last seen, if its slot still holds it.
+    func call(for bytes: UnsafeBufferPointer<UInt8>) -> RememberedCall? {
+        guard bytes.count <= Self.maxBytes, let slot = slots[Self.slot(of: bytes) & mask], slot.matches(bytes)
         else { return nil }
-        let same = slot.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
-        return same ? slot.fields : nil
+        return slot
     }
 
-    /// Keeps `fields` as what `bytes` parses to, replacing whatever shared its slot.
-    func remember(_ bytes: UnsafeBufferPointer<UInt8>, _ fields: [String: JSONValue]) {
-        guard bytes.count <= Self.maxBytes else { return }
-        slots[Self.slot(of: bytes) & mask] = Slot(bytes: Array(bytes), fields: fields)
+    /// Keeps `call` for its bytes, replacing whatever shared its slot.
+    func remember(_ call: RememberedCall) {
+        guard call.bytes.count <= Self.maxBytes else { return }
+        call.bytes.withUnsafeBufferPointer { slots[Self.slot(of: $0) & mask] = call }
     }
 
     /// FNV-1a over the message: cheap, and a collision only costs a parse.

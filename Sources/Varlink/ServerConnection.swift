@@ -11,28 +11,15 @@ final class ServerConnection {
         var responder: VarlinkResponder?
     }
 
-    /// The last call message this connection sent, and what it parsed to. A client polling the same query
-    /// sends the same bytes every time; comparing them is far cheaper than parsing them again into
-    /// dictionaries (the largest cost of a cached `Get` after the kernel's).
-    struct LastCall {
-        /// Longer messages are parsed every time rather than kept.
-        static let maxBytes = 1024
-
-        let bytes: [UInt8]
-        let fields: [String: JSONValue]
-
-        func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard bytes.count == other.count, let right = other.baseAddress else { return false }
-            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, right, other.count) == 0 }
-        }
-    }
-
     let id: UInt64
     let fd: Int32
     let peer: PeerCredentials
     /// The start of a message that spans reads (no NUL yet).
     var input: [UInt8] = []
-    var lastCall: LastCall?
+    /// The last call message this connection sent, and what it parsed to. A client polling the same query sends
+    /// the same bytes every time; comparing them is far cheaper than parsing them again into dictionaries (the
+    /// largest cost of a cached `Get` after the kernel's).
+    var lastCall: RememberedCall?
     /// Reply messages waiting to be written, in the order the peer must read them.
     ///
     /// Exclusivity is not checked at run time: only the event-loop thread touches it, and no `PendingWrites`
@@ -109,15 +96,16 @@ final class ServerConnection {
     /// any connection of the loop), else parsed and remembered in both. Nil when the message is not a JSON object.
     func callFields(_ bytes: UnsafeBufferPointer<UInt8>, memo: CallMemo) -> [String: JSONValue]? {
         if let lastCall, lastCall.matches(bytes) { return lastCall.fields }
-        let fields: [String: JSONValue]
-        if let remembered = memo.fields(for: bytes) {
-            fields = remembered
-        } else {
-            guard let message = try? JSONValue(parsing: bytes), case .object(let parsed) = message else { return nil }
-            fields = parsed
-            memo.remember(bytes, fields)
+        if let remembered = memo.call(for: bytes) {
+            lastCall = remembered  // the memo's entry itself: no copy of the bytes
+            return remembered.fields
         }
-        if bytes.count <= LastCall.maxBytes { lastCall = LastCall(bytes: Array(bytes), fields: fields) }
+        guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message else { return nil }
+        if bytes.count <= RememberedCall.maxBytes {
+            let call = RememberedCall(bytes: Array(bytes), fields: fields)
+            memo.remember(call)
+            lastCall = call
+        }
         return fields
     }
 

@@ -13,15 +13,15 @@ struct CallMemoTests {
         let memo = CallMemo()
         let first = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}"#
         let other = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"de"}}"#
-        #expect(withBytes(first) { memo.fields(for: $0) } == nil)
+        #expect(withBytes(first) { memo.call(for: $0) } == nil)
         let parsed = try JSONValue(parsing: Array(first.utf8))
         guard case .object(let fields) = parsed else {
             Issue.record("the call did not parse to an object")
             return
         }
-        withBytes(first) { memo.remember($0, fields) }
-        #expect(withBytes(first) { memo.fields(for: $0) } == fields)
-        #expect(withBytes(other) { memo.fields(for: $0) } == nil)
+        memo.remember(RememberedCall(bytes: Array(first.utf8), fields: fields))
+        #expect(withBytes(first) { memo.call(for: $0) }?.fields == fields)
+        #expect(withBytes(other) { memo.call(for: $0) } == nil)
     }
 
     @Test("a connection's call uses the memo another connection filled, and parses the same")
@@ -33,17 +33,20 @@ struct CallMemoTests {
         let first = ServerConnection(id: 1, fd: -1, peer: peer, now: 0)
         let second = ServerConnection(id: 2, fd: -1, peer: peer, now: 0)
         let one = withBytes(call) { first.callFields($0, memo: memo) }
-        #expect(withBytes(call) { memo.fields(for: $0) } != nil)
+        let remembered = try #require(withBytes(call) { memo.call(for: $0) })
         let two = withBytes(call) { second.callFields($0, memo: memo) }
         #expect(one.map(JSONValue.object) == direct)
         #expect(two.map(JSONValue.object) == direct)
+        // Both connections hold the memo's own entry: the bytes were copied once, when first parsed.
+        #expect(first.lastCall === remembered)
+        #expect(second.lastCall === remembered)
     }
 
     @Test("messages longer than the bound are never kept")
     func boundsMessageSize() {
         let memo = CallMemo()
         let long = #"{"method":"x","parameters":{"pad":""# + String(repeating: "a", count: CallMemo.maxBytes) + #""}}"#
-        withBytes(long) { memo.remember($0, [:]) }
-        #expect(withBytes(long) { memo.fields(for: $0) } == nil)
+        memo.remember(RememberedCall(bytes: Array(long.utf8), fields: [:]))
+        #expect(withBytes(long) { memo.call(for: $0) } == nil)
     }
 }

@@ -42,6 +42,25 @@ struct CallMemoTests {
         #expect(second.lastCall === remembered)
     }
 
+    @Test("two messages that share a pair of slots both stay; a third pushes out the one used least recently")
+    func twoWays() throws {
+        let memo = CallMemo(slotCount: 2)  // one pair: every message shares it
+        func call(_ code: String) -> RememberedCall {
+            let text = #"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"\#(code)"}}"#
+            return RememberedCall(bytes: Array(text.utf8), fields: ["storefront": .string(code)])
+        }
+        let (us, de, jp) = (call("us"), call("de"), call("jp"))
+        memo.remember(us)
+        memo.remember(de)
+        #expect(us.bytes.withUnsafeBufferPointer { memo.call(for: $0) } === us)
+        #expect(de.bytes.withUnsafeBufferPointer { memo.call(for: $0) } === de)
+        _ = us.bytes.withUnsafeBufferPointer { memo.call(for: $0) }  // us used last
+        memo.remember(jp)
+        #expect(jp.bytes.withUnsafeBufferPointer { memo.call(for: $0) } === jp)
+        #expect(us.bytes.withUnsafeBufferPointer { memo.call(for: $0) } === us)
+        #expect(de.bytes.withUnsafeBufferPointer { memo.call(for: $0) } == nil)
+    }
+
     @Test("messages longer than the bound are never kept")
     func boundsMessageSize() {
         let memo = CallMemo()

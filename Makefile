@@ -55,16 +55,17 @@ fuzz-smoke: deps
 # quoting the report from the child's log. LeakSanitizer is off: what it reports at exit is Foundation's Process
 # and XCTest's runner, not memory errors (which ASan still halts on). ASan's quarantine of freed memory is cut to
 # 16 MB so the memory bounds the hostile-client tests assert stay meaningful. scripts/tsan.supp explains each
-# suppression.
+# suppression. SWIFT_BACKTRACE=enable=no: on a Swift trap, the runtime's backtracer copies every thread's stack,
+# which ASan reports as a stack-buffer-underflow that hides the real message (the trap's own is then printed).
 SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86:quarantine_size_mb=16
 SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87:suppressions=$(CURDIR)/scripts/tsan.supp
 
 sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) \
+	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) \
+	TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (BENCHMARKS.md): release build, daemon vs the transport floor, one table -----------------------

@@ -96,9 +96,15 @@ let package = Package(
 // .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-config", dependencies: ["ShowcaseConfig"], path: "Sources/Fuzzing/config"),
-        .executableTarget(name: "fuzz-varlink", dependencies: ["Varlink"], path: "Sources/Fuzzing/varlink"),
-        .executableTarget(name: "fuzz-lookup", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/lookup"),
-        .executableTarget(name: "fuzz-cache", dependencies: ["ShowcaseCore"], path: "Sources/Fuzzing/cache"),
+        // The libFuzzer entry the four targets share (each keeps only its own test function and `<module>_main`).
+        .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
+        .executableTarget(
+            name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
+        .executableTarget(
+            name: "fuzz-varlink", dependencies: ["Varlink", "FuzzingDriver"], path: "Sources/Fuzzing/varlink"),
+        .executableTarget(
+            name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/lookup"),
+        .executableTarget(
+            name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/cache"),
     ]
 }

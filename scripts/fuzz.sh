@@ -36,10 +36,17 @@ for target in $targets; do
     echo "fuzz: $target for ${seconds}s"
     # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: memory per input stays bounded.
     # The config and cache targets write their inputs to files: keep those under .build/fuzz/tmp.
+    # SWIFT_BACKTRACE=enable=no (FuzzingDriver also sets it when unset): on a Swift trap (a failed precondition)
+    # the runtime's crash handler would copy every thread's stack for swift-backtrace, and ASan reports that copy
+    # as a stack-buffer-underflow in whichever frame it reads first (the Varlink loop thread parked in epoll_wait,
+    # say), aborting before the trap is reported. Without it, libFuzzer reports the trap ("deadly signal") and
+    # saves the input.
     rm -rf "$build/tmp" && mkdir -p "$build/tmp"
-    if ! TMPDIR="$PWD/$build/tmp/" ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
+    if ! TMPDIR="$PWD/$build/tmp/" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+        "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
         -artifact_prefix="$crashes/" -print_final_stats=1 >"$build/$target.log" 2>&1; then
+        grep -E 'Precondition failed|Fatal error' "$build/$target.log" | head -n 5 >&2 || true
         tail -n 40 "$build/$target.log" >&2
         failed+=("$target")
     else

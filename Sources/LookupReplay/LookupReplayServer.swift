@@ -11,6 +11,9 @@ import Synchronization
 /// File-naming contract (country lowercased; a missing country counts as `us`):
 /// - `lookup?bundleId=B&country=cc` → `identity-B-cc.json`
 /// - `lookup?id=A&entity=software&…&country=cc` → `roster-A-cc.json`
+/// - the same with `lang=ll_cc` (a multilingual storefront's language, `lang=fr_ca`) → `roster-A-cc-ll.json`
+///   (`roster-1641000001-ca-fr.json`), or `roster-A-cc.json` when there is none: the storefront then answers in
+///   its default language, as Apple's endpoint does for a language it does not offer
 /// - `lookup?id=A&country=cc` (no `entity`) → `artist-A-cc.json`
 /// - no matching file → `empty.json` (or a built-in `{"resultCount":0,"results":[]}`)
 ///
@@ -199,7 +202,7 @@ public final class LookupReplayServer: Sendable {
                 }
             }
             state.sequence += 1
-            let name = Self.fixtureName(for: request.query)
+            let name = Self.fixtureName(for: request.query, available: Self.available(state.fixtures, state.overrides))
             state.requests.append(
                 RecordedRequest(
                     sequence: state.sequence, method: request.method, path: request.path, target: request.target,
@@ -209,21 +212,40 @@ public final class LookupReplayServer: Sendable {
         }
     }
 
-    /// The fixture file name a lookup query maps to, by the naming contract.
-    public static func fixtureName(for query: [String: String]) -> String {
+    /// The fixture file name a lookup query maps to, by the naming contract. `available` says whether a name has a
+    /// file (or an override): a roster asked for in a language without its own file falls back to the plain one.
+    public static func fixtureName(for query: [String: String], available: (String) -> Bool = { _ in true })
+        -> String
+    {
         let country = (query["country"] ?? "us").lowercased()
         switch LookupKind(query: query) {
         case .identity: return "identity-\(query["bundleId"]!)-\(country).json"
-        case .roster: return "roster-\(query["id"]!)-\(country).json"
+        case .roster:
+            let plain = "roster-\(query["id"]!)-\(country).json"
+            // `lang=fr_ca`: the language is the part before `_`, 2–3 letters; anything else is not a language.
+            guard let lang = query["lang"]?.split(separator: "_").first, (2...3).contains(lang.count),
+                lang.allSatisfy({ $0.isASCII && $0.isLetter })
+            else { return plain }
+            let named = "roster-\(query["id"]!)-\(country)-\(lang.lowercased()).json"
+            return available(named) ? named : plain
         case .artist: return "artist-\(query["id"]!)-\(country).json"
         case .other: return "empty.json"
+        }
+    }
+
+    /// Whether a fixture name has an override or a file in `fixtures`.
+    private static func available(_ fixtures: URL, _ overrides: [String: Data]) -> (String) -> Bool {
+        { name in
+            overrides[name] != nil
+                || (!name.contains("/")
+                    && FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(name).path))
         }
     }
 
     private func answerLookup(_ request: HTTPRequestHead, fd: Int32) {
         let (fault, fixtures, overrides) = admit(request)
         let body = { () -> Data in
-            let name = Self.fixtureName(for: request.query)
+            let name = Self.fixtureName(for: request.query, available: Self.available(fixtures, overrides))
             if !name.contains("/"),
                 let data = overrides[name] ?? (try? Data(contentsOf: fixtures.appendingPathComponent(name)))
             {

@@ -50,6 +50,9 @@ public struct AdminStatusReply: APIValue {
         public var apps: Int
         /// The last refresh's failure, until a refresh succeeds.
         public var lastError: String?
+        /// The roster's language (`fr`) for a storefront configured with `languages`, which has one entry per
+        /// language; nil for a storefront fetched without `lang`.
+        public var language: String?
         /// Software rows of the last fetched body that did not become apps (unknown kind, missing field, repeated
         /// trackId); 0 for a roster read from the cache at startup.
         public var droppedRows: Int
@@ -60,7 +63,7 @@ public struct AdminStatusReply: APIValue {
         /// An entry with every field given.
         public init(
             code: String, state: RosterState, fetchedAt: String?, nextRefreshAt: String?, apps: Int,
-            lastError: String?, droppedRows: Int = 0, truncated: Bool = false
+            lastError: String?, language: String? = nil, droppedRows: Int = 0, truncated: Bool = false
         ) {
             self.code = code
             self.state = state
@@ -68,6 +71,7 @@ public struct AdminStatusReply: APIValue {
             self.nextRefreshAt = nextRefreshAt
             self.apps = apps
             self.lastError = lastError
+            self.language = language
             self.droppedRows = droppedRows
             self.truncated = truncated
         }
@@ -80,6 +84,7 @@ public struct AdminStatusReply: APIValue {
             nextRefreshAt = try object.optionalString("nextRefreshAt")
             apps = try object.int("apps")
             lastError = try object.optionalString("lastError")
+            language = try object.optionalString("language")
             // Absent in a reply from a daemon that predates the fields.
             droppedRows = try object.optionalInt("droppedRows") ?? 0
             truncated = try object.optionalBool("truncated") ?? false
@@ -87,13 +92,14 @@ public struct AdminStatusReply: APIValue {
 
         /// The storefront object; nil fields are omitted.
         public func encoded() -> JSONValue {
-            var object = APIObjectBuilder(capacity: 8)
+            var object = APIObjectBuilder(capacity: 9)
             object.set("code", code)
             object.set("state", state.rawValue)
             object.set("fetchedAt", fetchedAt)
             object.set("nextRefreshAt", nextRefreshAt)
             object.set("apps", apps)
             object.set("lastError", lastError)
+            object.set("language", language)
             object.set("droppedRows", droppedRows)
             object.set("truncated", truncated)
             return object.object

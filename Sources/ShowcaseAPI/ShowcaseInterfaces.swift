@@ -52,7 +52,7 @@ public enum ShowcaseInterfaces {
                    lastReloadError: ?string, upstream: (requests: int, failures: int,
                    throttled: int), storefronts: [](code: string, state: string,
                    fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string,
-                   droppedRows: int, truncated: bool),
+                   language: ?string, droppedRows: int, truncated: bool),
                    hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string),
                    export: ?(directory: string, exportedAt: ?string, errors: int, lastError: ?string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing

@@ -90,7 +90,10 @@ public enum ConfigLoader {
             guard let fields = diagnostics.fields(of: root, in: nil, known: Configuration.keys) else { return nil }
 
             var storefronts = [try! Storefront(parsing: "us")]
-            if let value = fields["storefronts"] { storefronts = readStorefronts(value) ?? storefronts }
+            var languages: [Storefront: [RosterLanguage]] = [:]
+            if let value = fields["storefronts"] {
+                if let read = readStorefronts(value) { (storefronts, languages) = read }
+            }
 
             var platform = Platform.ios
             if let value = fields["default_platform"] {
@@ -135,15 +138,19 @@ public enum ConfigLoader {
             }
 
             return Configuration(
-                path: configPath, hosts: hosts, storefronts: storefronts, defaultPlatform: platform,
+                path: configPath, hosts: hosts, storefronts: storefronts, languages: languages,
+                defaultPlatform: platform,
                 refresh: refresh ?? RefreshSchedule(), lookup: lookup ?? LookupSettings(), cache: cache,
                 socket: socket, metrics: metrics ?? MetricsSettings(), export: export, attribution: attribution,
                 overlay: globalOverlay, overlayFile: globalOverlayFile)
         }
 
-        mutating func readStorefronts(_ node: YAMLNode) -> [Storefront]? {
+        /// `storefronts:` — the scalar `all`, or a list whose entries are codes (`de`) or mappings naming the
+        /// languages of a multilingual storefront (`{code: ca, languages: [en, fr]}`). Returns the storefronts in
+        /// order and the languages of those that have some.
+        mutating func readStorefronts(_ node: YAMLNode) -> ([Storefront], [Storefront: [RosterLanguage]])? {
             if let text = node.scalar, text.lowercased() == "all" {
-                return Storefront.all
+                return (Storefront.all, [:])
             }
             guard case .sequence(let items) = node.content else {
                 diagnostics.report(
@@ -153,30 +160,96 @@ public enum ConfigLoader {
                 return nil
             }
             var result: [Storefront] = []
+            var languages: [Storefront: [RosterLanguage]] = [:]
             var firstSeen: [Storefront: YAMLNode] = [:]
             for item in items {
-                guard let text = item.scalar, !item.isNull else {
+                var codeNode = item
+                var itemLanguages: [RosterLanguage]?
+                if case .mapping = item.content {
+                    guard let entry = readMultilingualStorefront(item) else { continue }
+                    (codeNode, itemLanguages) = entry
+                }
+                guard let text = codeNode.scalar, !codeNode.isNull else {
                     diagnostics.report(
-                        .typeMismatch, at: item,
-                        "expected a storefront code like de in 'storefronts', found \(item.kindDescription)")
+                        .typeMismatch, at: codeNode,
+                        "expected a storefront code like de or a mapping like {code: ca, languages: [en, fr]} in "
+                            + "'storefronts', found \(codeNode.kindDescription)")
                     continue
                 }
                 do {
                     let storefront = try Storefront(parsing: text)
                     if let first = firstSeen[storefront] {
                         diagnostics.report(
-                            .duplicate, at: item,
+                            .duplicate, at: codeNode,
                             "storefront '\(storefront.code)' is already listed at line \(first.location.line), "
                                 + "column \(first.location.column); list it once")
                         continue
                     }
-                    firstSeen[storefront] = item
+                    firstSeen[storefront] = codeNode
                     result.append(storefront)
+                    if let itemLanguages { languages[storefront] = itemLanguages }
                 } catch {
-                    diagnostics.report(.invalidValue, at: item, error.description)
+                    diagnostics.report(.invalidValue, at: codeNode, error.description)
                 }
             }
-            return result
+            return (result, languages)
+        }
+
+        /// One `{code: ca, languages: [en, fr]}` entry: its `code` node and its languages, or nil after reporting
+        /// what is wrong (an unknown key, no code, an empty or repeated language, a tag that is not 2–3 letters).
+        mutating func readMultilingualStorefront(_ item: YAMLNode) -> (YAMLNode, [RosterLanguage])? {
+            let reported = diagnostics.errors.count
+            guard let fields = diagnostics.fields(of: item, in: "storefronts[]", known: ["code", "languages"])
+            else { return nil }
+            // A misspelled key is the mistake to report, not the key it then seems to lack.
+            guard diagnostics.errors.count == reported else { return nil }
+            guard let code = fields["code"] else {
+                diagnostics.report(
+                    .missing, at: item, "this storefront has no 'code'; write it like {code: ca, languages: [en, fr]}")
+                return nil
+            }
+            guard let list = fields["languages"] else {
+                diagnostics.report(
+                    .missing, at: item,
+                    "this storefront has no 'languages'; list the languages to fetch, like [en, fr], "
+                        + "or write the plain code instead of a mapping")
+                return nil
+            }
+            guard
+                let items = diagnostics.sequence(
+                    list, "storefronts[].languages", expected: "a list of language codes like [en, fr]")
+            else { return nil }
+            guard !items.isEmpty else {
+                diagnostics.report(
+                    .invalidValue, at: list,
+                    "'storefronts[].languages' is empty; list at least one language like [en, fr], "
+                        + "or write the plain code instead of a mapping")
+                return nil
+            }
+            var languages: [RosterLanguage] = []
+            var firstSeen: [RosterLanguage: YAMLNode] = [:]
+            var valid = true
+            for entry in items {
+                guard let text = entry.scalar, !entry.isNull, let language = RosterLanguage(parsing: text) else {
+                    diagnostics.report(
+                        .invalidValue, at: entry,
+                        "expected a language code of 2 or 3 letters like fr in 'storefronts[].languages' "
+                            + "(no region: the storefront is the region), found \(entry.kindDescription)")
+                    valid = false
+                    continue
+                }
+                if let first = firstSeen[language] {
+                    diagnostics.report(
+                        .duplicate, at: entry,
+                        "language '\(language)' is already listed at line \(first.location.line), "
+                            + "column \(first.location.column); list it once")
+                    valid = false
+                    continue
+                }
+                firstSeen[language] = entry
+                languages.append(language)
+            }
+            return valid ? (code, languages) : nil
         }
 
         mutating func readAttribution(_ node: YAMLNode) -> Attribution {

@@ -8,7 +8,10 @@ import ShowcaseCore
 /// Top-level keys (sections are documented on their own types):
 /// - `hosts` — list of `HostConfiguration`, required, at least one.
 /// - `storefronts` — list of alpha-2 or alpha-3 codes in any case, or the scalar `all` (every App
-///   Store storefront), default `[us]`: the storefronts kept warm.
+///   Store storefront), default `[us]`: the storefronts kept warm. An entry may be a mapping
+///   `{code: ca, languages: [en, fr]}` (keys `code`, required, and `languages`, a non-empty list of 2–3 letter
+///   language codes without repeats): that storefront is fetched once per language with `lang=fr_ca`, each its
+///   own roster, and the first language is its default. A plain entry is fetched without `lang`.
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
 /// - `refresh` — `RefreshSchedule`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
 ///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional). `export` — `ExportSettings`
@@ -26,6 +29,9 @@ public struct Configuration: Sendable, Equatable {
     public var hosts: [HostConfiguration]
     /// Warm storefronts, in the order written, without repeats.
     public var storefronts: [Storefront]
+    /// The languages of each storefront configured as a mapping, in the order written (the first is its
+    /// default); a storefront absent here is fetched without `lang`.
+    public var languages: [Storefront: [RosterLanguage]]
     /// The platform a query that names none is answered for.
     public var defaultPlatform: Platform
     /// The `refresh:` section.
@@ -49,7 +55,8 @@ public struct Configuration: Sendable, Equatable {
 
     /// Assembles a configuration without validating it; `ConfigLoader` calls it only after every check passed.
     public init(
-        path: String, hosts: [HostConfiguration], storefronts: [Storefront], defaultPlatform: Platform = .ios,
+        path: String, hosts: [HostConfiguration], storefronts: [Storefront],
+        languages: [Storefront: [RosterLanguage]] = [:], defaultPlatform: Platform = .ios,
         refresh: RefreshSchedule = RefreshSchedule(), lookup: LookupSettings = LookupSettings(),
         cache: CacheSettings, socket: SocketSettings, metrics: MetricsSettings = MetricsSettings(),
         export: ExportSettings? = nil, attribution: Attribution = Attribution(), overlay: Overlay = .empty,
@@ -58,6 +65,7 @@ public struct Configuration: Sendable, Equatable {
         self.path = path
         self.hosts = hosts
         self.storefronts = storefronts
+        self.languages = languages
         self.defaultPlatform = defaultPlatform
         self.refresh = refresh
         self.lookup = lookup
@@ -75,6 +83,28 @@ public struct Configuration: Sendable, Equatable {
         "attribution", "overlay",
     ]
 
+    /// The rosters `storefront` is kept as: one per configured language (the default first), or the one fetched
+    /// without `lang`. A storefront outside the warm set (fetched on demand) is plain too.
+    public func editions(of storefront: Storefront) -> [StorefrontEdition] {
+        guard let languages = languages[storefront], !languages.isEmpty else { return [StorefrontEdition(storefront)] }
+        return languages.map { StorefrontEdition(storefront, language: $0) }
+    }
+
+    /// The roster of `storefront` a query answers when it names no locale, and the one `Watch` follows: its first
+    /// configured language, or the plain roster.
+    public func defaultEdition(of storefront: Storefront) -> StorefrontEdition { editions(of: storefront)[0] }
+
+    /// The roster of `storefront` a query with `locale` answers: the configured language matching the locale's
+    /// language subtag (`fr-CA`, `fr` → `fr`), else the storefront's default (``defaultEdition(of:)``).
+    public func edition(of storefront: Storefront, locale: String?) -> StorefrontEdition {
+        let editions = editions(of: storefront)
+        guard editions.count > 1, let wanted = locale.flatMap(RosterLanguage.subtag(of:)) else { return editions[0] }
+        return editions.first { $0.language == wanted } ?? editions[0]
+    }
+
+    /// Every warm roster: each storefront's editions, in the order written.
+    public var editions: [StorefrontEdition] { storefronts.flatMap { editions(of: $0) } }
+
     /// The host a query means when it names none: the first configured.
     public var defaultHost: HostConfiguration { hosts[0] }
 
@@ -91,7 +121,10 @@ public struct Configuration: Sendable, Equatable {
 
     /// One line for `showcasectl check-config` and the daemon's log: what was loaded, in counts.
     public var summary: String {
-        let codes = storefronts.count <= 10 ? " (\(storefronts.map(\.code).joined(separator: ", ")))" : ""
+        let codes =
+            storefronts.count <= 10
+            ? " (\(editions.map(\.description).joined(separator: ", ")))"
+            : ""
         let hostNames = hosts.map(\.bundleID).joined(separator: ", ")
         return "\(hosts.count) \(hosts.count == 1 ? "host" : "hosts") (\(hostNames)), "
             + "\(storefronts.count) \(storefronts.count == 1 ? "storefront" : "storefronts")\(codes), "

@@ -46,18 +46,27 @@ public struct ExportDocument: Sendable, Hashable {
     }
 
     /// The document's bytes: members in a fixed order, so the same content always gives the same bytes.
-    public func encoded() -> Data { json.rendered() }
+    public func encoded() -> Data { json(apps: .rendered(renderedApps())).rendered() }
 
-    var json: JSONText {
+    /// The document's bytes around `apps`, the text ``renderedApps()`` gave for this document's apps: the writer
+    /// renders the apps once and tries them under more than one revision.
+    func encoded(renderedApps apps: [UInt8]) -> Data { json(apps: .rendered(apps)).rendered() }
+
+    /// The `apps` array's text, as it stands in the document (at the indent of a top-level member).
+    func renderedApps() -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(apps.count * 1024)
+        JSONText.writeArray(apps, indent: 2, into: &text) { app, text, indent in app.write(to: &text, indent: indent) }
+        return text
+    }
+
+    private func json(apps: JSONText) -> JSONText {
         var members: [(String, JSONText)] = [
             ("schema", .int(Self.schema)), ("host", .string(host)), ("storefront", .string(storefront.code)),
             ("platform", .string(platform.rawValue)),
         ]
         if let language { members.append(("language", .string(language))) }
-        members += [
-            ("revision", .int(revision)), ("revisedAt", JSONText.timestamp(revisedAt)),
-            ("apps", .array(apps.map(\.json))),
-        ]
+        members += [("revision", .int(revision)), ("revisedAt", JSONText.timestamp(revisedAt)), ("apps", apps)]
         return .object(members)
     }
 }

@@ -13,6 +13,9 @@ public struct ExportReport: Sendable, Hashable {
     public var removed: Int
     /// Everything that failed; empty when the tree is current.
     public var errors: [ExportError]
+    /// Files read back from disk to compare with what the export wants. With an ``ExportMemory`` that vouches for
+    /// every file (nothing changed on disk since the last pass), 0: the figure that says the memory is used.
+    public var filesRead = 0
 
     /// A report of counts and errors.
     public init(directory: String, written: Int = 0, unchanged: Int = 0, removed: Int = 0, errors: [ExportError] = []) {

@@ -91,21 +91,26 @@ public struct ExportRoster: Sendable {
         }
     }
 
-    /// The document of `platform` revised against `previous`, the bytes at its path (nil when none): its bytes and
-    /// revision. Unchanged apps give back `previous` byte for byte.
-    func revisedDocument(_ platform: Platform, apps: [ExportedApp], now: Date, previous: Data?) -> (Data, Int) {
+    /// The document of `platform` revised against `previous`, the document at its path (nil when none): its bytes,
+    /// their digest, and its revision. Unchanged apps give back `previous` byte for byte. The apps are rendered
+    /// once, whatever revision they end up under.
+    func revisedDocument(_ platform: Platform, apps: [ExportedApp], now: Date, previous: PreviousDocument?)
+        -> (bytes: Data, digest: ContentDigest, revision: Int, revisedAt: Date)
+    {
         var document = ExportDocument(
             host: host, storefront: storefront, platform: platform, language: language, revision: 1, revisedAt: now,
             apps: apps)
-        guard let previous, let (revision, revisedAt) = ExportDocument.revision(in: previous) else {
-            return (document.encoded(), 1)
+        let rendered = document.renderedApps()
+        if let previous {
+            document.revision = previous.revision
+            document.revisedAt = previous.revisedAt
+            let same = document.encoded(renderedApps: rendered)
+            let digest = ContentDigest(same)
+            if previous.holds(same, digest: digest) { return (same, digest, previous.revision, previous.revisedAt) }
+            document.revision = previous.revision < Int.max ? previous.revision + 1 : 1
+            document.revisedAt = now
         }
-        document.revision = revision
-        document.revisedAt = revisedAt
-        let same = document.encoded()
-        if same == previous { return (same, revision) }
-        document.revision = revision < Int.max ? revision + 1 : 1
-        document.revisedAt = now
-        return (document.encoded(), document.revision)
+        let bytes = document.encoded(renderedApps: rendered)
+        return (bytes, ContentDigest(bytes), document.revision, document.revisedAt)
     }
 }

@@ -11,6 +11,9 @@ import ShowcaseCore
 ///   nginx its ETag, and a reader never sees half a file. The flushes are one syncfs(2) per export, not an fsync
 ///   per file: on ext4 each fsync is a journal commit (~4 ms), which for 173 storefronts × 2 platforms, with
 ///   their `.gz`, would take seconds.
+/// - **Unchanged files are known without reading them back** when the caller keeps an ``ExportMemory`` across
+///   passes (the daemon does): a file whose inode, size, mtime and ctime are as the last pass saw them holds what
+///   that pass saw, so one `lstat` and a digest of the wanted bytes decide. Anything else is read and compared.
 /// - With ``gzip``, `NAME.json.gz` (the same bytes, deterministic gzip) sits beside every document and
 ///   `index.json`, for nginx's `gzip_static`.
 /// - **Nothing it did not write is touched**: `v1/.showcase-manifest` lists every file it wrote; only those are
@@ -44,8 +47,16 @@ public struct ExportWriter: Sendable {
     static let readLimit = 64 << 20
 
     /// Brings the tree up to date with `rosters` (every configured roster: one missing here counts as no longer
-    /// configured, and its documents are removed).
+    /// configured, and its documents are removed), reading back every file it compares.
     public func export(_ rosters: [ExportRoster]) -> ExportReport {
+        var memory = ExportMemory()
+        return export(rosters, remembering: &memory)
+    }
+
+    /// Brings the tree up to date with `rosters`, as ``export(_:)``, trusting what `memory` remembers of files
+    /// that have not changed since (``ExportMemory``) instead of reading them back, and leaving in it what this
+    /// pass saw. The daemon passes the same memory to every pass into the same directory.
+    public func export(_ rosters: [ExportRoster], remembering memory: inout ExportMemory) -> ExportReport {
         var report = ExportReport(directory: directory)
         var files = FileSystem()
         if let failure = files.makeDirectories(root, below: nil) {
@@ -59,7 +70,8 @@ public struct ExportWriter: Sendable {
         let manifestPath = path(ExportManifest.fileName)
         let previous = ExportManifest(parsing: files.readRegularFile(manifestPath, limit: Self.readLimit) ?? Data())
 
-        var plan = plan(rosters, previous: previous, files: &files, errors: &report.errors)
+        var existing = ExistingFiles(root: root, memory: memory)
+        var plan = plan(rosters, previous: previous, existing: &existing, files: &files, errors: &report.errors)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
         let listed = ExportManifest(paths: previous.paths.union(plan.map(\.path)))
@@ -75,10 +87,21 @@ public struct ExportWriter: Sendable {
         // Stage every changed file, flush them all at once, then rename each over its target: documents first,
         // index.json last.
         var staged: [(index: Int, temporary: String)] = []
+        var remembered: [String: ExportMemory.File] = [:]
         for index in plan.indices {
             let target = path(plan[index].path)
-            if plan[index].matches(files.readRegularFile(target, limit: Self.readLimit)) {
+            if let known = existing.remembered(plan[index].path, files: files) {
+                // The file is as this writer last saw it: its digest says whether it holds what is wanted.
+                if known.digest == plan[index].digest {
+                    report.unchanged += 1
+                    remembered[plan[index].path] = known
+                    continue
+                }
+            } else if let read = existing.read(plan[index].path, limit: Self.readLimit, files: files),
+                plan[index].matches(read.bytes)
+            {
                 report.unchanged += 1
+                if read.settled { remembered[plan[index].path] = plan[index].remembered(as: read.identity) }
                 continue
             }
             guard let bytes = plan[index].bytes() else {
@@ -110,6 +133,7 @@ public struct ExportWriter: Sendable {
                 report.written += 1
             }
         }
+        files.releaseReplaced()
 
         let wanted = Set(plan.map(\.path))
         var kept = Set<String>()
@@ -138,9 +162,14 @@ public struct ExportWriter: Sendable {
                     "could not update the export manifest \(manifestPath): \(failure); files removed in this export "
                         + "stay listed, which is harmless, until a later export succeeds"))
         }
-        // One more flush makes the renames and removals durable (instead of an fsync per directory).
-        if files.syncFileSystem(containing: root) == nil { files.forgetChangedDirectories() }
-        files.syncDirectories()
+        // One more flush makes the renames and removals durable (instead of an fsync per directory). A pass that
+        // changed nothing flushes nothing: syncfs also waits for every other program's writes to the file system.
+        if files.hasChangedDirectories {
+            if files.syncFileSystem(containing: root) == nil { files.forgetChangedDirectories() }
+            files.syncDirectories()
+        }
+        report.filesRead = existing.readCount
+        memory = ExportMemory(root: root, files: remembered)
         return report
     }
 
@@ -162,9 +191,10 @@ public struct ExportWriter: Sendable {
     /// that follows the index finds the documents already there); foreign files and unsafe names dropped with an
     /// error.
     private func plan(
-        _ rosters: [ExportRoster], previous: ExportManifest, files: inout FileSystem, errors: inout [ExportError]
+        _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: inout FileSystem,
+        errors: inout [ExportError]
     ) -> [PlannedFile] {
-        var documents: [String: Data] = [:]
+        var documents: [String: PlannedFile] = [:]
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
         for roster in rosters {
@@ -194,25 +224,42 @@ public struct ExportWriter: Sendable {
                                     + "(list each host, storefront and language once)"))
                         continue
                     }
-                    let bytes: Data?
                     var revision = roster.revision
+                    let document: PlannedFile?
                     switch roster.content {
-                    case .current: bytes = current[platform]
+                    case .current(_, let revisedAt, _):
+                        document = current[platform].map {
+                            PlannedFile(
+                                path: relative, source: $0, digest: ContentDigest($0), isGzip: false,
+                                revision: revision, revisedAt: revisedAt)
+                        }
                     case .latest(let apps, let now):
-                        let existing = files.readRegularFile(path(relative), limit: Self.readLimit)
-                        let (revised, number) = roster.revisedDocument(
-                            platform, apps: apps[platform] ?? [], now: now, previous: existing)
-                        bytes = revised
-                        revision = number
+                        let earlier =
+                            existing.remembered(relative, files: files).flatMap(PreviousDocument.init(remembered:))
+                            ?? existing.read(relative, limit: Self.readLimit, files: files).flatMap {
+                                PreviousDocument(bytes: $0.bytes)
+                            }
+                        let revised = roster.revisedDocument(
+                            platform, apps: apps[platform] ?? [], now: now, previous: earlier)
+                        revision = revised.revision
+                        document = PlannedFile(
+                            path: relative, source: revised.bytes, digest: revised.digest, isGzip: false,
+                            revision: revised.revision, revisedAt: revised.revisedAt)
                     case .keepLastGood:
-                        bytes =
+                        let kept =
                             previous.paths.contains(relative)
-                            ? files.readRegularFile(path(relative), limit: Self.readLimit) : nil
-                        if revision == nil { revision = bytes.flatMap(ExportDocument.revision(in:))?.revision }
-                    case .absent: bytes = nil
+                            ? existing.read(relative, limit: Self.readLimit, files: files)?.bytes : nil
+                        let header = kept.flatMap(ExportDocument.revision(in:))
+                        if revision == nil { revision = header?.revision }
+                        document = kept.map {
+                            PlannedFile(
+                                path: relative, source: $0, digest: ContentDigest($0), isGzip: false,
+                                revision: header?.revision, revisedAt: header?.revisedAt)
+                        }
+                    case .absent: document = nil
                     }
-                    guard let bytes else { continue }
-                    documents[relative] = bytes
+                    guard let document else { continue }
+                    documents[relative] = document
                     entries.append(
                         ExportIndexEntry(
                             path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
@@ -223,15 +270,20 @@ public struct ExportWriter: Sendable {
         }
         let index = ExportIndex(documents: entries, diagnostics: diagnostics).encoded()
         var plan: [PlannedFile] = []
-        for (relative, bytes) in documents.sorted(by: { $0.key < $1.key }) + [("index.json", index)] {
-            plan.append(PlannedFile(path: relative, source: bytes, isGzip: false))
-            if gzip { plan.append(PlannedFile(path: relative + ".gz", source: bytes, isGzip: true)) }
+        let indexFile = PlannedFile(path: "index.json", source: index, digest: ContentDigest(index), isGzip: false)
+        for document in documents.values.sorted(by: { $0.path < $1.path }) + [indexFile] {
+            plan.append(document)
+            if gzip {
+                plan.append(
+                    PlannedFile(
+                        path: document.path + ".gz", source: document.source, digest: document.digest, isGzip: true))
+            }
         }
         return plan.filter { file in
             guard !previous.paths.contains(file.path), files.exists(path(file.path)) else { return true }
             // Not ours. Identical bytes (a tree exported before the manifest existed) are adopted; anything else
             // is left alone.
-            if file.matches(files.readRegularFile(path(file.path), limit: Self.readLimit)) { return true }
+            if file.matches(existing.read(file.path, limit: Self.readLimit, files: files)?.bytes) { return true }
             errors.append(
                 ExportError(
                     .foreignFile, path: path(file.path),

@@ -33,25 +33,28 @@ public struct ExportedApp: Sendable, Hashable {
         self.init(resolved, taglines: taglines, devices: devices)
     }
 
-    /// The app's JSON object: the `App` fields in the order the Varlink interface declares them, optional ones
-    /// omitted when absent (as `Roster.Get` does), then `taglines` with its keys sorted.
-    var json: JSONText {
+    /// Appends the app's JSON object: the `App` fields in the order the Varlink interface declares them, optional
+    /// ones omitted when absent (as `Roster.Get` does), then `taglines` with its keys sorted. Written member by
+    /// member (``JSONObjectWriter``): this is the export's hot path.
+    func write(to text: inout [UInt8], indent: Int) {
         let app = resolved.app
-        var members: [(String, JSONText)] = [
-            ("id", .int(app.id)), ("artistId", .int(app.artistId)), ("name", .string(app.name)),
-            ("bundleId", .string(app.bundleId)), ("genre", .string(app.genre)),
-        ]
-        if let formattedPrice = app.formattedPrice { members.append(("formattedPrice", .string(formattedPrice))) }
-        if let price = app.price { members.append(("price", .double(price))) }
-        if let currency = app.currency { members.append(("currency", .string(currency))) }
-        members.append(("platform", .string(app.platform.rawValue)))
-        if let devices { members.append(("devices", .array(devices.map { .string($0) }))) }
-        members += [
-            ("minimumOsVersion", .string(app.minimumOsVersion)), ("iconUrl", .string(app.iconUrl)),
-            ("storeUrl", .string(resolved.storeUrl)),
-        ]
-        if let tagline = resolved.tagline { members.append(("tagline", .string(tagline))) }
-        members.append(("taglines", .object(taglines.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        return .object(members)
+        var object = JSONObjectWriter(indent: indent)
+        object.int("id", app.id, into: &text)
+        object.int("artistId", app.artistId, into: &text)
+        object.string("name", app.name, into: &text)
+        object.string("bundleId", app.bundleId, into: &text)
+        object.string("genre", app.genre, into: &text)
+        if let formattedPrice = app.formattedPrice { object.string("formattedPrice", formattedPrice, into: &text) }
+        if let price = app.price { object.value("price", .double(price), into: &text) }
+        if let currency = app.currency { object.string("currency", currency, into: &text) }
+        object.string("platform", app.platform.rawValue, into: &text)
+        if let devices { object.value("devices", .array(devices.map { .string($0) }), into: &text) }
+        object.string("minimumOsVersion", app.minimumOsVersion, into: &text)
+        object.string("iconUrl", app.iconUrl, into: &text)
+        object.string("storeUrl", resolved.storeUrl, into: &text)
+        if let tagline = resolved.tagline { object.string("tagline", tagline, into: &text) }
+        let sorted = taglines.sorted { $0.key < $1.key }
+        object.value("taglines", .object(sorted.map { ($0.key, .string($0.value)) }), into: &text)
+        object.finish(into: &text)
     }
 }

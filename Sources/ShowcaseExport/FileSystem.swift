@@ -24,6 +24,8 @@ struct FileSystem {
     private var existing = Set<String>()
     /// Directories whose entries changed (a rename, an unlink, a new subdirectory): fsynced by ``syncDirectories()``.
     private var changed = Set<String>()
+    /// Open descriptors of the versions ``commit(_:to:)`` replaced, until ``releaseReplaced()``.
+    private var replaced: [Int32] = []
 
     /// Creates `path` and its missing parents (mode 0755); with `base`, only the part below it. Nil on success,
     /// else why not.
@@ -57,7 +59,12 @@ struct FileSystem {
 
     /// The content of `path` when it is a regular file (a symlink, FIFO or directory is not read: nil) of at most
     /// `limit` bytes.
-    func readRegularFile(_ path: String, limit: Int) -> Data? {
+    func readRegularFile(_ path: String, limit: Int) -> Data? { read(path, limit: limit)?.bytes }
+
+    /// The content of `path` when it is a regular file of at most `limit` bytes, with the file's identity as it
+    /// was just before the read (so a write during the read shows as another identity on the next look) and
+    /// whether that identity was settled (``FileIdentity/isSettled(now:)``).
+    func read(_ path: String, limit: Int) -> (bytes: Data, identity: FileIdentity, settled: Bool)? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -65,18 +72,27 @@ struct FileSystem {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0, info.st_size <= limit else {
             return nil
         }
+        let identity = FileIdentity(info)
+        let settled = identity.isSettled(now: FileIdentity.now())
         var data = Data(count: Int(info.st_size))
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
-                let count = read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { return false }
                 offset += count
             }
             return true
         }
-        return complete ? data : nil
+        return complete ? (data, identity, settled) : nil
+    }
+
+    /// The identity of the regular file at `path` (not following a symlink); nil when there is none.
+    func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(info)
     }
 
     /// Whether anything (a file, directory, symlink — even a dangling one) is at `path`.
@@ -85,8 +101,8 @@ struct FileSystem {
         return lstat(path, &info) == 0
     }
 
-    /// Writes `data` to `path` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)``,
-    /// then fsync of the directory. For a single file (the manifest); documents are staged in bulk instead.
+    /// Writes `data` to `path` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)`` (the
+    /// replaced version released at once), then fsync of the directory. For a single file (the manifest); documents are staged in bulk instead.
     mutating func writeAtomically(_ data: Data, to path: String) -> String? {
         let temporary: String
         switch stage(data, for: path) {
@@ -98,6 +114,7 @@ struct FileSystem {
             return failure
         }
         if let failure = commit(temporary, to: path) { return failure }
+        releaseReplaced()
         let directory = (path as NSString).deletingLastPathComponent
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
@@ -156,18 +173,59 @@ struct FileSystem {
 
     /// Renames a staged (and flushed) temporary file over `path`: the moment readers see the new content. On
     /// failure the temporary file is removed and `path` is as it was.
+    ///
+    /// The version being replaced is held open across the rename, so the rename does not free its blocks:
+    /// freeing them is I/O (a discard per file where the file system discards on free: 1.5–3 ms each on the
+    /// bench machine, which made publishing 348 files take most of a second) that readers need not wait for.
+    /// ``releaseReplaced()`` frees them all at once afterwards.
     mutating func commit(_ temporary: String, to path: String) -> String? {
+        let previous = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard rename(temporary, path) == 0 else {
             let failure = Self.reason()
+            if previous >= 0 { close(previous) }
             unlink(temporary)
             return failure
+        }
+        if previous >= 0 {
+            replaced.append(previous)
+            if replaced.count >= Self.replacedHeldLimit { releaseReplaced() }
         }
         changed.insert((path as NSString).deletingLastPathComponent)
         return nil
     }
 
+    /// Closes the replaced versions ``commit(_:to:)`` held open, which frees them, on several threads: the cost
+    /// is the device's latency per file (a discard), which overlaps well (8 threads: 0.12 ms a file instead of 3).
+    mutating func releaseReplaced() {
+        let descriptors = replaced
+        replaced = []
+        let workers = min(Self.releaseThreads, descriptors.count)
+        guard workers > 1 else {
+            for descriptor in descriptors { close(descriptor) }
+            return
+        }
+        let done = DispatchGroup()
+        for worker in 0..<workers {
+            done.enter()
+            Thread {
+                for index in stride(from: worker, to: descriptors.count, by: workers) { close(descriptors[index]) }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+    }
+
+    /// At most this many replaced files are held open at once (a larger pass releases them in batches), well
+    /// below the unit's file-descriptor limit.
+    static let replacedHeldLimit = 256
+    /// Threads that close replaced files.
+    static let releaseThreads = 8
+
     /// Removes a staged file that will not be committed.
     func discard(_ temporary: String) { unlink(temporary) }
+
+    /// Whether any directory's entries changed since the last ``syncDirectories()``.
+    var hasChangedDirectories: Bool { !changed.isEmpty }
 
     /// Forgets the directories waiting for an fsync (a syncfs already made them durable).
     mutating func forgetChangedDirectories() { changed.removeAll() }

@@ -4,12 +4,13 @@ import Foundation
 /// gzip through zlib, deterministic: no file name and a zero timestamp in the header, so one input always gives
 /// the same bytes and an unchanged document's `.json.gz` is never rewritten.
 enum Gzip {
-    /// `data` gzip-compressed at the best compression (a document is written rarely and served often); nil only
-    /// if zlib fails, which it does not for in-memory input.
+    /// `data` gzip-compressed at zlib's default level (6, gzip's own default); nil only if zlib fails, which it
+    /// does not for in-memory input. Level 9 took 2.2 times as long for documents 0.8 % smaller (BENCHMARKS.md,
+    /// issue 13): on a reload that changes every document, compression was a third of the pass.
     static func compress(_ data: Data) -> Data? {
         guard data.count <= Int(UInt32.max) / 2 else { return nil }
         var stream = z_stream()
-        guard czlib_deflate_init_gzip(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
+        guard czlib_deflate_init_gzip(&stream, Z_DEFAULT_COMPRESSION) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         let capacity = Int(deflateBound(&stream, uLong(data.count))) + 32
         var output = Data(count: capacity)

@@ -14,73 +14,101 @@ enum JSONText: Equatable {
     case null
     case array([JSONText])
     case object([(String, JSONText)])
+    /// Text rendered earlier by ``write(to:indent:)`` at the indent where it is placed again, copied as it is (a
+    /// document's apps, rendered once and placed under each revision the writer tries).
+    case rendered([UInt8])
 
     static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.rendered() == rhs.rendered() }
 
     /// The text, ending in a newline.
     func rendered() -> Data {
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(4096)
         write(to: &text, indent: 0)
-        text += "\n"
-        return Data(text.utf8)
+        text.append(UInt8(ascii: "\n"))
+        return Data(text)
     }
 
-    private func write(to text: inout String, indent: Int) {
+    /// Appends the text (no final newline) to `text`, whose current line is indented by `indent` spaces.
+    ///
+    /// Bytes, not a `String`: the export renders every document on every pass to compare it with the file, and
+    /// appending scalar by scalar to a `String` made that three quarters of a pass's CPU (BENCHMARKS.md, issue 13).
+    func write(to text: inout [UInt8], indent: Int) {
         switch self {
         case .string(let value): Self.quote(value, into: &text)
-        case .int(let value): text += String(value)
+        case .int(let value): text.append(contentsOf: String(value).utf8)
         // A non-finite number has no JSON spelling; `null` keeps the document valid.
-        case .double(let value): text += value.isFinite ? "\(value)" : "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .null: text += "null"
+        case .double(let value): text.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
+        case .bool(let value): text.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: text.append(contentsOf: "null".utf8)
+        case .rendered(let bytes): text.append(contentsOf: bytes)
         case .array(let items):
-            guard !items.isEmpty else {
-                text += "[]"
-                return
+            Self.writeArray(items, indent: indent, into: &text) { item, text, indent in
+                item.write(to: &text, indent: indent)
             }
-            text += "[\n"
-            for (index, item) in items.enumerated() {
-                text += String(repeating: " ", count: indent + 2)
-                item.write(to: &text, indent: indent + 2)
-                text += index == items.count - 1 ? "\n" : ",\n"
-            }
-            text += String(repeating: " ", count: indent) + "]"
         case .object(let members):
-            guard !members.isEmpty else {
-                text += "{}"
-                return
-            }
-            text += "{\n"
-            for (index, (key, value)) in members.enumerated() {
-                text += String(repeating: " ", count: indent + 2)
-                Self.quote(key, into: &text)
-                text += ": "
-                value.write(to: &text, indent: indent + 2)
-                text += index == members.count - 1 ? "\n" : ",\n"
-            }
-            text += String(repeating: " ", count: indent) + "}"
+            var object = JSONObjectWriter(indent: indent)
+            for (key, value) in members { object.value(key, value, into: &text) }
+            object.finish(into: &text)
         }
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
-    private static func quote(_ value: String, into text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
-            }
+    /// Appends an array of `items`, each written by `item` at the indent it is given: the one place arrays get
+    /// their brackets, commas and line breaks.
+    static func writeArray<Items: Collection>(
+        _ items: Items, indent: Int, into text: inout [UInt8],
+        item: (Items.Element, inout [UInt8], Int) -> Void
+    ) {
+        guard !items.isEmpty else {
+            text.append(contentsOf: "[]".utf8)
+            return
         }
-        text += "\""
+        text.append(contentsOf: "[\n".utf8)
+        var remaining = items.count
+        for element in items {
+            spaces(indent + 2, into: &text)
+            item(element, &text, indent + 2)
+            remaining -= 1
+            if remaining > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(UInt8(ascii: "\n"))
+        }
+        spaces(indent, into: &text)
+        text.append(UInt8(ascii: "]"))
+    }
+
+    static func spaces(_ count: Int, into text: inout [UInt8]) {
+        text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8. Every byte
+    /// of a multi-byte UTF-8 sequence is ≥ 0x80, so escaping byte by byte is escaping scalar by scalar; runs
+    /// that need no escape are copied whole.
+    static func quote(_ value: String, into text: inout [UInt8]) {
+        text.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): text.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): text.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): text.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): text.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): text.append(contentsOf: #"\t"#.utf8)
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    text.append(contentsOf: #"\u00"#.utf8)
+                    text.append(hex[Int(byte >> 4)])
+                    text.append(hex[Int(byte & 0x0F)])
+                }
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        text.append(UInt8(ascii: "\""))
     }
 
     /// RFC 3339 in UTC with whole seconds (`2026-11-29T14:18:43Z`), the form `Roster.Get` answers with.

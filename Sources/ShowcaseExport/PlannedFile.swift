@@ -6,15 +6,24 @@ struct PlannedFile {
     var path: String
     /// The document's bytes (for a `.gz`, the bytes it compresses).
     var source: Data
+    /// The digest of ``source``, which is what ``ExportMemory`` remembers for the file (for a `.gz` too).
+    var digest: ContentDigest
     /// True for the `.json.gz` beside a document.
     var isGzip: Bool
+    /// A document's `revision` and `revisedAt`, remembered with it; nil for index.json and `.gz` files.
+    var revision: Int?
+    var revisedAt: Date?
     /// Set when writing it failed.
     var failed = false
 
-    init(path: String, source: Data, isGzip: Bool) {
+    init(path: String, source: Data, digest: ContentDigest, isGzip: Bool, revision: Int? = nil, revisedAt: Date? = nil)
+    {
         self.path = path
         self.source = source
+        self.digest = digest
         self.isGzip = isGzip
+        self.revision = revision
+        self.revisedAt = revisedAt
     }
 
     /// Whether `existing` (nil: missing, or not a regular file) already holds this content. A `.gz` is compared
@@ -23,6 +32,11 @@ struct PlannedFile {
         guard let existing else { return false }
         guard isGzip else { return existing == source }
         return Gzip.decompress(existing, limit: source.count) == source
+    }
+
+    /// What ``ExportMemory`` keeps for this file once `identity` is known to hold its content.
+    func remembered(as identity: FileIdentity) -> ExportMemory.File {
+        ExportMemory.File(identity: identity, digest: digest, revision: revision, revisedAt: revisedAt)
     }
 
     /// The bytes to write; nil if compression failed.

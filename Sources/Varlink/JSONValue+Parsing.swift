@@ -189,7 +189,9 @@ struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
-        guard let value = Double(text) else { throw error("unrepresentable number") }
+        // A magnitude beyond Double's range parses as infinity, which JSON cannot carry: serialized it would
+        // become `null`, so the value a handler saw would not be the value the peer sent. Refuse it instead.
+        guard let value = Double(text), value.isFinite else { throw error("number out of range") }
         return .double(value)
     }
 

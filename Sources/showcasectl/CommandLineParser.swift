@@ -229,9 +229,11 @@ struct CommandLineParser {
 
     private func device(_ spec: CommandSpec) throws(CommandLineError) -> DeviceFamily? {
         guard let text = values["device"] else { return nil }
-        guard let device = DeviceFamily(rawValue: text.lowercased()) else {
-            let names = DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage("--device must be one of \(names), found '\(text)'", command: spec)
+        guard let device = DeviceFamily(rawValue: text.lowercased()), RosterOptions.deviceChoices.contains(device)
+        else {
+            let names = RosterOptions.deviceChoices.map(\.rawValue).joined(separator: ", ")
+            let hint = text.lowercased() == DeviceFamily.mac.rawValue ? "; for Mac apps use --platform macos" : ""
+            throw .usage("--device must be one of \(names), found '\(text)'\(hint)", command: spec)
         }
         return device
     }

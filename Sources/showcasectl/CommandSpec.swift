@@ -85,7 +85,7 @@ struct CommandSpec: Sendable {
                 OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
                 OptionSpec("platform", value: "ios|macos", help: "store to list (default: default_platform)"),
                 OptionSpec(
-                    "device", value: "iphone|ipad|watch|tv|vision",
+                    "device", value: RosterOptions.deviceChoices.map(\.rawValue).joined(separator: "|"),
                     help: "only apps for this device family (default: apps for iPhone or iPad)"),
                 OptionSpec("os-version", value: "X.Y", help: "hide apps whose minimum OS is newer than X.Y"),
                 OptionSpec("locale", value: "LL", help: "tagline language (default: the storefront's, e.g. ja for jp)"),

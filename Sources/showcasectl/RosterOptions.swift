@@ -20,6 +20,11 @@ struct RosterOptions: Sendable, Equatable {
 }
 
 extension RosterOptions {
+    /// The values `--device` takes, as showcasectl(1) lists them. The daemon also accepts `mac` (iOS apps that run on
+    /// Apple silicon Macs), but on the command line `--device mac` reads as "Mac apps", which are
+    /// `--platform macos`: the parser says so instead of listing iOS apps.
+    static let deviceChoices: [DeviceFamily] = [.iphone, .ipad, .watch, .tv, .vision]
+
     /// The `Roster.Get` call these options make.
     var request: RosterGetRequest {
         RosterGetRequest(

@@ -37,7 +37,8 @@ enum StatusView {
         ])
         for storefront in status.storefronts {
             table.append([
-                storefront.code, storefront.state.rawValue, time.age(storefront.fetchedAt),
+                storefront.code + (storefront.language.map { "/" + $0 } ?? ""), storefront.state.rawValue,
+                time.age(storefront.fetchedAt),
                 time.until(storefront.nextRefreshAt),
                 appsCell(storefront), storefront.lastError ?? "-",
             ])

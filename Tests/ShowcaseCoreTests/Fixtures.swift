@@ -56,7 +56,8 @@ final class FixtureTransport: LookupTransport, @unchecked Sendable {
         let name =
             switch request {
             case .identity(let bundleId, let storefront): "identity-\(bundleId)-\(storefront.code).json"
-            case .roster(let artistId, let storefront): "roster-\(artistId)-\(storefront.code).json"
+            case .roster(let artistId, let storefront, let language):
+                "roster-\(artistId)-\(storefront.code)\(language.map { "-\($0.code)" } ?? "").json"
             }
         let url = Fixtures.lookupDirectory.appendingPathComponent(name)
         return (try? Data(contentsOf: url)) ?? Fixtures.data("empty.json")

@@ -122,11 +122,7 @@ struct HostileInputTests {
         #expect(detail.contains("17 rows dropped"))
         #expect(detail.contains("17 without trackName"))
 
-        let unknownKind = usBody {
-            $0.replacingOccurrences(of: #""kind":"software""#, with: #""kind":"ios-software""#)
-                .replacingOccurrences(of: #""kind":"mac-software""#, with: #""kind":"macos-software""#)
-        }
-        let kindDetail = try #require(malformedDetail(unknownKind))
+        let kindDetail = try #require(malformedDetail(Fixtures.data("renamed-kind-roster-1641000001-us.json")))
         #expect(kindDetail.contains("12 of unknown kind 'ios-software'"))
         #expect(kindDetail.contains("5 of unknown kind 'macos-software'"))
     }

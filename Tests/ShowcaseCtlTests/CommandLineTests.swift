@@ -71,12 +71,22 @@ struct CommandLineTests {
         "an OS version, device or locale that cannot be one exits 64",
         arguments: [
             ["--os-version", "seventeen"], ["--os-version", "17..0"], ["--locale", "x"], ["--locale", "de DE"],
-            ["--device", "iwatch"], ["--device", ""],
+            ["--device", "iwatch"], ["--device", ""], ["--device", "mac"],
         ])
     func badFilters(pair: [String]) throws {
         let result = try Ctl.run(["roster", "--storefront", "de"] + pair)
         #expect(result.status == 64)
         #expect(result.stderr.contains(pair[0]))
+    }
+
+    @Test("--device takes the five families showcasectl(1) lists; mac is refused with a pointer to --platform macos")
+    func deviceMac() throws {
+        let result = try Ctl.run(["roster", "--storefront", "de", "--device", "Mac"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--device must be one of iphone, ipad, watch, tv, vision, found 'Mac'"))
+        #expect(result.stderr.contains("--platform macos"), "\(result.stderr)")
+        let help = try Ctl.run(["roster", "--help"])
+        #expect(help.stdout.contains("--device iphone|ipad|watch|tv|vision"), "\(help.stdout)")
     }
 
     @Test("an app id that is not a positive integer exits 64", arguments: ["notejar", "-5", "0", "12.5"])

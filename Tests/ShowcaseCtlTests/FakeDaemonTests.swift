@@ -295,6 +295,30 @@ struct FakeDaemonTests {
         #expect(!result.stdout.contains("export:"), "no export line without an export section")
     }
 
+    @Test("status names each language of a multilingual storefront on its own line")
+    func languageRows() throws {
+        let row = { (language: String, error: JSONValue) -> JSONValue in
+            [
+                "code": "ca", "language": .string(language), "state": "fresh",
+                "fetchedAt": .string(Canned.timestamp(secondsAgo: 60)), "nextRefreshAt": .null, "apps": 17,
+                "lastError": error, "droppedRows": 0, "truncated": false,
+            ]
+        }
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Status": .reply([
+                "version": "0.1.0", "configPath": "/etc/showcase/showcase.yaml", "configGeneration": 1,
+                "lastReloadError": .null, "upstream": ["requests": 3, "failures": 0, "throttled": 0],
+                "storefronts": [row("en", .null), row("fr", "malformed")], "hosts": [],
+            ])
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["status"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("ca/en ") && $0.hasSuffix("-") }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("ca/fr ") && $0.contains("malformed") }, "\(result.stdout)")
+    }
+
     @Test("status shows the export directory, when its last pass ran, and its first error")
     func exportStatus() throws {
         let full = "could not write /srv/export/v1/index.json: No space left on device"

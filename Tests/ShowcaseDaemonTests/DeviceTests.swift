@@ -32,6 +32,11 @@ struct DeviceTests {
         #expect(mac.appIDs == [1_642_000_201])
         #expect((mac["apps"] as? [[String: Any]])?.first?["devices"] as? [String] == ["mac"])
 
+        // mac is a family apps carry, so Get takes it: iOS apps that also run on Apple silicon Macs (the host,
+        // which lists MacDesktop too, is never in its own roster), or with platform macos the Mac App Store's.
+        #expect(try bed.get("us", ["device": "mac"]).appIDs == [1_642_000_106])
+        #expect(try bed.get("us", ["platform": "macos", "device": "mac"]).appIDs == [1_642_000_201])
+
         let bad = try bed.get("us", ["device": "toaster"])
         #expect(bad.error == "org.varlink.service.InvalidParameter")
         #expect(bad.string("parameter") == "device")

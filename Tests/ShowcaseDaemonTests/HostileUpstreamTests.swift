@@ -160,6 +160,24 @@ struct HostileUpstreamTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test("a body whose every kind is renamed is MalformedResponse naming the unknown kinds; the cache is untouched")
+    func renamedKindNeverEmpty() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let (url, before) = try rosterFile(bed, "us")
+        let renamed = TestBed.fixtureData("renamed-kind-roster-1641000001-us.json")
+        bed.replay.setOverride("roster-\(TestBed.artistId)-us.json", contents: renamed)
+        let refresh = try bed.refresh("us")
+        let error = try #require(failure(refresh, "us"), "\(refresh)")
+        #expect(error.contains("12 of unknown kind 'ios-software'"), "\(error)")
+        #expect(error.contains("5 of unknown kind 'macos-software'"), "\(error)")
+        let get = try bed.get("us")
+        #expect(get.error == "io.showcase.Roster.MalformedResponse", "\(get)")
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test("a FIFO in the cache directory does not stop the daemon from starting and answering")
     func fifoInCacheDirectory() throws {
         let bed = try TestBed()

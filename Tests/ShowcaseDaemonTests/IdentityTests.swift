@@ -3,17 +3,6 @@ import Testing
 
 @Suite("Identity re-resolution", .serialized)
 struct IdentityTests {
-    /// The Knotbook identity row, moved to the Lamplight developer (artistId 1642000001).
-    func transferredIdentity() throws -> Data {
-        let url = TestBed.fixtures.appendingPathComponent("identity-com.quietharbor.Knotbook-us.json")
-        var body = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
-        var rows = body["results"] as! [[String: Any]]
-        rows[0]["artistId"] = 1_642_000_001
-        rows[0]["artistName"] = "Lamplight Works"
-        body["results"] = rows
-        return try JSONSerialization.data(withJSONObject: body)
-    }
-
     /// Polls `Get` for `us` until `condition` holds for its app ids (a bound against hangs, not a timing check).
     func waitFor(_ bed: TestBed, _ condition: ([Int]) -> Bool) throws -> [Int] {
         let deadline = ContinuousClock.now + .seconds(30)
@@ -38,7 +27,10 @@ struct IdentityTests {
         #expect(initial["artistId"] as? Int == 1_641_000_001)
         #expect(initial["warning"] == nil)
 
-        bed.replay.setOverride("identity-com.quietharbor.Knotbook-us.json", contents: try transferredIdentity())
+        // The Knotbook identity row, moved to the Lamplight developer (artistId 1642000001; Fixtures/README.md).
+        bed.replay.setOverride(
+            "identity-com.quietharbor.Knotbook-us.json",
+            contents: TestBed.fixtureData("transferred-identity-com.quietharbor.Knotbook-us.json"))
         let ids = try waitFor(bed) { $0.contains(1_642_000_103) }
         #expect(ids.contains(1_642_000_103), "never served the new developer's roster: \(ids)")
         #expect(!ids.contains(1_641_000_103))

@@ -46,14 +46,20 @@ struct LiveLookupTests {
         let roster = try Roster(
             artistId: identity.artistId, storefront: .unitedStates, body: rosterBody, fetchedAt: Date())
         #expect(roster.app(id: identity.trackId) != nil)
-        // Every iOS row maps to at least one known device family, so a new Apple device prefix is noticed here.
-        for row in rows.dropFirst() where row["kind"] as? String == "software" {
+        // Every software row maps to at least one known device family: an iOS row through a model of its own
+        // supportedDevices, a Mac row through its kind. So a new Apple device prefix is noticed here, and so is a
+        // renamed or emptied supportedDevices, which would otherwise make every iOS app an iPhone and iPad app.
+        for row in rows.dropFirst() {
+            let kind = row["kind"] as? String
+            #expect(kind == "software" || kind == "mac-software", "unknown kind in \(row["trackId"] ?? "?"): \(row)")
+            guard kind == "software" else { continue }
             let models = row["supportedDevices"] as? [String] ?? []
             #expect(
-                models.isEmpty || models.contains { DeviceFamily(model: $0) != nil },
+                models.contains { DeviceFamily(model: $0) != nil },
                 "no known device family in \(row["trackId"] ?? "?"): \(models)")
         }
         #expect(roster.unknownDeviceModels.isEmpty, "unknown device models: \(roster.unknownDeviceModels.sorted())")
+        #expect(roster.apps.allSatisfy { !$0.devices.isEmpty })
 
         // Entity-less: resultCount 1, the artist row only — the missing-entity signature.
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!

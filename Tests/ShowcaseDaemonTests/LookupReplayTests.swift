@@ -19,6 +19,21 @@ struct LookupReplayTests {
         return box.value
     }
 
+    @Test("a roster asked for with lang=fr_ca is served from roster-A-cc-fr.json, or the plain file when none exists")
+    func servesByLanguage() {
+        let query = ["id": "1641000001", "entity": "software", "limit": "200", "country": "ca"]
+        var french = query
+        french["lang"] = "fr_ca"
+        #expect(LookupReplayServer.fixtureName(for: query) == "roster-1641000001-ca.json")
+        #expect(LookupReplayServer.fixtureName(for: french) == "roster-1641000001-ca-fr.json")
+        #expect(
+            LookupReplayServer.fixtureName(for: french, available: { $0 == "roster-1641000001-ca.json" })
+                == "roster-1641000001-ca.json")
+        var hostile = query
+        hostile["lang"] = "../../etc_ca"
+        #expect(LookupReplayServer.fixtureName(for: hostile) == "roster-1641000001-ca.json")
+    }
+
     @Test("serves fixtures by the naming contract and obeys faults armed over HTTP")
     func namingAndControl() throws {
         let replay = try LookupReplayServer(fixtures: TestBed.fixtures)

@@ -53,6 +53,64 @@ struct ExportDocumentTests {
         #expect(String(decoding: document.encoded(), as: UTF8.self) == expected)
     }
 
+    @Test("writes several apps, one without optional fields, in the same fixed text")
+    func exactTextOfSeveral() {
+        let bare = Samples.app(1_641_000_110, "Ropework", price: nil, formattedPrice: nil, currency: nil)
+        let document = ExportDocument(
+            host: Samples.host, storefront: Samples.us, platform: .ios, language: "en", revision: 2,
+            revisedAt: Samples.revisedAt,
+            apps: [Samples.exported(bare), Samples.exported(Samples.lanternlight, tagline: .plain("Tide \"light\""))])
+        let expected = """
+            {
+              "schema": 1,
+              "host": "com.quietharbor.TideLog",
+              "storefront": "us",
+              "platform": "ios",
+              "language": "en",
+              "revision": 2,
+              "revisedAt": "2026-11-18T11:06:40Z",
+              "apps": [
+                {
+                  "id": 1641000110,
+                  "artistId": 1641000001,
+                  "name": "Ropework",
+                  "bundleId": "com.quietharbor.Ropework",
+                  "genre": "Weather",
+                  "platform": "ios",
+                  "minimumOsVersion": "16.0",
+                  "iconUrl": "https://is1-ssl.mzstatic.com/1641000110/512x512bb.jpg",
+                  "storeUrl": "https://apps.apple.com/us/app/id1641000110?uo=4",
+                  "taglines": {}
+                },
+                {
+                  "id": 1641000103,
+                  "artistId": 1641000001,
+                  "name": "Lanternlight",
+                  "bundleId": "com.quietharbor.Lanternlight",
+                  "genre": "Weather",
+                  "formattedPrice": "Free",
+                  "price": 0.0,
+                  "currency": "USD",
+                  "platform": "ios",
+                  "minimumOsVersion": "9.0",
+                  "iconUrl": "https://is1-ssl.mzstatic.com/1641000103/512x512bb.jpg",
+                  "storeUrl": "https://apps.apple.com/us/app/id1641000103?uo=4",
+                  "tagline": "Tide \\"light\\"",
+                  "taglines": {
+                    "default": "Tide \\"light\\""
+                  }
+                }
+              ]
+            }
+
+            """
+        #expect(String(decoding: document.encoded(), as: UTF8.self) == expected)
+        let empty = ExportDocument(
+            host: Samples.host, storefront: Samples.us, platform: .macos, revision: 1, revisedAt: Samples.revisedAt,
+            apps: [])
+        #expect(String(decoding: empty.encoded(), as: UTF8.self).hasSuffix("\"apps\": []\n}\n"))
+    }
+
     @Test("omits what an app or roster does not have, as Roster.Get does, but always lists taglines")
     func optionalFields() throws {
         let bare = Samples.app(1_641_000_110, "Ropework", price: nil, formattedPrice: nil, currency: nil)

@@ -36,9 +36,9 @@ public enum BuiltProducts {
     /// ``url(_:)`` as a path.
     public static func path(_ name: String) -> String { url(name).path }
 
-    /// The sanitizer settings of this run (`ASAN_OPTIONS`, `TSAN_OPTIONS`, …), for a child started with an
-    /// environment of its own: without them it would run with the sanitizers' defaults, which let ThreadSanitizer
-    /// carry on after a report.
+    /// The sanitizer settings of this run (`ASAN_OPTIONS`, `TSAN_OPTIONS`, `SWIFT_BACKTRACE`, …), for a child
+    /// started with an environment of its own: without them it would run with the sanitizers' defaults, which let
+    /// ThreadSanitizer carry on after a report.
     public static var sanitizerEnvironment: [String: String] {
         ProcessInfo.processInfo.environment.filter { sanitizerVariables.contains($0.key) }
     }
@@ -60,7 +60,7 @@ public enum BuiltProducts {
 
     private static let sanitizerVariables: Set<String> = [
         "ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH",
-        "TSAN_SYMBOLIZER_PATH", "LLVM_SYMBOLIZER_PATH",
+        "TSAN_SYMBOLIZER_PATH", "LLVM_SYMBOLIZER_PATH", "SWIFT_BACKTRACE",
     ]
 
     private static let reportMarkers = [

@@ -65,6 +65,21 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: bytes) }
     }
 
+    @Test(
+        "refuses a number beyond Double's range instead of reading it as infinity (which would serialize as null)",
+        arguments: ["1e400", "-1e400", "\t2222222220000000169711828543917E843332222221", "[1,1E309]"])
+    func outOfRange(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test("serializes large, tiny and integral doubles so they parse back to the same value")
+    func doubleRoundTrip() throws {
+        for text in ["1.7976931348623157e308", "-1.7976931348623157e308", "5e-324", "1e-400", "1e5", "-0.0"] {
+            let value = try JSONValue(parsing: text)
+            #expect(try JSONValue(parsing: value.serialized()) == value, "\(text)")
+        }
+    }
+
     @Test("refuses nesting deeper than the limit instead of exhausting the stack")
     func depthLimit() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

@@ -88,6 +88,7 @@ struct LimitsTests {
             Array("[1,2,3]\u{0}".utf8),
             Array(#"{"parameters":{}}"#.utf8) + [0],
             Array(#"{"method":42}"#.utf8) + [0],
+            Array(#"{"method":"org.example.test.Echo","parameters":{"n":1e400}}"#.utf8) + [0],
         ] as [[UInt8]])
     func garbage(bytes: [UInt8]) throws {
         let server = try TestServer()

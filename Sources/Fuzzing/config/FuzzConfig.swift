@@ -1,5 +1,6 @@
 // libFuzzer target: the YAML reader and the configuration loader (built only by `make fuzz`).
 import Foundation
+import FuzzingDriver
 import ShowcaseConfig
 
 /// A private directory for the file the loader reads (it loads paths, and resolves overlays next to them).
@@ -25,19 +26,8 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-/// libFuzzer's driver (in the fuzzer runtime that `-sanitize=fuzzer` links).
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
-/// The entry point: SwiftPM links an executable's `main` to `<module>_main`, so libFuzzer's own `main` is never
-/// used; this hands the command line to its driver instead.
+/// The entry point: libFuzzer's driver over `fuzzConfig` (see `FuzzingDriver`).
 @_cdecl("fuzz_config_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runDriver(&count, &arguments, fuzzConfig)
+    FuzzingDriver.run(argc, argv, fuzzConfig)
 }

@@ -1,5 +1,6 @@
 // libFuzzer target: the JSON parser and Varlink framing (built only by `make fuzz`).
 import Foundation
+import FuzzingDriver
 import Varlink
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ public func fuzzVarlink(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let value = try? JSONValue(parsing: bytes) {
         let text = value.serialized()
         let again = try? JSONValue(parsing: text)
-        precondition(again == value, "JSON did not round-trip: \(text)")
+        precondition(again == value, "JSON did not round-trip: \(String(decoding: text, as: UTF8.self))")
     }
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -59,19 +60,8 @@ public func fuzzVarlink(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-/// libFuzzer's driver (in the fuzzer runtime that `-sanitize=fuzzer` links).
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
-/// The entry point: SwiftPM links an executable's `main` to `<module>_main`, so libFuzzer's own `main` is never
-/// used; this hands the command line to its driver instead.
+/// The entry point: libFuzzer's driver over `fuzzVarlink` (see `FuzzingDriver`).
 @_cdecl("fuzz_varlink_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runDriver(&count, &arguments, fuzzVarlink)
+    FuzzingDriver.run(argc, argv, fuzzVarlink)
 }

@@ -19,8 +19,8 @@ extension FileCache {
         /// developer is known, so its ``LookupError/hostAppNotFound(bundleId:storefront:)`` has no roster to
         /// belong to).
         public enum Subject: Sendable, Hashable {
-            /// The roster request for developer `artistId`.
-            case roster(artistId: Int)
+            /// The roster request for developer `artistId`, in `language` for a multilingual storefront.
+            case roster(artistId: Int, language: RosterLanguage? = nil)
             /// The identity request for the host app `bundleId`.
             case host(bundleId: String)
         }
@@ -49,13 +49,17 @@ extension FileCache {
     private static let diagnosticVersion = 1
 
     /// The file holding the diagnostic of `subject` in `storefront`:
-    /// `diagnostic-roster-<artistId>-<cc>-<digest>.json` or `diagnostic-host-<sanitized>-<cc>-<digest>.json`.
+    /// `diagnostic-roster-<artistId>-<cc>-<digest>.json` (`…-<cc>-<language>-<digest>.json` for one language of a
+    /// multilingual storefront) or `diagnostic-host-<sanitized>-<cc>-<digest>.json`.
     public func diagnosticURL(for subject: Diagnostic.Subject, storefront: Storefront) -> URL {
         let name: String
         switch subject {
-        case .roster(let artistId):
+        case .roster(let artistId, nil):
             let key = "diagnostic\u{0}roster\u{0}\(artistId)\u{0}\(storefront.code)"
             name = "diagnostic-roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
+        case .roster(let artistId, let language?):
+            let key = "diagnostic\u{0}roster\u{0}\(artistId)\u{0}\(storefront.code)\u{0}\(language.code)"
+            name = "diagnostic-roster-\(artistId)-\(storefront.code)-\(language.code)-\(Self.digest(key)).json"
         case .host(let bundleId):
             let key = "diagnostic\u{0}host\u{0}\(bundleId)\u{0}\(storefront.code)"
             name = "diagnostic-host-\(Self.sanitize(bundleId))-\(storefront.code)-\(Self.digest(key)).json"
@@ -113,6 +117,7 @@ extension FileCache {
         var artistId: Int?
         var bundleId: String?
         var storefront: String
+        var language: String?
         var recordedAtMilliseconds: Int64
         var error: ErrorRecord
 
@@ -120,7 +125,9 @@ extension FileCache {
             format = FileCache.diagnosticFormat
             version = FileCache.diagnosticVersion
             switch diagnostic.subject {
-            case .roster(let artistId): self.artistId = artistId
+            case .roster(let artistId, let language):
+                self.artistId = artistId
+                self.language = language?.code
             case .host(let bundleId): self.bundleId = bundleId
             }
             storefront = diagnostic.storefront.code
@@ -134,9 +141,11 @@ extension FileCache {
                 let storefront = try? Storefront(parsing: storefront), let error = error.lookupError
             else { return nil }
             let subject: Diagnostic.Subject
+            let parsedLanguage = language.flatMap { RosterLanguage(parsing: $0) }
+            guard parsedLanguage?.code == language else { return nil }
             switch (artistId, bundleId) {
-            case (let artistId?, nil): subject = .roster(artistId: artistId)
-            case (nil, let bundleId?): subject = .host(bundleId: bundleId)
+            case (let artistId?, nil): subject = .roster(artistId: artistId, language: parsedLanguage)
+            case (nil, let bundleId?) where language == nil: subject = .host(bundleId: bundleId)
             default: return nil
             }
             return Diagnostic(

@@ -4,7 +4,7 @@ import Foundation
     @preconcurrency import Glibc
 #endif
 
-/// The on-disk cache: one file per (developer, storefront) roster and one per host identity.
+/// The on-disk cache: one file per (developer, storefront, language) roster and one per host identity.
 ///
 /// A roster file is a one-line JSON header (format, developer, storefront, fetch time, section lengths and
 /// checksums), one line of decoded apps for fast startup, then the response body exactly as the API gave it. The fetch time lives in the payload,
@@ -31,16 +31,22 @@ public struct FileCache: Sendable {
 
     // MARK: File names
 
-    /// The file holding `artistId`'s roster for `storefront`: `roster-<artistId>-<cc>-<digest>.json`.
-    public func rosterURL(artistId: Int, storefront: Storefront) -> URL {
+    /// The file holding `artistId`'s roster for `storefront`: `roster-<artistId>-<cc>-<digest>.json`, or
+    /// `roster-<artistId>-<cc>-<language>-<digest>.json` for one language of a multilingual storefront (the plain
+    /// name is unchanged, so files written before languages existed still load).
+    public func rosterURL(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil) -> URL {
         directory.appendingPathComponent(
-            Self.rosterFileName(artistId: artistId, storefront: storefront), isDirectory: false)
+            Self.rosterFileName(artistId: artistId, storefront: storefront, language: language), isDirectory: false)
     }
 
-    /// The name of ``rosterURL(artistId:storefront:)``'s file, without building a URL.
-    static func rosterFileName(artistId: Int, storefront: Storefront) -> String {
-        let key = "roster\u{0}\(artistId)\u{0}\(storefront.code)"
-        return "roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
+    /// The name of ``rosterURL(artistId:storefront:language:)``'s file, without building a URL.
+    static func rosterFileName(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil) -> String {
+        guard let language else {
+            let key = "roster\u{0}\(artistId)\u{0}\(storefront.code)"
+            return "roster-\(artistId)-\(storefront.code)-\(Self.digest(key)).json"
+        }
+        let key = "roster\u{0}\(artistId)\u{0}\(storefront.code)\u{0}\(language.code)"
+        return "roster-\(artistId)-\(storefront.code)-\(language.code)-\(Self.digest(key)).json"
     }
 
     /// The file holding the identity of host `bundleId`: `identity-<sanitized>-<digest>.json`.
@@ -67,22 +73,23 @@ public struct FileCache: Sendable {
 
     // MARK: Rosters
 
-    /// Writes `roster` atomically, replacing the previous file for its (developer, storefront).
+    /// Writes `roster` atomically, replacing the previous file for its (developer, storefront, `language`).
     ///
     /// The file holds three parts: a one-line header, one line of the decoded apps (so startup need not
     /// re-decode every raw body), and the body exactly as the API gave it (the authority: a full load decodes it).
     ///
     /// - Throws: ``CacheError`` when the directory cannot be created or written, or when `roster` was
     ///   ``Roster/compacted()`` (it no longer holds the body to store). The previous file is then untouched.
-    public func store(_ roster: Roster) throws(CacheError) {
-        let url = rosterURL(artistId: roster.artistId, storefront: roster.storefront)
+    public func store(_ roster: Roster, language: RosterLanguage? = nil) throws(CacheError) {
+        let url = rosterURL(artistId: roster.artistId, storefront: roster.storefront, language: language)
         guard let body = roster.body else {
             throw CacheError(path: url.path, detail: "the roster was compacted and has no body to store")
         }
         let apps = Data(App.cacheRecords(roster.apps))
         let header = Header(
             format: Self.rosterFormat, version: Self.version, artistId: roster.artistId,
-            storefront: roster.storefront.code, fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
+            storefront: roster.storefront.code, language: language?.code,
+            fetchedAtMilliseconds: Self.milliseconds(roster.fetchedAt),
             resultCount: roster.resultCount, appsBytes: apps.count, appsFNV1a: FNV1a.hex(apps),
             bodyBytes: body.count, bodyFNV1a: FNV1a.hex(body))
         var payload = (try? Self.encoder.encode(header)) ?? Data()
@@ -93,14 +100,14 @@ public struct FileCache: Sendable {
         try writeAtomically(payload, to: url)
     }
 
-    /// The cached roster for (`artistId`, `storefront`) with its raw body, or nil when there is none or the file
-    /// is unusable (truncated, altered, foreign, another key's file, or a body that no longer decodes).
+    /// The cached roster for (`artistId`, `storefront`, `language`) with its raw body, or nil when there is none
+    /// or the file is unusable (truncated, altered, foreign, another key's file, or a body that no longer decodes).
     ///
     /// Verifies the whole payload and decodes the raw body. `fetchedAt` round-trips with millisecond precision.
-    public func loadRoster(artistId: Int, storefront: Storefront) -> Roster? {
-        let url = rosterURL(artistId: artistId, storefront: storefront)
+    public func loadRoster(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil) -> Roster? {
+        let url = rosterURL(artistId: artistId, storefront: storefront, language: language)
         guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
-            header.artistId == artistId, header.storefront == storefront.code,
+            header.artistId == artistId, header.storefront == storefront.code, header.language == language?.code,
             FNV1a.hex(data[appsRange]) == header.appsFNV1a, FNV1a.hex(data[bodyRange]) == header.bodyFNV1a
         else { return nil }
         return try? Roster(
@@ -113,6 +120,9 @@ public struct FileCache: Sendable {
         public var artistId: Int
         /// The storefront.
         public var storefront: Storefront
+        /// The language it was fetched in; nil for a roster fetched without `lang` (and every file written before
+        /// languages existed).
+        public var language: RosterLanguage? = nil
         /// When the roster was fetched (from inside the payload).
         public var fetchedAt: Date
         /// `resultCount` as upstream sent it.
@@ -146,7 +156,7 @@ public struct FileCache: Sendable {
     /// Strings equal to the same app's in `reference` (another storefront's roster of this developer) share its
     /// storage instead of being allocated again; see ``Roster/sharingStorage(with:)``.
     public func loadRoster(listed entry: Entry, sharingWith reference: Roster? = nil) -> Roster? {
-        let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront)
+        let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront, language: entry.language)
         let shared = reference?.appsByID ?? [:]
         guard let (header, data, appsRange, _) = Self.readParts(at: url),
             self.entry(for: header, at: url) == entry,
@@ -172,9 +182,10 @@ public struct FileCache: Sendable {
         }
     }
 
-    /// Removes the cached roster for (`artistId`, `storefront`) if present. Missing files are not an error.
-    public func removeRoster(artistId: Int, storefront: Storefront) {
-        unlink(rosterURL(artistId: artistId, storefront: storefront).path)
+    /// Removes the cached roster for (`artistId`, `storefront`, `language`) if present. Missing files are not an
+    /// error.
+    public func removeRoster(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil) {
+        unlink(rosterURL(artistId: artistId, storefront: storefront, language: language).path)
     }
 
     private func rosterFileNames() -> [String] {
@@ -190,11 +201,14 @@ public struct FileCache: Sendable {
     /// The entry a header describes, if the header is ours and `name` is that key's file name.
     private func entry(for header: Header, named name: String) -> Entry? {
         guard header.format == Self.rosterFormat, header.version == Self.version,
-            let storefront = try? Storefront(parsing: header.storefront),
-            name == Self.rosterFileName(artistId: header.artistId, storefront: storefront)
+            let storefront = try? Storefront(parsing: header.storefront)
+        else { return nil }
+        let language = header.language.flatMap { RosterLanguage(parsing: $0) }
+        guard header.language == language?.code,
+            name == Self.rosterFileName(artistId: header.artistId, storefront: storefront, language: language)
         else { return nil }
         return Entry(
-            artistId: header.artistId, storefront: storefront, fetchedAt: header.fetchedAt,
+            artistId: header.artistId, storefront: storefront, language: language, fetchedAt: header.fetchedAt,
             resultCount: header.resultCount)
     }
 
@@ -237,6 +251,8 @@ public struct FileCache: Sendable {
         var version: Int
         var artistId: Int
         var storefront: String
+        /// Absent in files of rosters fetched without `lang` (so those files are byte for byte what they were).
+        var language: String?
         var fetchedAtMilliseconds: Int64
         var resultCount: Int
         var appsBytes: Int

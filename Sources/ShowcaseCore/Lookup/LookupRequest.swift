@@ -5,13 +5,15 @@ import Foundation
 /// The roster request's `entity=software` and `limit=200` are not parameters: without `entity=software` the
 /// endpoint answers with the artist row alone (HTTP 200, valid JSON, zero apps), and without `limit` it truncates
 /// to 50 rows. Making them constants means a request that triggers either failure cannot be built. `country` is
-/// always the alpha-2 code, the only form the endpoint honours. Nothing else — no client data — is ever sent.
+/// always the alpha-2 code, the only form the endpoint honours. A roster of a multilingual storefront's language adds
+/// `lang=<language>_<storefront>` (`lang=fr_ca`); without it the storefront answers in one language only. Nothing
+/// else — no client data — is ever sent.
 public enum LookupRequest: Sendable, Hashable, CustomStringConvertible {
     /// `lookup?bundleId=<bundleId>&country=<cc>`: the host app's identity (its `artistId` and `trackId`).
     case identity(bundleId: String, storefront: Storefront)
-    /// `lookup?id=<artistId>&entity=software&limit=200&country=<cc>`: everything the developer publishes in a
-    /// storefront, artist row first.
-    case roster(artistId: Int, storefront: Storefront)
+    /// `lookup?id=<artistId>&entity=software&limit=200&country=<cc>[&lang=<language>_<cc>]`: everything the
+    /// developer publishes in a storefront, artist row first, in `language` when one is given.
+    case roster(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil)
 
     /// The roster request's page size: the endpoint's maximum.
     public static let rosterLimit = 200
@@ -19,7 +21,7 @@ public enum LookupRequest: Sendable, Hashable, CustomStringConvertible {
     /// The storefront the request asks about.
     public var storefront: Storefront {
         switch self {
-        case .identity(_, let storefront), .roster(_, let storefront): storefront
+        case .identity(_, let storefront), .roster(_, let storefront, _): storefront
         }
     }
 
@@ -28,13 +30,13 @@ public enum LookupRequest: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .identity(let bundleId, let storefront):
             [URLQueryItem(name: "bundleId", value: bundleId), URLQueryItem(name: "country", value: storefront.code)]
-        case .roster(let artistId, let storefront):
+        case .roster(let artistId, let storefront, let language):
             [
                 URLQueryItem(name: "id", value: String(artistId)),
                 URLQueryItem(name: "entity", value: "software"),
                 URLQueryItem(name: "limit", value: String(Self.rosterLimit)),
                 URLQueryItem(name: "country", value: storefront.code),
-            ]
+            ] + (language.map { [URLQueryItem(name: "lang", value: $0.lookupValue(in: storefront))] } ?? [])
         }
     }
 
@@ -49,11 +51,18 @@ public enum LookupRequest: Sendable, Hashable, CustomStringConvertible {
         return components.url ?? endpoint
     }
 
-    /// A short log form, e.g. `roster 1641000001/de` or `identity com.example.App/us`.
+    /// The edition a roster request fetches (nil for an identity request).
+    public var edition: StorefrontEdition? {
+        guard case .roster(_, let storefront, let language) = self else { return nil }
+        return StorefrontEdition(storefront, language: language)
+    }
+
+    /// A short log form, e.g. `roster 1641000001/de`, `roster 1641000001/ca/fr` or `identity com.example.App/us`.
     public var description: String {
         switch self {
         case .identity(let bundleId, let storefront): "identity \(bundleId)/\(storefront.code)"
-        case .roster(let artistId, let storefront): "roster \(artistId)/\(storefront.code)"
+        case .roster(let artistId, let storefront, let language):
+            "roster \(artistId)/\(StorefrontEdition(storefront, language: language))"
         }
     }
 }

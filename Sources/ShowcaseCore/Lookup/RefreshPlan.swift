@@ -4,8 +4,9 @@ import Foundation
 ///
 /// A host's identity is resolved once (one identity request, in the first storefront, only when not cached) and
 /// re-resolved once per `refresh.interval` (an app can be transferred to another developer), and hosts of the same
-/// developer share one roster request per storefront. A full warm of S storefronts with H hosts of one developer
-/// therefore costs at most S + H requests, plus H per interval for re-resolution.
+/// developer share one roster request per storefront and language. A full warm of S storefront editions (one per
+/// configured language, one for a plain storefront) with H hosts of one developer therefore costs at most S + H
+/// requests, plus H per interval for re-resolution.
 public enum RefreshPlan {
     /// The identity requests for hosts whose identity is not known yet — or, given `now` and `lifetime`, was
     /// resolved (or last checked) `lifetime` or longer ago — in host order.
@@ -27,15 +28,25 @@ public enum RefreshPlan {
     public static func rosterRequests(
         hosts: [String], identities: [String: HostIdentity], storefronts: [Storefront]
     ) -> [LookupRequest] {
+        rosterRequests(hosts: hosts, identities: identities, editions: storefronts.map { StorefrontEdition($0) })
+    }
+
+    /// One roster request per (developer, storefront, language) among the known identities, edition-major so
+    /// that the first edition is warm for every developer first.
+    public static func rosterRequests(
+        hosts: [String], identities: [String: HostIdentity], editions: [StorefrontEdition]
+    ) -> [LookupRequest] {
         var developers: [Int] = []
         for host in hosts {
             if let artistId = identities[host]?.artistId, !developers.contains(artistId) {
                 developers.append(artistId)
             }
         }
-        var seenStorefronts: Set<Storefront> = []
-        return storefronts.filter { seenStorefronts.insert($0).inserted }.flatMap { storefront in
-            developers.map { LookupRequest.roster(artistId: $0, storefront: storefront) }
+        var seen: Set<StorefrontEdition> = []
+        return editions.filter { seen.insert($0).inserted }.flatMap { edition in
+            developers.map {
+                LookupRequest.roster(artistId: $0, storefront: edition.storefront, language: edition.language)
+            }
         }
     }
 }

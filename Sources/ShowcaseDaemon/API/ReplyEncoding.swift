@@ -90,7 +90,7 @@ enum ReplyEncoding {
             }
         return RosterHealthReply(
             state: state, refreshIntervalSeconds: Int(report.refreshInterval.components.seconds),
-            storefronts: report.storefronts.map { entry in
+            storefronts: report.byStorefront.map { entry in
                 RosterHealthReply.Storefront(
                     code: entry.storefront.code, state: entry.state.wire, ageSeconds: entry.ageSeconds,
                     error: entry.problem.map { error($0, storefront: entry.storefront, host: "").name })
@@ -115,8 +115,8 @@ enum ReplyEncoding {
                 AdminStatusReply.StorefrontStatus(
                     code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
                     nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
-                    lastError: entry.cacheWriteError ?? entry.lastError?.description, droppedRows: entry.droppedRows,
-                    truncated: entry.truncated)
+                    lastError: entry.cacheWriteError ?? entry.lastError?.description, language: entry.language?.code,
+                    droppedRows: entry.droppedRows, truncated: entry.truncated)
             },
             hosts: report.hosts.map {
                 AdminStatusReply.HostStatus(

@@ -40,6 +40,8 @@ final class Exporter: Sendable {
         /// `Admin.Export` calls waiting for the next pass.
         var waiters: [CheckedContinuation<ExportReport?, Never>] = []
         var last: Pass?
+        /// What the passes know of the files they checked, so the next one need not read them back.
+        var memory = ExportMemory()
     }
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
@@ -129,12 +131,16 @@ final class Exporter: Sendable {
     /// One pass over the rosters `plan` gives now; nil when no export is configured.
     private func pass(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
         let clock = self.clock
-        let finished: Pass? = await offload(qos: .utility) {
+        let memory = state.withLock { $0.memory }
+        let outcome: (Pass, ExportMemory)? = await offload(qos: .utility) {
             guard let plan = plan() else { return nil }
             let writer = ExportWriter(directory: plan.settings.directory, gzip: plan.settings.gzip)
-            return Pass(report: writer.export(plan.rosters), finishedAt: clock.now)
+            var memory = memory
+            let report = writer.export(plan.rosters, remembering: &memory)
+            return (Pass(report: report, finishedAt: clock.now), memory)
         }
-        guard let finished else { return nil }
+        guard let (finished, memory) = outcome else { return nil }
+        state.withLock { $0.memory = memory }
         let previous = state.withLock { state in
             defer { state.last = finished }
             return state.last

@@ -1,20 +1,22 @@
 import Foundation
 import ShowcaseCore
 
-/// Which warm storefront is refreshed next, and when: the scheduler's whole decision, as a value.
+/// Which warm roster edition (a storefront, or one language of a multilingual storefront) is refreshed next, and
+/// when: the scheduler's whole decision, as a value. Each edition is its own entry with its own share of the
+/// request budget, so a failing French roster of `ca` retries without refetching the English one.
 ///
 /// - A roster cached at startup is refreshed at the end of its jittered lifetime; a missing or stale one is
 ///   queued one rate-limiter slot after the previous one (`position`), never as a burst.
 /// - After a success the next refresh is `refresh.interval` ± `refresh.jitter`; after a failure it retries from
 ///   `refresh.retry`, doubling per consecutive failure up to the interval, never before a `Retry-After`.
 /// - An urgent entry (a query waits on it, or a refresh was asked for) goes before every waiting one.
-/// - A storefront forgotten while its refresh runs is dropped when that refresh finishes.
+/// - An edition forgotten while its refresh runs is dropped when that refresh finishes.
 ///
 /// Every operation takes the time and the schedule it needs as arguments, so the queue holds no clock and no
 /// copy of the configuration: a reload hands the new schedule to ``reschedule(at:schedule:)`` and to every
 /// later call. The ``RefreshScheduler`` actor keeps the worker loop and the waiting callers around it.
 struct RefreshQueue: Sendable {
-    /// Where one storefront stands.
+    /// Where one edition stands.
     enum State: Sendable, Equatable {
         /// Due at an instant.
         case waiting(due: ContinuousClock.Instant)
@@ -44,7 +46,7 @@ struct RefreshQueue: Sendable {
         }
     }
 
-    /// One storefront's place in the queue.
+    /// One edition's place in the queue.
     struct Entry: Sendable, Equatable {
         /// Where it stands.
         var state: State
@@ -60,31 +62,31 @@ struct RefreshQueue: Sendable {
 
     /// What the worker should do next.
     enum Job: Sendable, Equatable {
-        /// Refresh this storefront now (after the rate limiter allows).
-        case run(Storefront)
+        /// Refresh this edition now (after the rate limiter allows).
+        case run(StorefrontEdition)
         /// Nothing is due before this instant.
         case sleep(until: ContinuousClock.Instant)
         /// Nothing is queued.
         case idle
     }
 
-    private(set) var entries: [Storefront: Entry] = [:]
+    private(set) var entries: [StorefrontEdition: Entry] = [:]
 
-    /// The storefronts in the queue (the warm set as the scheduler sees it).
-    var storefronts: Set<Storefront> { Set(entries.keys) }
+    /// The editions in the queue (the warm set as the scheduler sees it).
+    var editions: Set<StorefrontEdition> { Set(entries.keys) }
 
     // MARK: Membership
 
-    /// Keeps `storefront` warm. `fetchedAt` is its cached roster's fetch time when that roster is fresh (nil when
+    /// Keeps `edition` warm. `fetchedAt` is its cached roster's fetch time when that roster is fresh (nil when
     /// missing or stale); `position` spreads missing and stale ones `spacing` apart. Returns false when it was
-    /// already queued (a storefront forgotten while running is kept after all).
+    /// already queued (an edition forgotten while running is kept after all).
     @discardableResult
     mutating func keepWarm(
-        _ storefront: Storefront, fetchedAt: Date?, position: Int = 0, at now: Moment, schedule: RefreshSchedule,
+        _ edition: StorefrontEdition, fetchedAt: Date?, position: Int = 0, at now: Moment, schedule: RefreshSchedule,
         spacing: Duration, unit: Double
     ) -> Bool {
-        if let entry = entries[storefront] {
-            if entry.state == .runningForgotten { entries[storefront]?.state = .running }
+        if let entry = entries[edition] {
+            if entry.state == .runningForgotten { entries[edition]?.state = .running }
             return false
         }
         var entry = Entry(state: .waiting(due: now.instant + spacing * max(position, 0)))
@@ -94,58 +96,58 @@ struct RefreshQueue: Sendable {
                 entry = Entry(state: .waiting(due: now.instant + delay), fetchedAt: fetchedAt, unit: unit)
             }
         }
-        entries[storefront] = entry
+        entries[edition] = entry
         return true
     }
 
-    /// Stops refreshing `storefront`. Returns true when it left the queue now (its waiting callers get their
+    /// Stops refreshing `edition`. Returns true when it left the queue now (its waiting callers get their
     /// answer from the caller); false when it was not queued or is running (it leaves when the refresh ends).
-    mutating func forget(_ storefront: Storefront) -> Bool {
-        guard let entry = entries[storefront] else { return false }
+    mutating func forget(_ edition: StorefrontEdition) -> Bool {
+        guard let entry = entries[edition] else { return false }
         switch entry.state {
         case .running, .runningForgotten:
-            entries[storefront]?.state = .runningForgotten
+            entries[edition]?.state = .runningForgotten
             return false
         case .waiting, .urgent:
-            entries[storefront] = nil
+            entries[edition] = nil
             return true
         }
     }
 
     // MARK: Urgency
 
-    /// Moves a waiting `storefront` to the front (a query waits on it). Does nothing to a running or absent one.
-    mutating func prioritize(_ storefront: Storefront) {
-        guard case .waiting = entries[storefront]?.state else { return }
-        entries[storefront]?.state = .urgent
+    /// Moves a waiting `edition` to the front (a query waits on it). Does nothing to a running or absent one.
+    mutating func prioritize(_ edition: StorefrontEdition) {
+        guard case .waiting = entries[edition]?.state else { return }
+        entries[edition]?.state = .urgent
     }
 
-    /// Brings waiting `storefronts` forward to `now`, `spacing` apart (a new host must be resolved soon).
-    mutating func expedite(_ storefronts: [Storefront], at now: ContinuousClock.Instant, spacing: Duration) {
+    /// Brings waiting `editions` forward to `now`, `spacing` apart (a new host must be resolved soon).
+    mutating func expedite(_ editions: [StorefrontEdition], at now: ContinuousClock.Instant, spacing: Duration) {
         var position = 0
-        for storefront in storefronts {
-            guard let entry = entries[storefront] else { continue }
+        for edition in editions {
+            guard let entry = entries[edition] else { continue }
             switch entry.state {
             case .running, .runningForgotten: continue
             case .urgent: break
             case .waiting(let due):
-                entries[storefront]?.state = .waiting(due: min(due, now + spacing * position))
-                entries[storefront]?.fetchedAt = nil
+                entries[edition]?.state = .waiting(due: min(due, now + spacing * position))
+                entries[edition]?.fetchedAt = nil
             }
             position += 1
         }
     }
 
-    /// A caller wants `storefront` refreshed as soon as possible (and will wait for the outcome): it is queued
+    /// A caller wants `edition` refreshed as soon as possible (and will wait for the outcome): it is queued
     /// if absent, made urgent if waiting, and kept if running (the caller shares that refresh).
-    mutating func requestNow(_ storefront: Storefront) {
-        guard let entry = entries[storefront] else {
-            entries[storefront] = Entry(state: .urgent)
+    mutating func requestNow(_ edition: StorefrontEdition) {
+        guard let entry = entries[edition] else {
+            entries[edition] = Entry(state: .urgent)
             return
         }
         switch entry.state {
-        case .waiting: entries[storefront]?.state = .urgent
-        case .runningForgotten: entries[storefront]?.state = .running
+        case .waiting: entries[edition]?.state = .urgent
+        case .runningForgotten: entries[edition]?.state = .running
         case .urgent, .running: break
         }
     }
@@ -154,8 +156,8 @@ struct RefreshQueue: Sendable {
 
     /// The most urgent job at `now`: an urgent entry first, else the earliest due (by code on a tie).
     func nextJob(at now: ContinuousClock.Instant) -> Job {
-        var best: (storefront: Storefront, due: ContinuousClock.Instant?)?
-        for (storefront, entry) in entries {
+        var best: (edition: StorefrontEdition, due: ContinuousClock.Instant?)?
+        for (edition, entry) in entries {
             let due: ContinuousClock.Instant?
             switch entry.state {
             case .running, .runningForgotten: continue
@@ -163,37 +165,37 @@ struct RefreshQueue: Sendable {
             case .waiting(let at): due = at
             }
             guard let current = best else {
-                best = (storefront, due)
+                best = (edition, due)
                 continue
             }
             switch (due, current.due) {
-            case (nil, .some): best = (storefront, due)
+            case (nil, .some): best = (edition, due)
             case (.some, nil): continue
-            case (nil, nil): if storefront < current.storefront { best = (storefront, due) }
+            case (nil, nil): if edition < current.edition { best = (edition, due) }
             case (.some(let a), .some(let b)):
-                if a < b || (a == b && storefront < current.storefront) { best = (storefront, due) }
+                if a < b || (a == b && edition < current.edition) { best = (edition, due) }
             }
         }
         guard let best else { return .idle }
-        guard let due = best.due, due > now else { return .run(best.storefront) }
+        guard let due = best.due, due > now else { return .run(best.edition) }
         return .sleep(until: due)
     }
 
-    /// Marks `storefront` as running.
-    mutating func begin(_ storefront: Storefront) {
-        guard entries[storefront] != nil else { return }
-        entries[storefront]?.state = .running
+    /// Marks `edition` as running.
+    mutating func begin(_ edition: StorefrontEdition) {
+        guard entries[edition] != nil else { return }
+        entries[edition]?.state = .running
     }
 
-    /// Records how `storefront`'s refresh ended at `now` and queues the next one. Returns when it is next due, or
+    /// Records how `edition`'s refresh ended at `now` and queues the next one. Returns when it is next due, or
     /// nil when it was forgotten while running (it leaves the queue).
     @discardableResult
     mutating func finish(
-        _ storefront: Storefront, _ outcome: RefreshOutcome, at now: Moment, schedule: RefreshSchedule, unit: Double
+        _ edition: StorefrontEdition, _ outcome: RefreshOutcome, at now: Moment, schedule: RefreshSchedule, unit: Double
     ) -> ContinuousClock.Instant? {
-        guard var entry = entries[storefront] else { return nil }
+        guard var entry = entries[edition] else { return nil }
         if entry.state == .runningForgotten {
-            entries[storefront] = nil
+            entries[edition] = nil
             return nil
         }
         let delay: Duration
@@ -211,7 +213,7 @@ struct RefreshQueue: Sendable {
         }
         let due = now.instant + delay
         entry.state = .waiting(due: due)
-        entries[storefront] = entry
+        entries[edition] = entry
         return due
     }
 
@@ -219,18 +221,18 @@ struct RefreshQueue: Sendable {
     /// (jittered) interval, or to now when that has passed. Retries, first fetches and running refreshes keep
     /// their time (a running one is scheduled with the new values when it finishes).
     mutating func reschedule(at now: Moment, schedule: RefreshSchedule) {
-        for (storefront, entry) in entries {
+        for (edition, entry) in entries {
             guard case .waiting = entry.state, let fetchedAt = entry.fetchedAt else { continue }
             let delay = schedule.delayBeforeFirstRefresh(fetchedAt: fetchedAt, now: now.date, unit: entry.unit)
-            entries[storefront]?.state = .waiting(due: now.instant + delay)
+            entries[edition]?.state = .waiting(due: now.instant + delay)
         }
     }
 
     // MARK: Reading
 
-    /// When `storefront` is next refreshed, as wall-clock time (`Admin.Status`): now when urgent or running.
-    func nextRefresh(_ storefront: Storefront, at now: Moment) -> Date? {
-        guard let entry = entries[storefront] else { return nil }
+    /// When `edition` is next refreshed, as wall-clock time (`Admin.Status`): now when urgent or running.
+    func nextRefresh(_ edition: StorefrontEdition, at now: Moment) -> Date? {
+        guard let entry = entries[edition] else { return nil }
         guard case .waiting(let due) = entry.state else { return now.date }
         return now.date.addingTimeInterval(max(due - now.instant, .zero).seconds)
     }

@@ -2,7 +2,7 @@ import Foundation
 import ShowcaseCore
 
 /// Runs the refreshes a ``RefreshQueue`` decides on, one at a time, within the shared rate limiter; the
-/// ``Refresher`` decides *how* a storefront is refreshed.
+/// ``Refresher`` decides *how* an edition is refreshed.
 ///
 /// The actor keeps what a value cannot: the worker loop (``run()``, a child task of the daemon's lifecycle), the
 /// callers waiting for a refresh to finish (``refreshNow(_:)`` — concurrent callers share one fetch), and the
@@ -13,12 +13,12 @@ import ShowcaseCore
 /// never copied, so a reload takes effect without anyone updating the scheduler by hand.
 actor RefreshScheduler {
     private var queue = RefreshQueue()
-    private var waiters: [Storefront: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
+    private var waiters: [StorefrontEdition: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
     private let clock: any ShowcaseClock
     private let limiter: RateLimiter
     private let settings: @Sendable () -> RefreshSchedule
     private let jitter: @Sendable () -> Double
-    private let refresh: @Sendable (Storefront) async -> RefreshOutcome
+    private let refresh: @Sendable (StorefrontEdition) async -> RefreshOutcome
     private var sleeper: CheckedContinuation<Void, Never>?
     private var sleepTimer: Task<Void, Never>?
     private var stopped = false
@@ -28,7 +28,7 @@ actor RefreshScheduler {
     init(
         clock: any ShowcaseClock, limiter: RateLimiter, settings: @escaping @Sendable () -> RefreshSchedule,
         jitter: @escaping @Sendable () -> Double = { .random(in: 0...1) },
-        refresh: @escaping @Sendable (Storefront) async -> RefreshOutcome
+        refresh: @escaping @Sendable (StorefrontEdition) async -> RefreshOutcome
     ) {
         self.clock = clock
         self.limiter = limiter
@@ -39,30 +39,30 @@ actor RefreshScheduler {
 
     // MARK: The queue's operations
 
-    /// Keeps `storefront` warm. `fetchedAt` is its cached roster's fetch time (nil when missing; a stale one is
+    /// Keeps `edition` warm. `fetchedAt` is its cached roster's fetch time (nil when missing; a stale one is
     /// due at once); `position` spreads missing and stale ones one limiter slot apart.
-    func keepWarm(_ storefront: Storefront, fetchedAt: Date?, position: Int = 0) {
+    func keepWarm(_ edition: StorefrontEdition, fetchedAt: Date?, position: Int = 0) {
         queue.keepWarm(
-            storefront, fetchedAt: fetchedAt, position: position, at: RefreshQueue.Moment(clock), schedule: settings(),
+            edition, fetchedAt: fetchedAt, position: position, at: RefreshQueue.Moment(clock), schedule: settings(),
             spacing: limiter.spacing, unit: jitter())
         wake()
     }
 
-    /// Stops refreshing `storefront` (its cache stays). Waiters get their answer when a running refresh ends.
-    func forget(_ storefront: Storefront) {
-        guard queue.forget(storefront) else { return }
-        for waiter in waiters.removeValue(forKey: storefront) ?? [] { waiter.resume(returning: .failed(.notWarm)) }
+    /// Stops refreshing `edition` (its cache stays). Waiters get their answer when a running refresh ends.
+    func forget(_ edition: StorefrontEdition) {
+        guard queue.forget(edition) else { return }
+        for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: .failed(.notWarm)) }
     }
 
-    /// Moves `storefront` to the front of the queue (a query is waiting on it).
-    func prioritize(_ storefront: Storefront) {
-        queue.prioritize(storefront)
+    /// Moves `edition` to the front of the queue (a query is waiting on it).
+    func prioritize(_ edition: StorefrontEdition) {
+        queue.prioritize(edition)
         wake()
     }
 
-    /// Brings `storefronts` forward to now, one limiter slot apart (a new host must be resolved soon).
-    func expedite(_ storefronts: [Storefront]) {
-        queue.expedite(storefronts, at: clock.instant, spacing: limiter.spacing)
+    /// Brings `editions` forward to now, one limiter slot apart (a new host must be resolved soon).
+    func expedite(_ editions: [StorefrontEdition]) {
+        queue.expedite(editions, at: clock.instant, spacing: limiter.spacing)
         wake()
     }
 
@@ -72,33 +72,33 @@ actor RefreshScheduler {
         wake()
     }
 
-    /// Refreshes `storefront` as soon as the rate limiter allows (adding it to the warm set if needed) and
+    /// Refreshes `edition` as soon as the rate limiter allows (adding it to the warm set if needed) and
     /// returns the outcome. Concurrent callers share one fetch.
-    func refreshNow(_ storefront: Storefront) async -> RefreshOutcome {
+    func refreshNow(_ edition: StorefrontEdition) async -> RefreshOutcome {
         guard !stopped else { return .failed(.shuttingDown) }
-        queue.requestNow(storefront)
+        queue.requestNow(edition)
         wake()
         return await withCheckedContinuation { continuation in
-            waiters[storefront, default: []].append(continuation)
+            waiters[edition, default: []].append(continuation)
         }
     }
 
-    /// Every warm storefront's next refresh, as wall-clock time, for `Admin.Status`.
-    func schedule() -> [Storefront: Date] {
+    /// Every warm edition's next refresh, as wall-clock time, for `Admin.Status`.
+    func schedule() -> [StorefrontEdition: Date] {
         let now = RefreshQueue.Moment(clock)
-        var result: [Storefront: Date] = [:]
+        var result: [StorefrontEdition: Date] = [:]
         // A throttle pause holds every request back: no refresh happens before it ends.
         let pauseEnd = limiter.pause.map { clock.date(at: $0) }
-        for storefront in queue.storefronts {
-            guard let next = queue.nextRefresh(storefront, at: now) else { continue }
-            result[storefront] = pauseEnd.map { max($0, next) } ?? next
+        for edition in queue.editions {
+            guard let next = queue.nextRefresh(edition, at: now) else { continue }
+            result[edition] = pauseEnd.map { max($0, next) } ?? next
         }
         return result
     }
 
     // MARK: Worker
 
-    /// Refreshes due storefronts until the task is cancelled, then lets the refresh in progress (and its cache
+    /// Refreshes due editions until the task is cancelled, then lets the refresh in progress (and its cache
     /// write) finish and answers every caller still waiting with "shutting down".
     func run() async {
         while !Task.isCancelled {
@@ -113,11 +113,11 @@ actor RefreshScheduler {
             }
             do { try await limiter.waitUntilAvailable() } catch { break }
             // Re-pick: something more urgent may have arrived while waiting for the limiter.
-            guard case .run(let storefront) = queue.nextJob(at: clock.instant) else { continue }
-            queue.begin(storefront)
-            let outcome = await refresh(storefront)
-            queue.finish(storefront, outcome, at: RefreshQueue.Moment(clock), schedule: settings(), unit: jitter())
-            for waiter in waiters.removeValue(forKey: storefront) ?? [] { waiter.resume(returning: outcome) }
+            guard case .run(let edition) = queue.nextJob(at: clock.instant) else { continue }
+            queue.begin(edition)
+            let outcome = await refresh(edition)
+            queue.finish(edition, outcome, at: RefreshQueue.Moment(clock), schedule: settings(), unit: jitter())
+            for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: outcome) }
         }
         stopped = true
         let pending = waiters

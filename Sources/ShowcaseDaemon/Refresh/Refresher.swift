@@ -1,9 +1,9 @@
 import Foundation
 import ShowcaseCore
 
-/// How one storefront is refreshed: resolve any host identity not yet known (once, then cached), then one
-/// roster request per developer — so a full warm of S storefronts for H hosts of one developer costs at
-/// most S + H requests.
+/// How one storefront edition is refreshed: resolve any host identity not yet known (once, then cached), then one
+/// roster request per developer in the edition's language (`lang=fr_ca`; none for a plain storefront) — so a full
+/// warm of S editions for H hosts of one developer costs at most S + H requests.
 ///
 /// Results go to the cache file first (atomically) and then to the store, so a crash in between leaves a
 /// roster on disk at least as new as the one served. A diagnostic is written to its own file and removed by the
@@ -26,7 +26,8 @@ final class Refresher: Sendable {
         self.log = log
     }
 
-    func refresh(_ storefront: Storefront) async -> RefreshOutcome {
+    func refresh(_ edition: StorefrontEdition) async -> RefreshOutcome {
+        let storefront = edition.storefront
         let snapshot = config.current
         let cache = config.cache
         var failure: LookupError?
@@ -92,9 +93,12 @@ final class Refresher: Sendable {
             }
         }
 
-        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: store.identities, storefronts: [storefront])
+        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: store.identities, editions: [edition])
+        // Roster lines carry the language too, so a journal query can follow one language of a storefront.
+        var fields: [DaemonLog.Field: String] = [.storefront: storefront.code]
+        if let language = edition.language { fields[.language] = language.code }
         for request in rosters {
-            guard case .roster(let artistId, _) = request else { continue }
+            guard case .roster(let artistId, _, _) = request else { continue }
             do {
                 let body = try await upstream.fetch(request)
                 let roster = try upstream.accepting { () throws(LookupError) in
@@ -103,45 +107,45 @@ final class Refresher: Sendable {
                 // Logged before the roster is served, so whoever sees it in Status finds these lines in the log.
                 logUnknownDeviceModels(in: roster)
                 if roster.droppedRows.count > 0 {
-                    log.warning("the \(storefront) roster of developer \(artistId): \(roster.droppedRows)")
+                    log.warning(
+                        "the \(edition) roster of developer \(artistId): \(roster.droppedRows)", fields: fields)
                 }
                 if roster.isTruncated {
                     log.warning(
-                        "the \(storefront) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
-                            + "rows, the lookup's maximum: apps past that are not listed")
+                        "the \(edition) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
+                            + "rows, the lookup's maximum: apps past that are not listed", fields: fields)
                 }
-                store.decodeListed(artistId: artistId, storefront: storefront)
-                do { try cache.store(roster) } catch {
+                store.decodeListed(artistId: artistId, edition: edition)
+                do { try cache.store(roster, language: edition.language) } catch {
                     // Served from memory all the same, but a restart would lose it: a failed refresh for the caller.
                     let message =
                         "the new roster is served from memory, but the cache could not be written (\(error)); "
                         + "check that cache.directory is writable and its file system has space"
                     log.error(
-                        "refresh of \(storefront): \(message)",
-                        fields: [.storefront: storefront.code, .error: "\(error)"])
+                        "refresh of \(edition): \(message)", fields: fields.merging([.error: "\(error)"]) { $1 })
                     cacheFailure = cacheFailure ?? message
                 }
-                cache.removeDiagnostic(for: .roster(artistId: artistId), storefront: storefront)
-                if store.record(artistId: artistId, storefront: storefront, .success(roster)) { changed = true }
+                cache.removeDiagnostic(
+                    for: .roster(artistId: artistId, language: edition.language), storefront: storefront)
+                if store.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
                 apps += roster.apps.count
             } catch {
-                persist(error, of: .roster(artistId: artistId), in: storefront, cache: cache)
-                store.record(artistId: artistId, storefront: storefront, .failure(error))
+                persist(
+                    error, of: .roster(artistId: artistId, language: edition.language), in: storefront, cache: cache)
+                store.record(artistId: artistId, edition: edition, .failure(error))
                 failure = failure ?? error
                 log.log(
-                    error.isTransport ? .warning : .error, "refresh of \(storefront) failed: \(error)",
-                    fields: [.storefront: storefront.code, .error: error.description])
+                    error.isTransport ? .warning : .error, "refresh of \(edition) failed: \(error)",
+                    fields: fields.merging([.error: error.description]) { $1 })
             }
         }
 
-        store.setLastRefreshError(storefront, failure)
-        store.setCacheWriteError(storefront, failure == nil ? cacheFailure : nil)
+        store.setLastRefreshError(edition, failure)
+        store.setCacheWriteError(edition, failure == nil ? cacheFailure : nil)
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
         if !rosters.isEmpty {
-            log.info(
-                "refreshed \(storefront): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"),
-                fields: [.storefront: storefront.code])
+            log.info("refreshed \(edition): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"), fields: fields)
         }
         return .updated(changed: changed)
     }

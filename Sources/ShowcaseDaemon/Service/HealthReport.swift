@@ -2,7 +2,12 @@ import Foundation
 import ShowcaseCore
 
 /// What `Roster.Health` reports, and what the metrics' per-storefront figures are built from: every warm
-/// storefront's state as the default host sees it, in the one mapping every reply uses (``ServedState``).
+/// roster's state as the default host sees it, in the one mapping every reply uses (``ServedState``).
+///
+/// A storefront configured with `languages` has one entry per language. The metrics label each with its
+/// language; `Roster.Health` keeps one row per storefront code (what monitoring checks key on) and shows the
+/// language in the worst state, so a failing French roster of `ca` is not hidden behind a fresh English one
+/// (``byStorefront``).
 struct HealthReport: Sendable {
     /// The daemon's state as a whole.
     enum Overall: Sendable, Equatable {
@@ -14,10 +19,12 @@ struct HealthReport: Sendable {
         case warming
     }
 
-    /// One warm storefront.
+    /// One warm roster: a storefront, or one of its languages.
     struct Storefront: Sendable {
         /// The storefront.
         var storefront: ShowcaseCore.Storefront
+        /// The roster's language; nil for a storefront fetched without `lang`.
+        var language: RosterLanguage? = nil
         /// Its state.
         var state: ServedState
         /// Whole seconds since the served roster was fetched (0 for one fetched "in the future"); nil when no
@@ -31,8 +38,34 @@ struct HealthReport: Sendable {
 
     /// `refresh.interval`: the age at which a roster turns stale.
     var refreshInterval: Duration
-    /// Every warm storefront, by code.
+    /// Every warm roster, by code (a storefront's languages in configuration order, the default first).
     var storefronts: [Storefront]
+
+    /// One entry per storefront: its only roster, or among its languages the one in the worst state (failed,
+    /// then unavailable, stale, warming, fresh; the default language on a tie).
+    var byStorefront: [Storefront] {
+        var result: [Storefront] = []
+        var index: [ShowcaseCore.Storefront: Int] = [:]
+        for entry in storefronts {
+            guard let at = index[entry.storefront] else {
+                index[entry.storefront] = result.count
+                result.append(entry)
+                continue
+            }
+            if Self.severity(entry.state) > Self.severity(result[at].state) { result[at] = entry }
+        }
+        return result
+    }
+
+    private static func severity(_ state: ServedState) -> Int {
+        switch state {
+        case .fresh: 0
+        case .warming: 1
+        case .stale: 2
+        case .unavailable: 3
+        case .failed: 4
+        }
+    }
 
     /// `degraded` when any storefront is stale, unavailable or failed; else `warming` when any was never fetched;
     /// else `ok` (also with no storefront at all: nothing is wrong).
@@ -48,6 +81,7 @@ extension HealthReport.Storefront {
     /// The entry of `view`, aged at `now`.
     init(_ view: RosterView, now: Date) {
         storefront = view.storefront
+        language = view.edition.language
         state = view.state
         problem = view.problem
         if let roster = view.roster {

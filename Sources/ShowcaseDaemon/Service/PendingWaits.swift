@@ -1,17 +1,17 @@
 import ShowcaseCore
 
-/// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by storefront, at most ``limit`` in all.
+/// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by edition, at most ``limit`` in all.
 ///
-/// A storefront's waits share one fetch: the first wait starts it (``admit(_:_:)`` says so), and its end settles
+/// An edition's waits share one fetch: the first wait starts it (``admit(_:_:)`` says so), and its end settles
 /// them all (``settleAll(_:)``). A wait that ends on its own — timer, or its caller hanging up — leaves the books at
 /// once, so nothing a client sends or abandons outlives the limit.
 final class PendingWaits: Sendable {
     private struct Books {
-        var byStorefront: [Storefront: [ObjectIdentifier: SettleWait]] = [:]
+        var byEdition: [StorefrontEdition: [ObjectIdentifier: SettleWait]] = [:]
         var count = 0
     }
 
-    /// Most waits at once, across every client and storefront.
+    /// Most waits at once, across every client and edition.
     let limit: Int
     private let books = NSLockedBox(Books())
 
@@ -20,31 +20,31 @@ final class PendingWaits: Sendable {
         self.limit = limit
     }
 
-    /// Records `wait` for `storefront`. Returns nil when ``limit`` waits are already booked (the caller answers at
-    /// once instead), else whether this is the storefront's first wait (the caller starts the shared fetch).
-    func admit(_ wait: SettleWait, _ storefront: Storefront) -> Bool? {
+    /// Records `wait` for `edition`. Returns nil when ``limit`` waits are already booked (the caller answers at
+    /// once instead), else whether this is the edition's first wait (the caller starts the shared fetch).
+    func admit(_ wait: SettleWait, _ edition: StorefrontEdition) -> Bool? {
         books.withLock { books in
             guard books.count < limit else { return nil }
             books.count += 1
-            let first = books.byStorefront[storefront] == nil
-            books.byStorefront[storefront, default: [:]][ObjectIdentifier(wait)] = wait
+            let first = books.byEdition[edition] == nil
+            books.byEdition[edition, default: [:]][ObjectIdentifier(wait)] = wait
             return first
         }
     }
 
     /// Forgets `wait` (it ended).
-    func remove(_ wait: SettleWait, _ storefront: Storefront) {
+    func remove(_ wait: SettleWait, _ edition: StorefrontEdition) {
         books.withLock { books in
-            guard books.byStorefront[storefront]?.removeValue(forKey: ObjectIdentifier(wait)) != nil else { return }
+            guard books.byEdition[edition]?.removeValue(forKey: ObjectIdentifier(wait)) != nil else { return }
             books.count -= 1
-            if books.byStorefront[storefront]?.isEmpty == true { books.byStorefront[storefront] = nil }
+            if books.byEdition[edition]?.isEmpty == true { books.byEdition[edition] = nil }
         }
     }
 
-    /// Ends every wait for `storefront` with an answer (its fetch finished).
-    func settleAll(_ storefront: Storefront) {
+    /// Ends every wait for `edition` with an answer (its fetch finished).
+    func settleAll(_ edition: StorefrontEdition) {
         let waits = books.withLock { books in
-            let waits = books.byStorefront.removeValue(forKey: storefront) ?? [:]
+            let waits = books.byEdition.removeValue(forKey: edition) ?? [:]
             books.count -= waits.count
             return waits
         }

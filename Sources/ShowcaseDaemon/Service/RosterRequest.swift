@@ -11,6 +11,10 @@ struct RosterRequest: Sendable {
     var snapshot: ConfigSnapshot
     /// The storefront asked about.
     var storefront: Storefront
+    /// Which of the storefront's rosters answers: the configured language matching `locale`'s language subtag,
+    /// else the storefront's default (see `Configuration.edition(of:locale:)`); the plain roster for a storefront
+    /// configured without `languages`.
+    var edition: StorefrontEdition
     /// The querying host (the first configured one when the call named none).
     var host: HostConfiguration
     /// The store asked about.
@@ -24,13 +28,16 @@ struct RosterRequest: Sendable {
     /// The locale for taglines; nil uses the storefront's primary language.
     var locale: String?
 
-    /// A request for `host`'s roster in `storefront` with the configuration's defaults.
+    /// A request for `host`'s roster in `storefront` with the configuration's defaults. `edition` names the roster
+    /// outright (Status, the export); nil picks it by `locale`.
     init(
         snapshot: ConfigSnapshot, storefront: Storefront, host: HostConfiguration, platform: Platform? = nil,
-        device: DeviceFamily? = nil, osVersion: OSVersion? = nil, locale: String? = nil
+        device: DeviceFamily? = nil, osVersion: OSVersion? = nil, locale: String? = nil,
+        edition: StorefrontEdition? = nil
     ) {
         self.snapshot = snapshot
         self.storefront = storefront
+        self.edition = edition ?? snapshot.configuration.edition(of: storefront, locale: locale)
         self.host = host
         self.platform = platform ?? snapshot.configuration.defaultPlatform
         self.device = device
@@ -42,6 +49,8 @@ struct RosterRequest: Sendable {
     func with(_ snapshot: ConfigSnapshot) -> RosterRequest {
         var request = self
         request.snapshot = snapshot
+        // A reload may have changed the storefront's languages: the edition is picked again.
+        request.edition = snapshot.configuration.edition(of: storefront, locale: locale)
         if let host = snapshot.host(named: host.bundleID) { request.host = host }
         return request
     }

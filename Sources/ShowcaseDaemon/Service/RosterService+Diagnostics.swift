@@ -12,27 +12,37 @@ extension RosterService {
     func restoreDiagnostics(from cache: FileCache, over listed: [FileCache.Entry]) {
         var fetchedAt: [RosterStore.Key: Date] = [:]
         for entry in listed {
-            let key = RosterStore.Key(artistId: entry.artistId, storefront: entry.storefront)
+            let key = RosterStore.Key(
+                artistId: entry.artistId, StorefrontEdition(entry.storefront, language: entry.language))
             fetchedAt[key] = max(fetchedAt[key] ?? entry.fetchedAt, entry.fetchedAt)
         }
         for diagnostic in cache.loadAllDiagnostics() {
             let storefront = diagnostic.storefront
+            var editions = [StorefrontEdition(storefront)]
             switch diagnostic.subject {
-            case .roster(let artistId):
-                let key = RosterStore.Key(artistId: artistId, storefront: storefront)
+            case .roster(let artistId, let language):
+                let edition = StorefrontEdition(storefront, language: language)
+                editions = [edition]
+                let key = RosterStore.Key(artistId: artistId, edition)
                 if let fetched = fetchedAt[key], fetched > diagnostic.recordedAt { continue }
-                store.record(artistId: artistId, storefront: storefront, .failure(diagnostic.error))
+                store.record(artistId: artistId, edition: edition, .failure(diagnostic.error))
             case .host(let bundleId):
                 if store.identity(bundleId) != nil { continue }
                 store.recordIdentityFailure(host: bundleId, storefront: storefront, diagnostic.error)
+                // An identity failure concerns every roster of the storefront, in each configured language.
+                editions = config.current.configuration.editions(of: storefront)
             }
-            if store.lastRefreshError(storefront) == nil { store.setLastRefreshError(storefront, diagnostic.error) }
+            for edition in editions where store.lastRefreshError(edition) == nil {
+                store.setLastRefreshError(edition, diagnostic.error)
+            }
             var fields: [DaemonLog.Field: String] = [
                 .storefront: storefront.code, .error: diagnostic.error.description,
             ]
             if case .host(let bundleId) = diagnostic.subject { fields[.host] = bundleId }
+            if case .roster(_, let language?) = diagnostic.subject { fields[.language] = language.code }
             log.warning(
-                "\(storefront): \(diagnostic.error) (kept from before the restart until a refresh succeeds)",
+                "\(editions.count == 1 ? editions[0].description : storefront.code): \(diagnostic.error) "
+                    + "(kept from before the restart until a refresh succeeds)",
                 fields: fields)
         }
     }

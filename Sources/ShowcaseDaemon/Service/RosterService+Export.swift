@@ -4,8 +4,9 @@ import ShowcaseCore
 import ShowcaseExport
 
 extension RosterService {
-    /// What an export pass writes now: every configured host in every configured storefront (storefronts only
-    /// queried on demand are not exported), with the settings of the same configuration; nil without `export:`.
+    /// What an export pass writes now: every configured host in every configured storefront, in each of its
+    /// languages (storefronts only queried on demand are not exported), with the settings of the same
+    /// configuration; nil without `export:`.
     func exportPlan() -> Exporter.Plan? {
         let snapshot = config.current
         guard let settings = snapshot.configuration.export else { return nil }
@@ -13,7 +14,13 @@ extension RosterService {
         var rosters: [ExportRoster] = []
         for host in snapshot.configuration.hosts {
             for storefront in snapshot.configuration.storefronts {
-                rosters.append(exportRoster(host: host, storefront: storefront, snapshot: snapshot, now: now))
+                let editions = snapshot.configuration.editions(of: storefront)
+                for edition in editions {
+                    rosters.append(
+                        exportRoster(
+                            host: host, edition: edition, isDefault: edition == editions[0], snapshot: snapshot,
+                            now: now))
+                }
             }
         }
         return Exporter.Plan(settings: settings, rosters: rosters)
@@ -29,21 +36,28 @@ extension RosterService {
     /// good roster) and `index.json` says why; one never fetched has none. A warming roster also keeps an earlier
     /// document, so a daemon that lost its cache does not blank the web until its first fetch.
     ///
-    /// Languages: every roster here is the storefront's default (fetched without `lang`). When storefronts gain
-    /// `languages`, this is the seam: one ``ExportRoster`` per configured language, `language` set and
-    /// `isDefaultLanguage` true for the first, each from the store's answer for that language.
-    private func exportRoster(host: HostConfiguration, storefront: Storefront, snapshot: ConfigSnapshot, now: Date)
-        -> ExportRoster
-    {
+    /// Languages: a storefront configured with `languages` gives one ``ExportRoster`` per language, each from the
+    /// store's answer for that language, `language` set (its documents under `<storefront>/<language>/`) and
+    /// `isDefault` for the first, which is also written at the storefront's own path. A language's tagline is
+    /// the one for that language in the storefront (`fr-CA`), what `Get` with that locale answers. A plain
+    /// storefront gives one roster without a language.
+    private func exportRoster(
+        host: HostConfiguration, edition: StorefrontEdition, isDefault: Bool, snapshot: ConfigSnapshot, now: Date
+    ) -> ExportRoster {
+        let storefront = edition.storefront
         let (answer, revision, identity) = store.answer(
-            host: host.bundleID, storefront: storefront, now: now, lifetime: snapshot.schedule.interval)
+            host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
+        let locale = edition.language.map { "\($0.code)-\(storefront.code.uppercased())" }
         var views: [Platform: RosterView] = [:]
         for platform in Platform.allCases {
-            var request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host, platform: platform)
+            var request = RosterRequest(
+                snapshot: snapshot, storefront: storefront, host: host, platform: platform, locale: locale,
+                edition: edition)
             request.everyDevice = true
             views[platform] = RosterView(answer, revision: revision, identity: identity, request: request)
         }
         let served = ServedState(answer)
+        let language = edition.language?.code
         let any = views[snapshot.configuration.defaultPlatform] ?? views.values.first
         switch served {
         case .fresh, .stale:
@@ -53,17 +67,17 @@ extension RosterService {
                 }
             }
             return ExportRoster(
-                host: host.bundleID, storefront: storefront, state: ExportState(served), fetchedAt: any?.fetchedAt,
-                content: .latest(apps: apps, now: now))
+                host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
+                state: ExportState(served), fetchedAt: any?.fetchedAt, content: .latest(apps: apps, now: now))
         case .warming:
             return ExportRoster(
-                host: host.bundleID, storefront: storefront, state: .warming, fetchedAt: nil,
-                content: .keepLastGood(revision: nil))
+                host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
+                state: .warming, fetchedAt: nil, content: .keepLastGood(revision: nil))
         case .unavailable, .failed:
-            let error = any?.problem?.description ?? "the \(storefront.code) roster cannot be served now"
+            let error = any?.problem?.description ?? "the \(edition) roster cannot be served now"
             return ExportRoster(
-                host: host.bundleID, storefront: storefront, state: ExportState(served), fetchedAt: nil, error: error,
-                content: .keepLastGood(revision: nil))
+                host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
+                state: ExportState(served), fetchedAt: nil, error: error, content: .keepLastGood(revision: nil))
         }
     }
 

@@ -2,16 +2,20 @@ import Foundation
 import ShowcaseCore
 
 extension RosterService {
-    /// Every warm storefront as the default host sees it, for `Roster.Health` and the metrics. Reads only the
-    /// store (no scheduler, no network), so it is cheap enough to answer on the event loop.
+    /// Every warm roster (each language of a multilingual storefront) as the default host sees it, for
+    /// `Roster.Health` and the metrics. Reads only the store (no scheduler, no network), so it is cheap enough to
+    /// answer on the event loop.
     func health() -> HealthReport {
         let snapshot = config.current
         let now = clock.now
         var storefronts: [HealthReport.Storefront] = []
         if let host = snapshot.configuration.hosts.first {
             for storefront in warm.all.sorted() {
-                let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
-                storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
+                for edition in snapshot.configuration.editions(of: storefront) {
+                    let request = RosterRequest(
+                        snapshot: snapshot, storefront: storefront, host: host, edition: edition)
+                    storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
+                }
             }
         }
         return HealthReport(refreshInterval: snapshot.schedule.interval, storefronts: storefronts)
@@ -26,7 +30,8 @@ extension RosterService {
             upstreamThrottled: counters.throttled,
             storefronts: health().storefronts.map { entry in
                 StorefrontMetrics(
-                    storefront: entry.storefront.code, apps: entry.apps, ageSeconds: entry.ageSeconds,
+                    storefront: entry.storefront.code, language: entry.language?.code, apps: entry.apps,
+                    ageSeconds: entry.ageSeconds,
                     state: entry.state.wire)
             },
             varlinkCalls: varlinkCalls)

@@ -57,18 +57,18 @@ final class RosterService: Sendable {
         let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
         scheduler = RefreshScheduler(
             clock: clock, limiter: limiter, settings: { config.current.schedule }, jitter: jitter,
-            refresh: { storefront in
-                let outcome = await refresher.refresh(storefront)
+            refresh: { edition in
+                let outcome = await refresher.refresh(edition)
                 afterRefresh.withLock { $0 }?()
                 return outcome
             })
         // A cached roster found unusable only when first decoded (truncated, altered) is a miss: fetch it soon
         // rather than at the end of the lifetime its header claimed.
-        store.onUnusableCacheFile { [log, warm, scheduler] storefront in
+        store.onUnusableCacheFile { [log, warm, scheduler] edition in
             log.warning(
-                "the cached \(storefront) roster is unreadable (truncated, altered or foreign); fetching it again",
-                fields: [.storefront: storefront.code])
-            if warm.contains(storefront) { Task { await scheduler.expedite([storefront]) } }
+                "the cached \(edition) roster is unreadable (truncated, altered or foreign); fetching it again",
+                fields: [.storefront: edition.storefront.code])
+            if warm.contains(edition.storefront) { Task { await scheduler.expedite([edition]) } }
         }
         // Every change to a roster (a new revision, a failure, a decoded cache file) is a reason to export.
         _ = store.watch { [config, exporter] _ in
@@ -108,9 +108,14 @@ final class RosterService: Sendable {
                 + (unusable > 0 ? " (\(unusable) unreadable, refetching)" : ""))
     }
 
-    /// Puts `storefronts` on the schedule: fresh ones at the end of their lifetime, stale and missing ones
-    /// spread one rate-limiter slot apart.
+    /// Puts `storefronts` on the schedule, each of its editions (one per configured language, or the plain
+    /// one): fresh ones at the end of their lifetime, stale and missing ones spread one rate-limiter slot apart.
     func scheduleWarm(_ storefronts: [Storefront]) async {
+        await scheduleWarm(editions: storefronts.flatMap { config.current.configuration.editions(of: $0) })
+    }
+
+    /// Puts `editions` on the schedule (their storefronts join the warm set), as ``scheduleWarm(_:)`` does.
+    func scheduleWarm(editions: [StorefrontEdition]) async {
         let snapshot = config.current
         let hosts = snapshot.configuration.hosts
         let artists = Set(hosts.compactMap { store.identity($0.bundleID)?.artistId })
@@ -118,13 +123,13 @@ final class RosterService: Sendable {
         let fetched = store.fetchTimes(artistIds: artists)
         let now = clock.now
         var position = 0
-        for storefront in storefronts {
-            _ = warm.insert(storefront)
-            let fresh = (allResolved ? fetched[storefront] : nil).flatMap { fetchedAt in
+        for edition in editions {
+            _ = warm.insert(edition.storefront)
+            let fresh = (allResolved ? fetched[edition] : nil).flatMap { fetchedAt in
                 Freshness(fetchedAt: fetchedAt, now: now, lifetime: snapshot.schedule.interval) == .fresh
                     ? fetchedAt : nil
             }
-            await scheduler.keepWarm(storefront, fetchedAt: fresh, position: position)
+            await scheduler.keepWarm(edition, fetchedAt: fresh, position: position)
             if fresh == nil { position += 1 }
         }
     }
@@ -135,7 +140,7 @@ final class RosterService: Sendable {
     /// (concurrent queries share the fetch) and kept warm from then on.
     func view(for request: RosterRequest, keepWarm: Bool = true) -> RosterView {
         let (answer, revision, identity) = store.answer(
-            host: request.host.bundleID, storefront: request.storefront, now: clock.now,
+            host: request.host.bundleID, edition: request.edition, now: clock.now,
             lifetime: request.snapshot.schedule.interval)
         let view = RosterView(answer, revision: revision, identity: identity, request: request)
         if keepWarm { keepWarmOnDemand(request.storefront, cachedAt: view.fetchedAt) }
@@ -144,14 +149,16 @@ final class RosterService: Sendable {
 
     /// A storefront outside the warm set: fetch it once and keep it warm. With a cached roster (`fetchedAt`) it
     /// is scheduled from that fetch time instead — refreshed at once only if stale — so a roster served from the
-    /// cache never ages unrefreshed.
+    /// cache never ages unrefreshed. A storefront not in the configuration has one edition, fetched without
+    /// `lang`.
     func keepWarmOnDemand(_ storefront: Storefront, cachedAt fetchedAt: Date? = nil) {
         guard warm.insert(storefront) else { return }
         let scheduler = self.scheduler
+        let editions = config.current.configuration.editions(of: storefront)
         if let fetchedAt {
-            Task { await scheduler.keepWarm(storefront, fetchedAt: fetchedAt) }
+            Task { for edition in editions { await scheduler.keepWarm(edition, fetchedAt: fetchedAt) } }
         } else {
-            Task { _ = await scheduler.refreshNow(storefront) }
+            Task { for edition in editions { _ = await scheduler.refreshNow(edition) } }
         }
     }
 
@@ -162,20 +169,20 @@ final class RosterService: Sendable {
     func whenSettled(
         _ request: RosterRequest, within wait: Duration, _ answer: @escaping @Sendable (RosterView) -> Void
     ) -> (@Sendable () -> Void)? {
-        let storefront = request.storefront
+        let edition = request.edition
         let pending = pendingWaits
         let settle = SettleWait { [self] (wait: SettleWait, deliver: Bool) in
-            pending.remove(wait, storefront)
+            pending.remove(wait, edition)
             if deliver { answer(view(for: request.with(config.current), keepWarm: false)) }
         }
-        guard let first = pending.admit(settle, storefront) else { return nil }
+        guard let first = pending.admit(settle, edition) else { return nil }
         settle.startTimer(wait, clock: clock)
         if first {
             let scheduler = self.scheduler
             Task {
-                await scheduler.prioritize(storefront)
-                _ = await scheduler.refreshNow(storefront)
-                pending.settleAll(storefront)
+                await scheduler.prioritize(edition)
+                _ = await scheduler.refreshNow(edition)
+                pending.settleAll(edition)
             }
         }
         return { settle.finish(deliver: false) }
@@ -183,22 +190,26 @@ final class RosterService: Sendable {
 
     // MARK: Status
 
-    /// Every warm storefront as the default host sees it, with the upstream counters and reload bookkeeping.
+    /// Every warm roster (one row per storefront, or per language of a multilingual one) as the default host sees
+    /// it, with the upstream counters and reload bookkeeping.
     func status() async -> StatusReport {
         let snapshot = config.current
         let schedule = await scheduler.schedule()
         var storefronts: [StatusReport.Storefront] = []
         if let host = snapshot.configuration.hosts.first {
             for storefront in warm.all.sorted() {
-                let view = view(
-                    for: RosterRequest(snapshot: snapshot, storefront: storefront, host: host), keepWarm: false)
-                storefronts.append(
-                    StatusReport.Storefront(
-                        storefront: storefront, state: view.state, apps: view.apps.count,
-                        fetchedAt: view.fetchedAt, nextRefreshAt: schedule[storefront],
-                        lastError: store.lastRefreshError(storefront),
-                        cacheWriteError: store.cacheWriteError(storefront),
-                        droppedRows: view.roster?.droppedRows.count ?? 0, truncated: view.roster?.isTruncated ?? false))
+                for edition in snapshot.configuration.editions(of: storefront) {
+                    let request = RosterRequest(
+                        snapshot: snapshot, storefront: storefront, host: host, edition: edition)
+                    let view = view(for: request, keepWarm: false)
+                    storefronts.append(
+                        StatusReport.Storefront(
+                            storefront: storefront, language: edition.language, state: view.state,
+                            apps: view.apps.count, fetchedAt: view.fetchedAt, nextRefreshAt: schedule[edition],
+                            lastError: store.lastRefreshError(edition), cacheWriteError: store.cacheWriteError(edition),
+                            droppedRows: view.roster?.droppedRows.count ?? 0,
+                            truncated: view.roster?.isTruncated ?? false))
+                }
             }
         }
         return StatusReport(
@@ -229,10 +240,13 @@ final class RosterService: Sendable {
     // MARK: Refresh
 
     /// Refreshes `requested` (every warm storefront when nil) as soon as the rate limiter allows, and reports
-    /// how each ended. A storefront not warm yet is kept warm from then on.
+    /// how each ended: a storefront with several languages is refreshed in each, and fails when one of them does.
+    /// A storefront not warm yet is kept warm from then on.
     func refresh(_ requested: Storefront?) async -> RefreshReport {
         let targets = requested.map { [$0] } ?? warm.all.sorted()
         for storefront in targets { _ = warm.insert(storefront) }
+        let configuration = config.current.configuration
+        let editions = targets.flatMap { configuration.editions(of: $0) }
         guard !targets.isEmpty else { return RefreshReport() }
         // A throttle pause longer than one request may take (a 429 with an absurd Retry-After) is answered at
         // once, naming its end: the refreshes run when it is over, and the caller is not left hanging till then.
@@ -247,8 +261,8 @@ final class RosterService: Sendable {
         let (results, sink) = AsyncStream.makeStream(of: RefreshProgress.self)
         let scheduler = self.scheduler
         var waiting: [Task<Void, Never>] = []
-        for storefront in targets {
-            waiting.append(Task { sink.yield(.finished(storefront, await scheduler.refreshNow(storefront))) })
+        for edition in editions {
+            waiting.append(Task { sink.yield(.finished(edition, await scheduler.refreshNow(edition))) })
         }
         let watcher = Task { [clock] in
             while !Task.isCancelled {
@@ -259,24 +273,31 @@ final class RosterService: Sendable {
                 }
             }
         }
-        var outcomes: [Storefront: RefreshOutcome] = [:]
+        var outcomes: [StorefrontEdition: RefreshOutcome] = [:]
         for await progress in results {
             switch progress {
-            case .finished(let storefront, let outcome): outcomes[storefront] = outcome
+            case .finished(let edition, let outcome): outcomes[edition] = outcome
             case .throttled(let failure):
-                for storefront in targets where outcomes[storefront] == nil { outcomes[storefront] = .failed(failure) }
+                for edition in editions where outcomes[edition] == nil { outcomes[edition] = .failed(failure) }
             }
-            if outcomes.count == targets.count { break }
+            if outcomes.count == editions.count { break }
         }
         watcher.cancel()
         sink.finish()
         withExtendedLifetime(waiting) {}
         var report = RefreshReport()
         for storefront in targets.sorted() {
-            switch outcomes[storefront] {
-            case .updated: report.refreshed.append(storefront)
-            case .failed(let failure): report.failed.append((storefront, failure))
-            case nil: break
+            let own = configuration.editions(of: storefront)
+            var failed: (StorefrontEdition, RefreshFailure)?
+            for edition in own {
+                if failed == nil, case .failed(let failure) = outcomes[edition] { failed = (edition, failure) }
+            }
+            if let (edition, failure) = failed {
+                // Which language failed matters to whoever reads it; a plain storefront's message is unchanged.
+                let named = edition.language.map { RefreshFailure("\($0): \(failure)", error: failure.error) }
+                report.failed.append((storefront, named ?? failure))
+            } else if own.allSatisfy({ outcomes[$0] != nil }) {
+                report.refreshed.append(storefront)
             }
         }
         notifier.status(statusLine())
@@ -294,7 +315,7 @@ final class RosterService: Sendable {
 
     /// What `refresh(_:)` hears while it waits: one storefront's outcome, or a long throttle pause.
     private enum RefreshProgress: Sendable {
-        case finished(Storefront, RefreshOutcome)
+        case finished(StorefrontEdition, RefreshOutcome)
         case throttled(RefreshFailure)
     }
 
@@ -330,16 +351,20 @@ final class RosterService: Sendable {
             log.notice("cache.directory changed to \(configuration.cache.directory); it takes effect after a restart")
         }
         let snapshot = config.install(configuration)
-        let added = configuration.storefronts.filter { !old.storefronts.contains($0) }
-        let removed = old.storefronts.filter { !configuration.storefronts.contains($0) }
+        // By edition: a storefront whose languages changed drops the languages no longer listed and fetches the
+        // new ones, keeping the rest on their schedule.
+        let added = configuration.editions.filter { !old.editions.contains($0) }
+        let removed = old.editions.filter { !configuration.editions.contains($0) }
         let newHosts = configuration.hosts.contains { store.identity($0.bundleID) == nil }
-        for storefront in removed {
+        for storefront in old.storefronts where !configuration.storefronts.contains(storefront) {
             warm.remove(storefront)
-            await scheduler.forget(storefront)
         }
+        for edition in removed { await scheduler.forget(edition) }
+        // A storefront kept warm on demand (fetched without `lang`) that is now configured with languages.
+        for storefront in configuration.languages.keys { await scheduler.forget(StorefrontEdition(storefront)) }
         await scheduler.reschedule()
-        await scheduleWarm(added)
-        if newHosts { await scheduler.expedite(configuration.storefronts) }
+        await scheduleWarm(editions: added)
+        if newHosts { await scheduler.expedite(configuration.editions) }
         store.announce(warm.all)
         // Overlay, attribution, hosts, storefronts or the export settings may have changed what the tree holds.
         if configuration.export != nil { exporter.configurationChanged() }

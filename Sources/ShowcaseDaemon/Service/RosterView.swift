@@ -10,6 +10,8 @@ import ShowcaseCore
 struct RosterView: Sendable {
     /// The storefront.
     let storefront: Storefront
+    /// Which of the storefront's rosters this is (its language, for a storefront configured with `languages`).
+    let edition: StorefrontEdition
     /// The querying host's bundle id.
     let host: String
     /// The state on the wire.
@@ -28,6 +30,7 @@ struct RosterView: Sendable {
     /// The view of `answer` (at `revision`) for `request`, where the host resolved to `identity` if it has.
     init(_ answer: RosterAnswer, revision: Int, identity: HostIdentity?, request: RosterRequest) {
         storefront = request.storefront
+        edition = request.edition
         host = request.host.bundleID
         state = ServedState(answer)
         self.revision = revision

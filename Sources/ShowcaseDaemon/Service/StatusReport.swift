@@ -3,10 +3,13 @@ import ShowcaseCore
 
 /// What `Admin.Status` reports: the daemon, its configuration, the upstream counters and every warm storefront.
 struct StatusReport: Sendable {
-    /// One warm storefront, as the default (first) host sees it.
+    /// One warm roster — a storefront, or one language of a storefront configured with `languages` — as the
+    /// default (first) host sees it.
     struct Storefront: Sendable {
         /// The storefront.
         var storefront: ShowcaseCore.Storefront
+        /// The roster's language; nil for a storefront fetched without `lang`.
+        var language: RosterLanguage? = nil
         /// Its state.
         var state: ServedState
         /// How many apps `Roster.Get` serves from it for the default host and platform without an OS filter — the

@@ -2,8 +2,8 @@ import Foundation
 import ShowcaseCore
 import Synchronization
 
-/// What the daemon knows, in memory: each host's identity and each (developer, storefront) roster record
-/// (roster, fetch time, last error, revision).
+/// What the daemon knows, in memory: each host's identity and each (developer, storefront, language) roster
+/// record (roster, fetch time, last error, revision).
 ///
 /// At startup the store holds only the cache's listing (each roster file's header): readiness must not wait for
 /// 175 rosters to decode. A listed roster is decoded the first time anything needs it — a query, Status, a
@@ -16,10 +16,19 @@ import Synchronization
 /// ``StorefrontStamp``; a change that can affect every storefront (identities, cache load) bumps `stamp`. The
 /// reply cache compares both (one atomic load each) to know its encoded replies are still current.
 public final class RosterStore: Sendable {
-    /// Identifies one roster: a developer in a storefront.
+    /// Identifies one roster: a developer in a storefront, in one language when the storefront has several.
     struct Key: Hashable, Sendable {
         var artistId: Int
         var storefront: Storefront
+        var language: RosterLanguage?
+
+        init(artistId: Int, _ edition: StorefrontEdition) {
+            self.artistId = artistId
+            storefront = edition.storefront
+            language = edition.language
+        }
+
+        var edition: StorefrontEdition { StorefrontEdition(storefront, language: language) }
     }
 
     struct State: Sendable {
@@ -27,9 +36,9 @@ public final class RosterStore: Sendable {
         /// The last identity failure per host and storefront (cleared when the identity resolves).
         var identityFailures: [String: [Storefront: LookupError]] = [:]
         var records: [Key: RosterRecord] = [:]
-        /// How the last refresh of each storefront ended (nil: succeeded or never ran), for Status.
-        var lastRefreshError: [Storefront: LookupError] = [:]
-        var cacheWriteError: [Storefront: String] = [:]
+        /// How the last refresh of each edition ended (nil: succeeded or never ran), for Status.
+        var lastRefreshError: [StorefrontEdition: LookupError] = [:]
+        var cacheWriteError: [StorefrontEdition: String] = [:]
         /// Rosters listed in the cache at startup and not decoded yet. A key is here or in `records`, never
         /// both: decoding moves it.
         var listed: [Key: FileCache.Entry] = [:]
@@ -49,7 +58,7 @@ public final class RosterStore: Sendable {
     /// Per host bundle id, why it needs a look (Status `hosts`).
     private let hostWarnings = Mutex<[String: String]>([:])
     private let nextWatcher = Atomic<UInt64>(1)
-    private let unusableHandler = Mutex<(@Sendable (Storefront) -> Void)?>(nil)
+    private let unusableHandler = Mutex<(@Sendable (StorefrontEdition) -> Void)?>(nil)
 
     /// An empty store; the daemon fills it from the cache listing at startup.
     public init() {}
@@ -77,7 +86,8 @@ public final class RosterStore: Sendable {
             state.cache = cache
             for identity in identities { state.identities[identity.bundleId] = identity }
             for entry in listed {
-                let key = Key(artistId: entry.artistId, storefront: entry.storefront)
+                let key = Key(
+                    artistId: entry.artistId, StorefrontEdition(entry.storefront, language: entry.language))
                 guard state.records[key]?.roster == nil else { continue }
                 if let other = state.listed[key], other.fetchedAt >= entry.fetchedAt { continue }
                 state.listed[key] = entry
@@ -87,19 +97,19 @@ public final class RosterStore: Sendable {
     }
 
     /// Calls `handler` (on the decoding thread; keep it short) for each listed roster whose file turns out
-    /// unusable when decoded: that storefront now has nothing cached and should be fetched soon.
-    func onUnusableCacheFile(_ handler: @escaping @Sendable (Storefront) -> Void) {
+    /// unusable when decoded: that edition now has nothing cached and should be fetched soon.
+    func onUnusableCacheFile(_ handler: @escaping @Sendable (StorefrontEdition) -> Void) {
         unusableHandler.withLock { $0 = handler }
     }
 
     /// How many listed rosters are still undecoded.
     var undecodedCount: Int { state.withLock { $0.listed.count } }
 
-    /// Decodes the roster listed for (`artistId`, `storefront`) now, if it still is only listed. The refresher
+    /// Decodes the roster listed for (`artistId`, `edition`) now, if it still is only listed. The refresher
     /// calls this before it overwrites that cache file, so the roster a refresh is compared with (and falls back
     /// to) is the one that was on disk, not the file it is about to write.
-    func decodeListed(artistId: Int, storefront: Storefront) {
-        decodeIfListed(Key(artistId: artistId, storefront: storefront))
+    func decodeListed(artistId: Int, edition: StorefrontEdition) {
+        decodeIfListed(Key(artistId: artistId, edition))
     }
 
     /// Decodes every listed roster that nothing has needed yet, one at a time and without holding the lock
@@ -130,7 +140,7 @@ public final class RosterStore: Sendable {
             return true
         }
         guard installed else { return nil }
-        if roster == nil { unusableHandler.withLock { $0 }?(key.storefront) }
+        if roster == nil { unusableHandler.withLock { $0 }?(key.edition) }
         return roster != nil
     }
 
@@ -142,11 +152,12 @@ public final class RosterStore: Sendable {
     /// The identity of `bundleID`, if resolved.
     func identity(_ bundleID: String) -> HostIdentity? { state.withLock { $0.identities[bundleID] } }
 
-    /// What a query for `host` in `storefront` should answer at `now`, and the revision it corresponds to.
+    /// What a query for `host` in `edition` should answer at `now`, and the revision it corresponds to.
     /// A roster still only listed from the cache is decoded first (outside the lock), never answered as warming.
-    func answer(host: String, storefront: Storefront, now: Date, lifetime: Duration)
+    func answer(host: String, edition: StorefrontEdition, now: Date, lifetime: Duration)
         -> (answer: RosterAnswer, revision: Int, identity: HostIdentity?)
     {
+        let storefront = edition.storefront
         while true {
             let step = state.withLock { state -> AnswerStep in
                 guard let identity = state.identities[host] else {
@@ -155,7 +166,7 @@ public final class RosterStore: Sendable {
                     }
                     return .answer(.warming, 0, nil)
                 }
-                let key = Key(artistId: identity.artistId, storefront: storefront)
+                let key = Key(artistId: identity.artistId, edition)
                 if state.listed[key] != nil { return .decodeFirst(key) }
                 let record = state.records[key] ?? RosterRecord()
                 return .answer(record.answer(now: now, lifetime: lifetime), record.revision, identity)
@@ -167,27 +178,27 @@ public final class RosterStore: Sendable {
         }
     }
 
-    /// One pass of ``answer(host:storefront:now:lifetime:)`` under the lock.
+    /// One pass of ``answer(host:edition:now:lifetime:)`` under the lock.
     private enum AnswerStep {
         case answer(RosterAnswer, Int, HostIdentity?)
         /// The roster is only listed: decode it (outside the lock), then look again.
         case decodeFirst(Key)
     }
 
-    /// The cached roster's fetch time for each storefront where `artistIds` has one (the oldest wins); listed
-    /// rosters count with their header's fetch time, undecoded. A storefront where one of them is hidden by a
-    /// diagnostic is left out: that roster is not served, so the storefront is due for a refresh now, which is
+    /// The cached roster's fetch time for each edition where `artistIds` has one (the oldest wins); listed
+    /// rosters count with their header's fetch time, undecoded. An edition where one of them is hidden by a
+    /// diagnostic is left out: that roster is not served, so the edition is due for a refresh now, which is
     /// what clears the diagnostic once upstream recovers.
-    func fetchTimes(artistIds: Set<Int>) -> [Storefront: Date] {
+    func fetchTimes(artistIds: Set<Int>) -> [StorefrontEdition: Date] {
         state.withLock { state in
-            var result: [Storefront: Date] = [:]
-            var diagnosed: Set<Storefront> = []
+            var result: [StorefrontEdition: Date] = [:]
+            var diagnosed: Set<StorefrontEdition> = []
             func note(_ key: Key, _ fetchedAt: Date) {
                 guard artistIds.contains(key.artistId) else { return }
-                result[key.storefront] = min(result[key.storefront] ?? fetchedAt, fetchedAt)
+                result[key.edition] = min(result[key.edition] ?? fetchedAt, fetchedAt)
             }
             for (key, record) in state.records where artistIds.contains(key.artistId) {
-                if record.diagnostic != nil { diagnosed.insert(key.storefront) }
+                if record.diagnostic != nil { diagnosed.insert(key.edition) }
                 if let fetchedAt = record.roster?.fetchedAt { note(key, fetchedAt) }
             }
             for (key, entry) in state.listed { note(key, entry.fetchedAt) }
@@ -195,9 +206,9 @@ public final class RosterStore: Sendable {
         }
     }
 
-    /// How the last refresh of `storefront` failed, if it did.
-    func lastRefreshError(_ storefront: Storefront) -> LookupError? {
-        state.withLock { $0.lastRefreshError[storefront] }
+    /// How the last refresh of `edition` failed, if it did.
+    func lastRefreshError(_ edition: StorefrontEdition) -> LookupError? {
+        state.withLock { $0.lastRefreshError[edition] }
     }
 
     // MARK: Writing
@@ -222,8 +233,8 @@ public final class RosterStore: Sendable {
 
     /// Records a roster refresh outcome; returns true when the revision changed.
     @discardableResult
-    func record(artistId: Int, storefront: Storefront, _ outcome: Result<Roster, LookupError>) -> Bool {
-        let key = Key(artistId: artistId, storefront: storefront)
+    func record(artistId: Int, edition: StorefrontEdition, _ outcome: Result<Roster, LookupError>) -> Bool {
+        let key = Key(artistId: artistId, edition)
         // The listed roster is the one this outcome is compared with (same content: no new revision) and the
         // one a transport failure keeps serving.
         decodeIfListed(key)
@@ -238,31 +249,31 @@ public final class RosterStore: Sendable {
             state.records[key] = record
             return changed
         }
-        bump(storefront)
+        bump(edition.storefront)
         return changed
     }
 
-    /// Records the storefront's last refresh error for Status (nil: the refresh succeeded). A transport failure
+    /// Records the edition's last refresh error for Status (nil: the refresh succeeded). A transport failure
     /// does not replace a diagnostic: `Roster.Get` keeps answering the diagnostic until a refresh succeeds, and
     /// Status must keep showing the same thing rather than the latest timeout.
-    func setLastRefreshError(_ storefront: Storefront, _ error: LookupError?) {
+    func setLastRefreshError(_ edition: StorefrontEdition, _ error: LookupError?) {
         state.withLock { state in
-            if let error, error.isTransport, let current = state.lastRefreshError[storefront], !current.isTransport {
+            if let error, error.isTransport, let current = state.lastRefreshError[edition], !current.isTransport {
                 return
             }
-            state.lastRefreshError[storefront] = error
+            state.lastRefreshError[edition] = error
         }
     }
 
-    /// Records why the storefront's last refresh could not write its roster to the cache (nil: it could), for
+    /// Records why the edition's last refresh could not write its roster to the cache (nil: it could), for
     /// Status. The roster fetched is served from memory all the same.
-    func setCacheWriteError(_ storefront: Storefront, _ message: String?) {
-        state.withLock { $0.cacheWriteError[storefront] = message }
+    func setCacheWriteError(_ edition: StorefrontEdition, _ message: String?) {
+        state.withLock { $0.cacheWriteError[edition] = message }
     }
 
-    /// Why the storefront's last refresh could not write its roster to the cache, if it could not.
-    func cacheWriteError(_ storefront: Storefront) -> String? {
-        state.withLock { $0.cacheWriteError[storefront] }
+    /// Why the edition's last refresh could not write its roster to the cache, if it could not.
+    func cacheWriteError(_ edition: StorefrontEdition) -> String? {
+        state.withLock { $0.cacheWriteError[edition] }
     }
 
     // MARK: Watching

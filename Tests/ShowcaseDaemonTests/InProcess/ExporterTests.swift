@@ -63,6 +63,21 @@ struct ExporterTests {
         await harness.stop()
     }
 
+    @Test("hands what a pass saw of the files to the next, which then reads none of them back")
+    func remembersBetweenPasses() async throws {
+        let harness = Harness()
+        let first = await harness.exporter.exportNow()
+        #expect(first?.written == 2, "index.json and its .gz")
+        // Once the files are older than a clock tick, a pass reads them back once and trusts them from then on.
+        try await Task.sleep(for: .milliseconds(300))
+        let checked = await harness.exporter.exportNow()
+        #expect(checked?.filesRead == 2)
+        let trusted = await harness.exporter.exportNow()
+        #expect(trusted?.filesRead == 0)
+        #expect(trusted?.unchanged == 2)
+        await harness.stop()
+    }
+
     @Test("Admin.Export and a reload do not wait for the debounce; Export answers with its pass's report")
     func urgentPassesRunAtOnce() async throws {
         let harness = Harness()

@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Refresh queue")
 struct RefreshQueueTests {
-    let us = TestBed.storefront("us")
-    let de = TestBed.storefront("de")
-    let jp = TestBed.storefront("jp")
+    let us = StorefrontEdition(TestBed.storefront("us"))
+    let de = StorefrontEdition(TestBed.storefront("de"))
+    let jp = StorefrontEdition(TestBed.storefront("jp"))
     let start = RefreshQueue.Moment(date: Date(timeIntervalSince1970: 1_800_000_000), instant: ContinuousClock.now)
     let day = RefreshSchedule(interval: .seconds(86_400), jitter: 0, retry: .seconds(300))
     let spacing = Duration.seconds(3)
@@ -17,7 +17,7 @@ struct RefreshQueueTests {
         RefreshQueue.Moment(date: start.date.addingTimeInterval(duration.seconds), instant: start.instant + duration)
     }
 
-    func due(_ queue: RefreshQueue, _ storefront: Storefront) -> ContinuousClock.Instant? {
+    func due(_ queue: RefreshQueue, _ storefront: StorefrontEdition) -> ContinuousClock.Instant? {
         guard case .waiting(let due) = queue.entries[storefront]?.state else { return nil }
         return due
     }

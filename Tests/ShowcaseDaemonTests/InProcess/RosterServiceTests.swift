@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Roster service in process: a fake transport and a clock moved by hand")
 struct RosterServiceTests {
-    let us = TestBed.storefront("us")
+    let us = StorefrontEdition(TestBed.storefront("us"))
 
     /// A service over `configuration` (re-read from `source` by a reload), its worker running, and the clock.
     final class Harness: Sendable {

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What an ``ExportWriter`` remembers between passes about the files under `v1/`: for each file it checked, the
+/// file's identity (``FileIdentity``: inode, size, mtime, ctime) and a digest of the content it holds.
+///
+/// A pass then knows a file is unchanged from one `lstat` when its identity is the remembered one and the content
+/// it wants has the remembered digest — no read, no inflating of a `.json.gz` — and knows a document's revision
+/// without reading its header. A file edited, replaced or removed by anything else has another identity, so it
+/// is read and compared as on a first pass, and rewritten when it differs.
+///
+/// Only identities that were settled when seen are kept (their ctime at least ``FileIdentity/settleNanoseconds``
+/// old): a file written in this pass is read back once on the next one before it is trusted, since another write
+/// within the same clock tick would leave its times as they were.
+///
+/// The daemon keeps one per export directory for its lifetime; a value that comes from another directory is
+/// ignored. A fresh one (or none) makes the writer read every file, as after a restart.
+public struct ExportMemory: Sendable {
+    /// One file as last seen.
+    struct File: Sendable {
+        var identity: FileIdentity
+        /// The content it holds; for a `.json.gz`, the content it inflates to.
+        var digest: ContentDigest
+        /// A document's `revision` and `revisedAt` (nil for index.json and `.gz` files).
+        var revision: Int?
+        var revisedAt: Date?
+    }
+
+    /// The tree (`<directory>/v1`) the files are in.
+    var root: String?
+    /// By path relative to `v1/`.
+    var files: [String: File] = [:]
+
+    /// An empty memory: the next pass reads every file it compares.
+    public init() {}
+
+    /// What a pass leaves for the next: `files` under `root`.
+    init(root: String, files: [String: File]) {
+        self.root = root
+        self.files = files
+    }
+
+    /// How many files are remembered.
+    public var count: Int { files.count }
+}

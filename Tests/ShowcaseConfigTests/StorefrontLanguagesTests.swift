@@ -1,0 +1,93 @@
+import Foundation
+import ShowcaseConfig
+import ShowcaseCore
+import Testing
+
+@Suite("Storefront languages: {code: ca, languages: [en, fr]} entries")
+struct StorefrontLanguagesTests {
+    let ca = try! Storefront(parsing: "ca")
+
+    @Test("reads a mapping entry's languages in order, lowercased, beside plain entries")
+    func readsLanguages() throws {
+        let configuration = try load(minimalHosts + "storefronts: [us, {code: CA, languages: [EN, fr]}, de]\n")
+        #expect(configuration.storefronts.map(\.code) == ["us", "ca", "de"])
+        #expect(configuration.languages[ca]?.map(\.code) == ["en", "fr"])
+        #expect(configuration.languages.count == 1)
+        #expect(configuration.editions.map(\.description) == ["us", "ca/en", "ca/fr", "de"])
+        #expect(configuration.summary.contains("3 storefronts (us, ca/en, ca/fr, de)"))
+    }
+
+    @Test("a plain entry is one roster fetched without lang, and all stays plain")
+    func plainEntries() throws {
+        let configuration = try load(minimalHosts + "storefronts: [ca]\n")
+        #expect(configuration.editions(of: ca) == [StorefrontEdition(ca)])
+        #expect(configuration.languages.isEmpty)
+        let all = try load(minimalHosts + "storefronts: all\n")
+        #expect(all.storefronts == Storefront.all)
+        #expect(all.editions.allSatisfy { $0.language == nil })
+    }
+
+    @Test("a locale picks the roster of its language subtag, else the first configured language")
+    func localePicksEdition() throws {
+        let configuration = try load(minimalHosts + "storefronts: [{code: ca, languages: [en, fr]}]\n")
+        let french = StorefrontEdition(ca, language: RosterLanguage(parsing: "fr"))
+        let english = StorefrontEdition(ca, language: RosterLanguage(parsing: "en"))
+        #expect(configuration.edition(of: ca, locale: "fr-CA") == french)
+        #expect(configuration.edition(of: ca, locale: "fr") == french)
+        #expect(configuration.edition(of: ca, locale: "FR_ca") == french)
+        #expect(configuration.edition(of: ca, locale: "en-CA") == english)
+        #expect(configuration.edition(of: ca, locale: "de-DE") == english)
+        #expect(configuration.edition(of: ca, locale: nil) == english)
+        #expect(configuration.defaultEdition(of: ca) == english)
+        // A storefront without languages answers its one roster whatever the locale.
+        let us = try Storefront(parsing: "us")
+        #expect(configuration.edition(of: us, locale: "fr") == StorefrontEdition(us))
+    }
+
+    @Test("rejects a language that is not 2–3 letters, at its line and column")
+    func rejectsBadLanguage() throws {
+        let error = try onlyError(minimalHosts + "storefronts:\n  - {code: ca, languages: [en, fr-CA]}\n")
+        #expect(error?.code == .invalidValue)
+        #expect(error?.line == 4)
+        #expect(error?.column == 32)
+        #expect(error?.message.contains("'fr-CA'") == true)
+        #expect(error?.message.contains("2 or 3 letters") == true)
+    }
+
+    @Test("rejects a repeated language, naming where it was first listed")
+    func rejectsDuplicateLanguage() throws {
+        let error = try onlyError(minimalHosts + "storefronts: [{code: ch, languages: [de, fr, DE]}]\n")
+        #expect(error?.code == .duplicate)
+        #expect(error?.line == 3)
+        #expect(error?.column == 46)
+        #expect(error?.message == "language 'de' is already listed at line 3, column 38; list it once")
+    }
+
+    @Test("rejects an empty language list, a missing code or languages, and an unknown key")
+    func rejectsIncompleteEntries() throws {
+        let empty = try onlyError(minimalHosts + "storefronts: [{code: ca, languages: []}]\n")
+        #expect(empty?.code == .invalidValue)
+        #expect(empty?.message.contains("is empty") == true)
+        let noCode = try onlyError(minimalHosts + "storefronts: [{languages: [en]}]\n")
+        #expect(noCode?.code == .missing)
+        #expect(noCode?.message.contains("no 'code'") == true)
+        let noLanguages = try onlyError(minimalHosts + "storefronts: [{code: ca}]\n")
+        #expect(noLanguages?.code == .missing)
+        let unknown = try onlyError(minimalHosts + "storefronts: [{code: ca, language: [en]}]\n")
+        #expect(unknown?.code == .unknownKey)
+        #expect(unknown?.column == 26)
+        #expect(unknown?.message == "unknown key 'storefronts[].language'; did you mean 'storefronts[].languages'?")
+        let scalar = try onlyError(minimalHosts + "storefronts: [{code: ca, languages: fr}]\n")
+        #expect(scalar?.code == .typeMismatch)
+    }
+
+    @Test("a storefront listed plain and as a mapping is a duplicate, and an unknown code is still rejected")
+    func duplicatesAcrossShapes() throws {
+        let duplicate = try onlyError(minimalHosts + "storefronts: [ca, {code: ca, languages: [fr]}]\n")
+        #expect(duplicate?.code == .duplicate)
+        #expect(duplicate?.column == 26)
+        let unknown = try onlyError(minimalHosts + "storefronts: [{code: zz, languages: [en]}]\n")
+        #expect(unknown?.code == .invalidValue)
+        #expect(unknown?.column == 22)
+    }
+}

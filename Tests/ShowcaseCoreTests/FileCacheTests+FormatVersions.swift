@@ -1,0 +1,60 @@
+import Foundation
+import ShowcaseCore
+import Testing
+
+/// Cache files written by another release. The apps section gained a 16th field (the device families) without a
+/// new header version, so the previous release's 15-field lines must still load, and a line this release cannot
+/// read (more fields than it writes) must be a miss. The same holds the other way: the previous release splits a
+/// line into exactly 15 fields, so this release's 16-field file is a miss there (refetched, never a crash). A
+/// version bump would change neither direction's outcome but would make every upgrade start with a cold cache.
+extension FileCacheTests {
+    /// Rewrites the cached Lamplight roster's apps section line by line with `transform`, fixing the header's
+    /// length and checksum as the release that wrote such lines would have.
+    func rewriteAppsLines(_ transform: ([UInt8]) -> [UInt8]) throws {
+        try cache.store(Fixtures.lamplightRoster())
+        let url = cache.rosterURL(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates)
+        let data = try Data(contentsOf: url)
+        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        var header = try #require(try JSONSerialization.jsonObject(with: data[..<headerEnd]) as? [String: Any])
+        let appsCount = try #require(header["appsBytes"] as? Int)
+        let appsStart = headerEnd + 1
+        let lines = data[appsStart..<(appsStart + appsCount)].split(separator: UInt8(ascii: "\n"))
+        let apps = Data(lines.map { transform(Array($0)) }.joined(separator: [UInt8(ascii: "\n")]))
+        header["appsBytes"] = apps.count
+        header["appsFNV1a"] = FNV1a.hex(apps)
+        var file = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        file.append(UInt8(ascii: "\n"))
+        file.append(apps)
+        file.append(data[(appsStart + appsCount)...])
+        try file.write(to: url)
+    }
+
+    @Test("an apps section from the previous release (15 fields, no devices) loads, with each platform's default")
+    func previousReleaseLinesLoad() throws {
+        let separator = UInt8(0x1F)
+        try rewriteAppsLines { line in
+            Array(line[..<line.lastIndex(of: separator)!])
+        }
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry), "a 15-field apps section was a miss")
+        let current = Fixtures.lamplightRoster()
+        #expect(decoded.apps.map(\.id) == current.apps.map(\.id))
+        #expect(decoded.apps.map(\.name) == current.apps.map(\.name))
+        #expect(decoded.apps.map(\.storeUrl) == current.apps.map(\.storeUrl))
+        // Until the next refresh rewrites the file: iOS apps as iPhone and iPad apps, Mac apps as Mac apps.
+        for app in decoded.apps {
+            #expect(app.devices == (app.platform == .ios ? .phoneAndPad : .macOnly), "\(app.id)")
+        }
+        // The raw body stays the authority: a full load of the same file has the real families.
+        let full = try #require(cache.loadRoster(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates))
+        #expect(full.apps.map(\.devices) == current.apps.map(\.devices))
+        #expect(full.apps.contains { $0.devices == DeviceFamilies(.watch) })
+    }
+
+    @Test("an apps line with more fields than this release writes (a newer release's file) is a miss, not a crash")
+    func newerReleaseLinesAreMiss() throws {
+        try rewriteAppsLines { line in line + [0x1F] + Array("7".utf8) }
+        let entry = try #require(cache.listRosters().first)
+        #expect(cache.loadRoster(listed: entry) == nil)
+    }
+}

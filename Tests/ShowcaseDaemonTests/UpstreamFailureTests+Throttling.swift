@@ -14,7 +14,8 @@ extension UpstreamFailureTests {
         try bed.start()
         try bed.waitUntilWarm()
         bed.replay.clearRequests()
-        bed.replay.inject(.status(status), count: 1)
+        // Only a de request gets the fault: a request the scheduler sends meanwhile must not take it instead.
+        bed.replay.inject(.status(status), matching: "country=de", count: 1)
         let throttled = try bed.refresh("de")
         #expect((throttled["failed"] as? [[String: Any]] ?? []).count == 1, "\(throttled)")
         // Another storefront: its request waits for the pause too (throttling is per IP, not per storefront).
@@ -36,7 +37,8 @@ extension UpstreamFailureTests {
         let bed = try TestBed()
         try bed.start()
         try bed.waitUntilWarm()
-        bed.replay.inject(.status(429, retryAfter: "86400"), count: 1)
+        // Only a de request gets the fault: a request the scheduler sends meanwhile must not take it instead.
+        bed.replay.inject(.status(429, retryAfter: "86400"), matching: "country=de", count: 1)
         let throttled = try bed.refresh("de")
         #expect((throttled["failed"] as? [[String: Any]] ?? []).count == 1, "\(throttled)")
 

@@ -43,9 +43,10 @@ extension App {
     /// Decodes an apps section; nil if any line does not decode (the cache file is then a miss).
     ///
     /// Works on the bytes directly — no per-field `String` array, no Foundation — because startup and the first
-    /// query of each storefront pay for it. A string equal to the same app's field in `reference` (another
-    /// storefront's roster of the same developer, keyed by app id) is not allocated again: the reference's
-    /// storage is shared, so 175 storefronts listing the same icon URL and bundle id hold one copy of each.
+    /// query of each storefront pay for it. An app equal in every field to the same app in `reference` (another
+    /// storefront's roster of the same developer, keyed by app id; the store URL up to its storefront segment)
+    /// shares that app's record, so 175 storefronts listing it alike hold one copy; a string equal to the
+    /// reference's field is not allocated again either (see ``Roster/sharingStorage(with:)``).
     static func fromCacheRecords(_ bytes: UnsafeRawBufferPointer, sharingWith reference: [Int: App] = [:]) -> [App]? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return [] }
         // Exactly one slot per line: 175 long-lived arrays with spare capacity would be megabytes of nothing.
@@ -114,30 +115,63 @@ extension App {
         func bytes(_ field: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base + fields.starts[field], count: fields.ends[field] - fields.starts[field])
         }
+        // Stays true while every field equals the reference app's: the app then shares its record.
+        var allSame = true
         func text(_ field: Int, _ shared: String?) -> String {
             let raw = bytes(field)
-            if fields.escaped[field] { return unescape(UnsafeRawBufferPointer(raw)) }
+            if fields.escaped[field] {
+                let value = unescape(UnsafeRawBufferPointer(raw))
+                if let shared, shared == value { return shared }
+                allSame = false
+                return value
+            }
             if var shared, shared.withUTF8({ sameBytes($0, raw) }) { return shared }
+            allSame = false
             return String(decoding: raw, as: UTF8.self)
         }
         /// `.some(nil)` for an absent field (`-`), `.some(text)` for a present one (`+text`), nil if malformed.
-        func optional(_ field: Int, _ shared: String?) -> String?? {
+        /// `shared` is the reference's value (nil: there is none, or the caller compares the parsed value itself).
+        func optional(_ field: Int, _ shared: String??) -> String?? {
             let raw = bytes(field)
+            if shared == nil { return untracked(raw, escaped: fields.escaped[field]) }
+            guard let marker = raw.first else { return nil }
+            if marker == UInt8(ascii: "-") {
+                if shared != .some(nil) { allSame = false }
+                return raw.count == 1 ? .some(nil) : nil
+            }
+            guard marker == UInt8(ascii: "+") else { return nil }
+            let body = UnsafeBufferPointer(rebasing: raw[1...])
+            if fields.escaped[field] {
+                let value = unescape(UnsafeRawBufferPointer(body))
+                if case .some(.some(let shared)) = shared, shared == value { return .some(shared) }
+                allSame = false
+                return .some(value)
+            }
+            if case .some(.some(var text)) = shared, text.withUTF8({ sameBytes($0, body) }) { return .some(text) }
+            allSame = false
+            return .some(String(decoding: body, as: UTF8.self))
+        }
+        func untracked(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String?? {
             guard let marker = raw.first else { return nil }
             if marker == UInt8(ascii: "-") { return raw.count == 1 ? .some(nil) : nil }
             guard marker == UInt8(ascii: "+") else { return nil }
-            let body = UnsafeBufferPointer(rebasing: raw[1...])
-            if fields.escaped[field] { return .some(unescape(UnsafeRawBufferPointer(body))) }
-            if var shared, shared.withUTF8({ sameBytes($0, body) }) { return .some(shared) }
-            return .some(String(decoding: body, as: UTF8.self))
+            let body = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: raw[1...]))
+            return .some(escaped ? unescape(body) : String(decoding: body, as: UTF8.self))
+        }
+        func same<Value: Equatable>(_ value: Value, _ reference: Value?) -> Value {
+            if reference != value { allSame = false }
+            return value
         }
 
         guard let id = integer(bytes(0)), let artistId = integer(bytes(1)) else { return nil }
-        let same = reference[id]
-        let floorText = text(7, same?.minimumOsVersion)
-        guard let platform = Platform(rawValue: text(6, nil)), let floor = OSVersion(floorText),
-            let formattedPrice = optional(5, same?.formattedPrice), let price = optional(10, nil),
-            let currency = optional(11, same?.currency), let version = optional(12, same?.version),
+        let shared = reference[id]?.record
+        let mine = shared?.fields
+        if shared == nil { allSame = false }
+        let floorText = text(7, mine?.minimumOsVersion)
+        guard let platform = Platform(rawValue: text(6, mine?.platform.rawValue)),
+            let floor = mine?.minimumOsVersion == floorText ? mine?.minimumOS : OSVersion(floorText),
+            let formattedPrice = optional(5, mine.map(\.formattedPrice)), let price = optional(10, nil),
+            let currency = optional(11, mine.map(\.currency)), let version = optional(12, mine.map(\.version)),
             let rating = optional(13, nil), let ratingCount = optional(14, nil)
         else { return nil }
         var devices = DeviceFamilies(supportedDevices: nil, platform: platform)
@@ -145,13 +179,41 @@ extension App {
             guard let bits = integer(bytes(15)), (1...Int(UInt8.max)).contains(bits) else { return nil }
             devices = DeviceFamilies(rawValue: UInt8(bits))
         }
+        let name = text(2, mine?.name)
+        let bundleId = text(3, mine?.bundleId)
+        let genre = text(4, mine?.genre)
+        let iconUrl = text(8, mine?.iconUrl)
+        let prices = same(price.flatMap { Double($0) }, mine?.price)
+        let averageUserRating = same(rating.flatMap { Double($0) }, mine?.averageUserRating)
+        let userRatingCount = same(ratingCount.flatMap { Int($0) }, mine?.userRatingCount)
+        if devices != mine?.devices { allSame = false }
+        // The store URL: the reference's template when it matches up to the segment, else a template of its own.
+        var storeUrl: StoreURLTemplate
+        var segment: StoreURLTemplate.Segment
+        let urlBytes = bytes(9)
+        if !fields.escaped[9], let template = mine?.storeUrl, let matched = template.match(urlBytes) {
+            (storeUrl, segment) = (template, matched)
+        } else {
+            allSame = false
+            storeUrl = StoreURLTemplate(
+                splitting: fields.escaped[9]
+                    ? unescape(UnsafeRawBufferPointer(urlBytes)) : String(decoding: urlBytes, as: UTF8.self))
+            if let template = mine?.storeUrl, let matched = template.match(storeUrl.text) {
+                (storeUrl, segment) = (template, matched)
+            } else {
+                segment = storeUrl.ownSegment
+            }
+        }
+        if allSame, let shared, mine?.artistId == artistId, mine?.id == id {
+            return App(record: shared, storeSegment: segment)
+        }
         return App(
-            id: id, artistId: artistId, name: text(2, same?.name), bundleId: text(3, same?.bundleId),
-            genre: text(4, same?.genre), formattedPrice: formattedPrice, platform: platform, devices: devices,
-            minimumOsVersion: floorText, minimumOS: floor, iconUrl: text(8, same?.iconUrl),
-            storeUrl: text(9, same?.storeUrl), price: price.flatMap { Double($0) }, currency: currency,
-            version: version, averageUserRating: rating.flatMap { Double($0) },
-            userRatingCount: ratingCount.flatMap { Int($0) })
+            fields: AppFields(
+                id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre,
+                formattedPrice: formattedPrice, platform: platform, devices: devices, minimumOsVersion: floorText,
+                minimumOS: floor, iconUrl: iconUrl, storeUrl: storeUrl, price: prices, currency: currency,
+                version: version, averageUserRating: averageUserRating, userRatingCount: userRatingCount),
+            storeSegment: segment)
     }
 
     private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

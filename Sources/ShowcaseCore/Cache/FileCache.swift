@@ -135,12 +135,11 @@ public struct FileCache: Sendable {
         // By file name, not URL: with thousands of files (20 developers × 173 storefronts) building URLs was a
         // third of the listing's instructions (callgrind, BENCHMARKS.md). Read as a regular file only (never a
         // FIFO's hang).
-        let decoder = JSONDecoder()
         let directoryPath = directory.path
         return rosterFileNames().compactMap { name in
             guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: 4096),
-                let newline = head.firstIndex(of: UInt8(ascii: "\n")),
-                let header = try? decoder.decode(Header.self, from: head[head.startIndex..<newline]),
+                let newline = Self.firstNewline(in: head),
+                let header = Self.header(from: head[head.startIndex..<newline]),
                 let entry = entry(for: header, named: name)
             else { return nil }
             return entry
@@ -220,8 +219,8 @@ public struct FileCache: Sendable {
     /// file, like any other one that does not add up, is a miss.
     private static func readParts(at url: URL) -> (Header, Data, Range<Int>, Range<Int>)? {
         guard let data = try? RegularFile.read(path: url.path, limit: maxFileBytes),
-            let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-            let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
+            let newline = firstNewline(in: data),
+            let header = Self.header(from: data[data.startIndex..<newline]),
             header.format == rosterFormat, header.version == version,
             let (apps, body) = sections(of: header, in: data.startIndex..<data.endIndex, afterHeaderAt: newline),
             data[apps.upperBound] == UInt8(ascii: "\n")

@@ -5,48 +5,119 @@ import Foundation
 /// Names, genre and `formattedPrice` are served exactly as the storefront gave them (already localized,
 /// "¥480", "Kostenlos"); nothing is translated or reformatted. `storeUrl` here is Apple's URL untouched;
 /// attribution is added at read time by ``RosterQuery``.
+///
+/// The fields live in a shared ``AppRecord``: the same app listed alike in many storefronts is stored once, and
+/// each storefront's `App` adds only its store URL's storefront segment (16 bytes in all, see
+/// ``StoreURLTemplate``). It reads and writes like a plain struct; a setter copies the record first.
 public struct App: Sendable, Hashable, Codable {
+    /// The fields, shared with every storefront's equal app.
+    private(set) var record: AppRecord
+    /// The storefront segment of ``storeUrl`` (see ``StoreURLTemplate``); 0 when the URL has none.
+    private(set) var storeSegment: StoreURLTemplate.Segment
+
     /// `trackId`.
-    public var id: Int
+    public var id: Int {
+        get { record.fields.id }
+        set { update(\.id, newValue) }
+    }
     /// `artistId` of the developer.
-    public var artistId: Int
+    public var artistId: Int {
+        get { record.fields.artistId }
+        set { update(\.artistId, newValue) }
+    }
     /// `trackName` as localized by the storefront.
-    public var name: String
+    public var name: String {
+        get { record.fields.name }
+        set { update(\.name, newValue) }
+    }
     /// `bundleId`.
-    public var bundleId: String
+    public var bundleId: String {
+        get { record.fields.bundleId }
+        set { update(\.bundleId, newValue) }
+    }
     /// `primaryGenreName` as localized by the storefront.
-    public var genre: String
+    public var genre: String {
+        get { record.fields.genre }
+        set { update(\.genre, newValue) }
+    }
     /// `formattedPrice` as the storefront formats it; nil when upstream omits it.
-    public var formattedPrice: String?
+    public var formattedPrice: String? {
+        get { record.fields.formattedPrice }
+        set { update(\.formattedPrice, newValue) }
+    }
     /// The store, from `kind`.
-    public var platform: Platform
+    public var platform: Platform {
+        get { record.fields.platform }
+        set { update(\.platform, newValue) }
+    }
     /// The device families it runs on, from `supportedDevices` (``DeviceFamilies/init(supportedDevices:platform:)``).
-    public var devices: DeviceFamilies
+    public var devices: DeviceFamilies {
+        get { record.fields.devices }
+        set { update(\.devices, newValue) }
+    }
     /// `minimumOsVersion` as sent (parsed once into ``minimumOS``).
     public var minimumOsVersion: String {
-        didSet { minimumOS = Self.floor(minimumOsVersion) }
+        get { record.fields.minimumOsVersion }
+        set {
+            var fields = record.fields
+            fields.minimumOsVersion = newValue
+            fields.minimumOS = Self.floor(newValue)
+            record = AppRecord(fields)
+        }
     }
     /// The largest artwork URL (`artworkUrl512`, else 100, else 60).
-    public var iconUrl: String
-    /// `trackViewUrl` as Apple sent it (with its `uo=4`).
-    public var storeUrl: String
+    public var iconUrl: String {
+        get { record.fields.iconUrl }
+        set { update(\.iconUrl, newValue) }
+    }
+    /// `trackViewUrl` as Apple sent it (with its `uo=4`), byte for byte: rebuilt from the shared template and
+    /// this storefront's segment.
+    public var storeUrl: String {
+        get { record.fields.storeUrl.url(segment: storeSegment) }
+        set {
+            let template = StoreURLTemplate(splitting: newValue)
+            update(\.storeUrl, template)
+            storeSegment = template.ownSegment
+        }
+    }
     /// `price` (a float on the wire); nil when absent.
-    public var price: Double?
+    public var price: Double? {
+        get { record.fields.price }
+        set { update(\.price, newValue) }
+    }
     /// `currency` (`USD`, `JPY`).
-    public var currency: String?
+    public var currency: String? {
+        get { record.fields.currency }
+        set { update(\.currency, newValue) }
+    }
     /// `version`.
-    public var version: String?
+    public var version: String? {
+        get { record.fields.version }
+        set { update(\.version, newValue) }
+    }
     /// `averageUserRating` (a float on the wire).
-    public var averageUserRating: Double?
+    public var averageUserRating: Double? {
+        get { record.fields.averageUserRating }
+        set { update(\.averageUserRating, newValue) }
+    }
     /// `userRatingCount`.
-    public var userRatingCount: Int?
+    public var userRatingCount: Int? {
+        get { record.fields.userRatingCount }
+        set { update(\.userRatingCount, newValue) }
+    }
 
     /// The parsed floor, compared numerically by the resolver; parsed once, not per query. A floor that does
     /// not parse (only possible for an `App` built by hand or decoded from elsewhere) reads as 9999, so it is
     /// hidden whenever a floor filter applies rather than shown to devices it may not run on.
-    public private(set) var minimumOS: OSVersion
+    public var minimumOS: OSVersion { record.fields.minimumOS }
 
-    private static func floor(_ text: String) -> OSVersion { OSVersion(text) ?? OSVersion("9999")! }
+    static func floor(_ text: String) -> OSVersion { OSVersion(text) ?? OSVersion("9999")! }
+
+    private mutating func update<Value>(_ field: WritableKeyPath<AppFields, Value>, _ value: Value) {
+        var fields = record.fields
+        fields[keyPath: field] = value
+        record = AppRecord(fields)
+    }
 
     private enum CodingKeys: String, CodingKey {
         case id, artistId, name, bundleId, genre, formattedPrice, platform, devices, minimumOsVersion, iconUrl
@@ -76,6 +147,27 @@ public struct App: Sendable, Hashable, Codable {
             userRatingCount: try c.decodeIfPresent(Int.self, forKey: .userRatingCount))
     }
 
+    /// Encodes the JSON form: the keys of ``init(from:)`` in that order, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(artistId, forKey: .artistId)
+        try c.encode(name, forKey: .name)
+        try c.encode(bundleId, forKey: .bundleId)
+        try c.encode(genre, forKey: .genre)
+        try c.encodeIfPresent(formattedPrice, forKey: .formattedPrice)
+        try c.encode(platform, forKey: .platform)
+        try c.encode(devices, forKey: .devices)
+        try c.encode(minimumOsVersion, forKey: .minimumOsVersion)
+        try c.encode(iconUrl, forKey: .iconUrl)
+        try c.encode(storeUrl, forKey: .storeUrl)
+        try c.encodeIfPresent(price, forKey: .price)
+        try c.encodeIfPresent(currency, forKey: .currency)
+        try c.encodeIfPresent(version, forKey: .version)
+        try c.encodeIfPresent(averageUserRating, forKey: .averageUserRating)
+        try c.encodeIfPresent(userRatingCount, forKey: .userRatingCount)
+    }
+
     /// Creates an app from parts (tests, fakes).
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
@@ -83,39 +175,32 @@ public struct App: Sendable, Hashable, Codable {
         storeUrl: String, price: Double? = nil, currency: String? = nil, version: String? = nil,
         averageUserRating: Double? = nil, userRatingCount: Int? = nil
     ) {
+        let template = StoreURLTemplate(splitting: storeUrl)
         self.init(
-            id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, formattedPrice: formattedPrice,
-            platform: platform, devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
-            minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion),
-            iconUrl: iconUrl, storeUrl: storeUrl, price: price, currency: currency, version: version,
-            averageUserRating: averageUserRating, userRatingCount: userRatingCount)
+            fields: AppFields(
+                id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre,
+                formattedPrice: formattedPrice, platform: platform,
+                devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
+                minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion), iconUrl: iconUrl,
+                storeUrl: template, price: price, currency: currency, version: version,
+                averageUserRating: averageUserRating, userRatingCount: userRatingCount),
+            storeSegment: template.ownSegment)
     }
 
-    /// Creates an app whose floor the caller has already parsed from `minimumOsVersion` (the cache decoder).
-    init(
-        id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
-        platform: Platform, devices: DeviceFamilies, minimumOsVersion: String, minimumOS: OSVersion, iconUrl: String,
-        storeUrl: String, price: Double?, currency: String?, version: String?, averageUserRating: Double?,
-        userRatingCount: Int?
-    ) {
-        self.id = id
-        self.artistId = artistId
-        self.name = name
-        self.bundleId = bundleId
-        self.genre = genre
-        self.formattedPrice = formattedPrice
-        self.platform = platform
-        self.devices = devices
-        self.minimumOsVersion = minimumOsVersion
-        self.minimumOS = minimumOS
-        self.iconUrl = iconUrl
-        self.storeUrl = storeUrl
-        self.price = price
-        self.currency = currency
-        self.version = version
-        self.averageUserRating = averageUserRating
-        self.userRatingCount = userRatingCount
+    /// An app with new storage holding `fields`, in the storefront whose store URL segment is `storeSegment`.
+    init(fields: AppFields, storeSegment: StoreURLTemplate.Segment) {
+        self.init(record: AppRecord(fields), storeSegment: storeSegment)
     }
+
+    /// An app sharing `record` (another storefront's equal app), in the storefront of `storeSegment`.
+    init(record: AppRecord, storeSegment: StoreURLTemplate.Segment) {
+        self.record = record
+        self.storeSegment = storeSegment
+    }
+
+    /// True when both use the same storage object: what the cache decoder and the store aim for when an app is
+    /// listed alike in several storefronts. Says nothing about equality when false.
+    public func sharesStorage(with other: App) -> Bool { record === other.record }
 
     /// The app a row describes, or nil when the row is not one: the artist row, an unknown `kind`, or a row
     /// missing a field the reply needs (id, artist, name, bundle id, genre, a parseable floor, an icon, a store
@@ -142,9 +227,24 @@ public struct App: Sendable, Hashable, Codable {
     /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the
     /// ratings are not served, so a change in them alone is not a change of the roster.
     public func hasSameServedFields(as other: App) -> Bool {
-        id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
-            && genre == other.genre && formattedPrice == other.formattedPrice && price == other.price
-            && currency == other.currency && platform == other.platform && devices == other.devices
-            && minimumOsVersion == other.minimumOsVersion && iconUrl == other.iconUrl && storeUrl == other.storeUrl
+        if record === other.record { return storeSegment == other.storeSegment }
+        return record.fields.sameServedFieldsButStoreUrl(as: other.record.fields) && sameStoreUrl(as: other)
+    }
+
+    /// Equal in every field (the floor as text).
+    public static func == (lhs: App, rhs: App) -> Bool {
+        if lhs.record === rhs.record { return lhs.storeSegment == rhs.storeSegment }
+        return lhs.record.fields.sameFieldsButStoreUrl(as: rhs.record.fields) && lhs.sameStoreUrl(as: rhs)
+    }
+
+    /// Hashes the id, the bundle id and the store URL's segment: consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(bundleId)
+        hasher.combine(storeSegment)
+    }
+
+    private func sameStoreUrl(as other: App) -> Bool {
+        StoreURLTemplate.sameURL(record.fields.storeUrl, storeSegment, other.record.fields.storeUrl, other.storeSegment)
     }
 }

@@ -1,13 +1,15 @@
-/// Sharing string storage between storefronts' rosters of one developer.
+/// Sharing storage between storefronts' rosters of one developer.
 ///
-/// The same app in 175 storefronts usually has the same bundle id, icon URL, version and often name: kept as
-/// separate strings that is 175 heap copies of each. Swift strings are reference-counted values, so a roster
-/// whose field equals a sibling roster's can hold the sibling's storage instead — memory then grows with what
-/// actually differs (mostly the store URL). Nothing is interned globally: storage lives exactly as long as some
-/// roster uses it, so refreshes never leak.
+/// The same app in 175 storefronts is usually listed alike: the same name, bundle id, icon, price and floor, and a
+/// store URL that differs only in its storefront segment. Such an app shares one ``AppRecord`` with its sibling
+/// storefronts (the `App` itself is then a reference and two bytes). An app that differs in some field (a
+/// localized name, another currency) gets its own record, whose equal strings still share the sibling's storage,
+/// so memory grows with what actually differs. Nothing is interned globally: storage lives exactly as long as
+/// some roster uses it, so refreshes never leak.
 extension Roster {
-    /// This roster with every app string that equals the same app's (by id) in `reference` sharing that
-    /// string's storage. Content is unchanged: `hasSameContent(as: self)` holds for the result.
+    /// This roster with every app equal to the same app's (by id) in `reference` sharing that app's record, and
+    /// the strings of the others sharing the reference's equal strings. Content is unchanged: `==` holds for every
+    /// app of the result against the same app of `self`.
     public func sharingStorage(with reference: Roster?) -> Roster {
         guard let reference, !reference.apps.isEmpty else { return self }
         let byID = reference.appsByID
@@ -24,25 +26,36 @@ extension Roster {
 }
 
 extension App {
-    /// `self` with each string field equal to `other`'s taking `other`'s storage.
+    /// `self` sharing `other`'s record when every field is equal (the store URL up to its storefront segment),
+    /// else with each string field equal to `other`'s taking `other`'s storage.
     fileprivate func sharingStorage(with other: App) -> App {
-        var app = self
-        func share(_ field: WritableKeyPath<App, String>) {
-            if app[keyPath: field] == other[keyPath: field] { app[keyPath: field] = other[keyPath: field] }
+        if record === other.record { return self }
+        let theirs = other.record.fields
+        var mine = record.fields
+        let segment = theirs.storeUrl.match(storeUrl)
+        if let segment, mine.sameFieldsButStoreUrl(as: theirs) {
+            return App(record: other.record, storeSegment: segment)
         }
-        func share(_ field: WritableKeyPath<App, String?>) {
-            if let mine = app[keyPath: field], let theirs = other[keyPath: field], mine == theirs {
-                app[keyPath: field] = theirs
+        func share(_ field: WritableKeyPath<AppFields, String>) {
+            if mine[keyPath: field] == theirs[keyPath: field] { mine[keyPath: field] = theirs[keyPath: field] }
+        }
+        func share(_ field: WritableKeyPath<AppFields, String?>) {
+            if let value = mine[keyPath: field], let shared = theirs[keyPath: field], value == shared {
+                mine[keyPath: field] = shared
             }
         }
         share(\.name)
         share(\.bundleId)
         share(\.genre)
         share(\.iconUrl)
-        share(\.storeUrl)
+        share(\.minimumOsVersion)
         share(\.formattedPrice)
         share(\.currency)
         share(\.version)
-        return app
+        if let segment {
+            mine.storeUrl = theirs.storeUrl
+            return App(fields: mine, storeSegment: segment)
+        }
+        return App(fields: mine, storeSegment: storeSegment)
     }
 }

@@ -35,14 +35,19 @@ extension UpstreamFailureTests {
     @Test("a 429 with an absurd Retry-After: Admin.Refresh answers at once with the pause, Status shows its end")
     func longThrottlePauseIsAnsweredNotWaited() throws {
         let bed = try TestBed()
+        // Far above what a loopback request takes on a loaded machine: with the default 1 s, a de request that timed
+        // out under load failed the refresh before the 429 arrived, no pause started, and us was refreshed.
+        bed.timeout = "5s"
         try bed.start()
         try bed.waitUntilWarm()
         // Only a de request gets the fault: a request the scheduler sends meanwhile must not take it instead.
         bed.replay.inject(.status(429, retryAfter: "86400"), matching: "country=de", count: 1)
         let throttled = try bed.refresh("de")
         #expect((throttled["failed"] as? [[String: Any]] ?? []).count == 1, "\(throttled)")
+        let counters = try bed.status()["upstream"] as? [String: Any] ?? [:]
+        try #require(counters["throttled"] as? Int == 1, "the de refresh failed without the 429: \(throttled)")
 
-        // The pause (capped at refresh.interval, 1 h here) is far longer than lookup.timeout (1 s): the next
+        // The pause (capped at refresh.interval, 1 h here) is far longer than lookup.timeout (5 s): the next
         // refresh must not wait for it. The client's receive timeout (15 s) bounds a hang.
         let next = try bed.refresh("us")
         let failed = next["failed"] as? [[String: Any]] ?? []
@@ -62,10 +67,12 @@ extension UpstreamFailureTests {
         bed.storefronts = ["us", "de", "jp"]
         // One request a second: the 429 is in before the next request may leave, even on a loaded machine.
         bed.rateLimit = "60/min"
+        // A request timing out under load would fail its storefront before the 429 could pause the others.
+        bed.timeout = "5s"
         try bed.start()
         try bed.waitUntilWarm()
         // No pause is in force when Admin.Refresh starts; its first request starts one far longer than
-        // lookup.timeout (1 s). The storefronts still waiting must not wait for it (the client gives up after 15 s).
+        // lookup.timeout (5 s). The storefronts still waiting must not wait for it (the client gives up after 15 s).
         bed.replay.inject(.status(429, retryAfter: "86400"), count: 1)
         let started = ContinuousClock.now
         let reply = try bed.refresh()

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import Varlink
@@ -98,19 +100,27 @@ struct CallMemoTests {
     }
 
     @Test("off the event-loop thread a call derives every time and keeps nothing")
-    func derivedOnlyOnItsThread() async throws {
+    func derivedOnlyOnItsThread() throws {
         let bytes = Array(#"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}"#.utf8)
-        let remembered = RememberedCall(bytes: bytes, fields: [:])
+        let remembered = RememberedCall(bytes: bytes, fields: [:])  // made on this thread: its loop thread
         let call = VarlinkCall(
             method: "io.showcase.Roster.Get", parameters: ["storefront": .string("us")], more: false, oneway: false,
             peer: .unknown, remembered: remembered)
-        let elsewhere = await Task.detached { () -> (Derived, Derived) in
-            let one = try? call.remembered { () throws(VarlinkError) in Derived("one") }
-            let two = try? call.remembered { () throws(VarlinkError) in Derived("two") }
-            return (one ?? Derived("failed"), two ?? Derived("failed"))
-        }.value
-        #expect(elsewhere.0.text == "one")
-        #expect(elsewhere.1.text == "two")
+        let results = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let other = Thread {  // certainly another thread: this one waits for it
+            for text in ["one", "two"] {
+                let value = try? call.remembered { () throws(VarlinkError) in Derived(text) }
+                results.withLock { $0.append(value?.text ?? "failed") }
+            }
+            done.signal()
+        }
+        other.start()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(results.withLock { $0 } == ["one", "two"])
+        // On its own thread the entry keeps the first value derived.
+        #expect(try call.remembered { () throws(VarlinkError) in Derived("three") }.text == "three")
+        #expect(try call.remembered { () throws(VarlinkError) in Derived("four") }.text == "three")
     }
 
     @Test("a derivation that throws keeps nothing, and the next call derives again")

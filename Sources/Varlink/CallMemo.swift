@@ -11,18 +11,20 @@
 /// is a byte comparison with no parse and no allocation. A miss parses as before and takes the pair's first slot,
 /// moving the other message to the second (the pair's older one leaves). Two ways, not one: with the 60 messages of
 /// the bench's varied calls in 256 direct-mapped slots, the few that shared a slot pushed each other out on every
-/// turn, and about one call in ten was parsed again (callgrind, BENCHMARKS.md issue 13). Bounded: `slotCount`
-/// entries of at most `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so it has
-/// no lock.
+/// turn, and about one call in ten was parsed again (callgrind, BENCHMARKS.md issue 13). A thousand slots, not
+/// 256: with 128 pairs, three of those 60 messages still shared one pair and pushed each other out, and one call in
+/// eleven was parsed again; three messages meeting in a pair of 512 is sixteen times less likely. Bounded:
+/// `slotCount` entries of at most `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so
+/// it has no lock (and no run-time exclusivity check on `slots`: no method calls out while it holds them).
 final class CallMemo {
     /// Longer messages are parsed every time rather than kept.
     static let maxBytes = RememberedCall.maxBytes
 
-    private var slots: [RememberedCall?]
+    @exclusivity(unchecked) private var slots: [RememberedCall?]
     private let mask: Int
 
     /// A memo of `slotCount` slots (at least two), rounded up to a power of two.
-    init(slotCount: Int = 256) {
+    init(slotCount: Int = 1024) {
         var count = 2
         while count < slotCount { count <<= 1 }
         slots = Array(repeating: nil, count: count)
@@ -47,10 +49,25 @@ final class CallMemo {
         slots[first] = call
     }
 
-    /// FNV-1a over the message: cheap, and a collision only costs a parse.
+    /// FNV-1a-like over the message, eight bytes at a time, then a final mix so every byte reaches the low bits
+    /// the slot index uses: cheap (a byte at a time was 500 instructions for a 130-byte call, callgrind, BENCHMARKS.md
+    /// issue 13), and a collision only costs a parse.
     private static func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+        var offset = 0
+        while offset &+ 8 <= bytes.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9e37_79b9_7f4a_7c15
+            offset &+= 8
+        }
+        while offset < bytes.count {
+            hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
+            offset &+= 1
+        }
+        hash ^= hash >> 33
+        hash = hash &* 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        return Int(truncatingIfNeeded: hash)
     }
 }

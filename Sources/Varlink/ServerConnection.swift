@@ -27,7 +27,9 @@ final class ServerConnection {
     /// in the hot path: without it a cached `Roster.Get` costs the daemon about 7,460 instructions instead of
     /// 8,020 (callgrind, 13 KB reply; 7,910 before the write queue moved out of the connection).
     @exclusivity(unchecked) var output = PendingWrites()
-    var slots: [Slot] = []
+    /// The calls awaiting their final reply, oldest first. Exclusivity is not checked at run time either: only the
+    /// event-loop thread touches it, always briefly and calling out to nothing, and a call touches it three times.
+    @exclusivity(unchecked) var slots: [Slot] = []
     /// Bytes held in `slots[…].buffered`, counted against the pending-output limit.
     var bufferedBytes = 0
     var nextSequence: UInt64 = 0
@@ -44,7 +46,8 @@ final class ServerConnection {
     /// `pendingBytes` as last added to the server-wide output total.
     var accountedOutput = 0
     /// `whenOutputDrained` callbacks, run by `runDrainWaiters()` once their call's replies are written.
-    var drainWaiters: [DrainWaiter] = []
+    /// Exclusivity is not checked at run time, for the reason given at `output`.
+    @exclusivity(unchecked) var drainWaiters: [DrainWaiter] = []
 
     init(id: UInt64, fd: Int32, peer: PeerCredentials, now: UInt64) {
         self.id = id
@@ -91,22 +94,24 @@ final class ServerConnection {
 
     // MARK: Calls
 
-    /// The members of the call message `bytes`: those of the previous call when the bytes are the same (a
-    /// client polling one query sends identical messages), else those `memo` remembers for the same bytes (from
-    /// any connection of the loop), else parsed and remembered in both. Nil when the message is not a JSON object.
-    func callFields(_ bytes: UnsafeBufferPointer<UInt8>, memo: CallMemo) -> [String: JSONValue]? {
-        if let lastCall, lastCall.matches(bytes) { return lastCall.fields }
+    /// The call message `bytes` as parsed: the previous call when the bytes are the same (a client polling one
+    /// query sends identical messages), else the one `memo` remembers for the same bytes (from any connection of
+    /// the loop), else parsed and remembered in both. A message longer than ``RememberedCall/maxBytes`` is parsed
+    /// and kept nowhere. Nil when the message is not a JSON object.
+    func call(_ bytes: UnsafeBufferPointer<UInt8>, memo: CallMemo) -> RememberedCall? {
+        if let lastCall, lastCall.matches(bytes) { return lastCall }
         if let remembered = memo.call(for: bytes) {
             lastCall = remembered  // the memo's entry itself: no copy of the bytes
-            return remembered.fields
+            return remembered
         }
         guard let message = try? JSONValue(parsing: bytes), case .object(let fields) = message else { return nil }
-        if bytes.count <= RememberedCall.maxBytes {
-            let call = RememberedCall(bytes: Array(bytes), fields: fields)
-            memo.remember(call)
-            lastCall = call
+        guard bytes.count <= RememberedCall.maxBytes else {
+            return RememberedCall(bytes: [], fields: fields)  // kept nowhere, so no bytes to compare
         }
-        return fields
+        let call = RememberedCall(bytes: Array(bytes), fields: fields)
+        memo.remember(call)
+        lastCall = call
+        return call
     }
 
     /// Opens a slot for a call that expects replies and returns its sequence number, or nil when `limit` calls

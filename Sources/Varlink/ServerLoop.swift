@@ -25,9 +25,13 @@ final class ServerLoop: @unchecked Sendable {
     let epollFD: Int32
     let wakeFD: Int32
     var listeners: [Int32] = []
-    var connections: [UInt64: ServerConnection] = [:]
+    /// Open connections by id. This and `dirty` are read or written a few times per call, always briefly and
+    /// calling out to nothing, on the loop thread only: exclusivity is not checked at run time (callgrind,
+    /// BENCHMARKS.md issue 13).
+    @exclusivity(unchecked) var connections: [UInt64: ServerConnection] = [:]
     var nextConnectionID: UInt64 = 1
-    var dirty: [ServerConnection] = []
+    /// Connections with output to write at the end of this wake-up.
+    @exclusivity(unchecked) var dirty: [ServerConnection] = []
     /// Parsed call messages shared by all connections (loop thread only).
     let callMemo = CallMemo()
     var loopThread: pthread_t?
@@ -270,7 +274,7 @@ final class ServerLoop: @unchecked Sendable {
     func handleMessage(_ bytes: UnsafeBufferPointer<UInt8>, on connection: ServerConnection) {
         // Not JSON, not UTF-8, or not a call object: the stream cannot be trusted any more,
         // so this client (only) is disconnected.
-        guard let fields = connection.callFields(bytes, memo: callMemo), let envelope = CallEnvelope(fields) else {
+        guard let remembered = connection.call(bytes, memo: callMemo), let envelope = remembered.envelope else {
             return close(connection)
         }
         var sequence: UInt64 = 0
@@ -288,9 +292,14 @@ final class ServerLoop: @unchecked Sendable {
         guard let parameters = envelope.parameters else { return reject(.invalidParameter("parameters")) }
         if envelope.upgrade { return reject(.invalidParameter("upgrade")) }
         let route: VarlinkInterface.Route
-        switch service.route(for: envelope.method) {
-        case .success(let found): route = found
-        case .failure(let error): return reject(error)
+        if let known = remembered.route {
+            route = known  // the loop's service never changes, so neither does a method's route
+        } else {
+            switch service.route(for: envelope.method) {
+            case .success(let found): route = found
+            case .failure(let error): return reject(error)
+            }
+            remembered.route = route
         }
         route.calls.increment()
         if route.requiresMore, !envelope.more { return reject(.expectedMore()) }
@@ -303,7 +312,7 @@ final class ServerLoop: @unchecked Sendable {
         if !envelope.oneway { connection.attachToNewestCall(responder) }
         let call = VarlinkCall(
             method: envelope.method, parameters: parameters, more: envelope.more, oneway: envelope.oneway,
-            peer: connection.peer)
+            peer: connection.peer, remembered: remembered)
         do {
             try route.handler(call, responder)
         } catch {

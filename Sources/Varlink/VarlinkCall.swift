@@ -10,6 +10,8 @@ public struct VarlinkCall: Sendable {
     public let oneway: Bool
     /// The caller's process credentials, taken when the connection was accepted.
     public let peer: PeerCredentials
+    /// The server's memo entry for this call's exact message bytes, which keeps what ``remembered(_:)`` derived.
+    let remembered: RememberedCall?
 
     /// A call as the server delivers it, one per message; tests build them to call handlers directly.
     public init(
@@ -21,6 +23,51 @@ public struct VarlinkCall: Sendable {
         self.more = more
         self.oneway = oneway
         self.peer = peer
+        remembered = nil
+    }
+
+    /// A call the server read from the message its memo keeps as `remembered`.
+    init(
+        method: String, parameters: [String: JSONValue], more: Bool, oneway: Bool, peer: PeerCredentials,
+        remembered: RememberedCall
+    ) {
+        self.method = method
+        self.parameters = parameters
+        self.more = more
+        self.oneway = oneway
+        self.peer = peer
+        self.remembered = remembered
+    }
+
+    /// What `derive` makes of this call's parameters, kept with the server's memo of the call's message: a later
+    /// call with the same bytes, on any connection, gets the same instance back without deriving it again. A hot
+    /// handler uses it to decode its parameters once per distinct message rather than once per call.
+    ///
+    /// `derive` must depend on ``parameters`` alone — not on the configuration, the clock or the caller — since
+    /// its result is reused for as long as the message stays in the memo. A call the server did not keep (a test's
+    /// own call, a long message) derives every time, and so does one asked off the event-loop thread (a handler
+    /// that hands the call to a task); a `derive` that throws keeps nothing.
+    @inlinable
+    public func remembered<Value: AnyObject & Sendable>(
+        _ derive: () throws(VarlinkError) -> Value
+    ) throws(VarlinkError) -> Value {
+        if let value = rememberedValue() as? Value { return value }
+        let value = try derive()
+        // A value of another type already kept (never from the same handler) stays; this one is not kept.
+        return keep(value) as? Value ?? value
+    }
+
+    /// What the memo keeps for this call's message, if anything. Not generic, so that the inlined
+    /// ``remembered(_:)`` runs no unspecialised generic code.
+    @usableFromInline
+    func rememberedValue() -> AnyObject? {
+        remembered?.derived()
+    }
+
+    /// Keeps `value` for this call's message unless something is kept already; returns what is kept.
+    @usableFromInline
+    func keep(_ value: AnyObject & Sendable) -> AnyObject {
+        remembered?.keep(value) ?? value
     }
 
     /// The method's name without its interface (`Get`).

@@ -7,15 +7,18 @@ import Varlink
 /// string; `host`, `platform`, `osVersion`, `locale` optional strings (null reads as absent); `waitMs` an
 /// optional integer, not negative, capped at ``maxWaitMs``; unknown members ignored — and reports the first invalid parameter in that
 /// order, whatever order the caller sent them in.
-struct GetParameters {
+///
+/// A class, immutable, so that the server's call memo can keep it with the message it was read from
+/// (``VarlinkCall/remembered(_:)``): a call whose bytes were seen before, on any connection, reads nothing again.
+final class GetParameters: Sendable {
     /// The query as spelled, which is also the reply cache's key.
-    var key: ReplyCache.Key
+    let key: ReplyCache.Key
     /// The longest wait a caller can ask for: a minute. A larger `waitMs` waits this long, so no call can keep a
     /// timer (and its memory) alive for longer.
     static let maxWaitMs: Int64 = 60_000
 
     /// How long the caller is willing to wait for a warming roster, in milliseconds, at most ``maxWaitMs``.
-    var waitMs: Int64?
+    let waitMs: Int64?
 
     init(_ call: VarlinkCall) throws(VarlinkError) {
         var storefront: JSONValue?
@@ -47,6 +50,8 @@ struct GetParameters {
         if let wait, !wait.isNull {
             guard let milliseconds = wait.intValue, milliseconds >= 0 else { throw .invalidParameter("waitMs") }
             waitMs = min(milliseconds, Self.maxWaitMs)
+        } else {
+            waitMs = nil
         }
     }
 

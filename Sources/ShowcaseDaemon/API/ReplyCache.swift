@@ -18,13 +18,43 @@ import Varlink
 /// larger than the budget keeps most of its hits instead of losing them all at once.
 final class ReplyCache: @unchecked Sendable {
     /// The query as the caller spelled it: hits skip even parsing the storefront code.
+    ///
+    /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
+    /// kept with its call's message (``GetParameters``) is looked up again and again, and hashing six strings
+    /// each time cost a varied `Get` about 600 instructions (callgrind, BENCHMARKS.md issue 13).
     struct Key: Hashable {
-        var storefront: String
-        var host: String?
-        var platform: String?
-        var device: String?
-        var osVersion: String?
-        var locale: String?
+        let storefront: String
+        let host: String?
+        let platform: String?
+        let device: String?
+        let osVersion: String?
+        let locale: String?
+        /// The hash of the members above; equal keys have equal members, so equal hashes.
+        private let memberHash: Int
+
+        init(
+            storefront: String, host: String? = nil, platform: String? = nil, device: String? = nil,
+            osVersion: String? = nil, locale: String? = nil
+        ) {
+            self.storefront = storefront
+            self.host = host
+            self.platform = platform
+            self.device = device
+            self.osVersion = osVersion
+            self.locale = locale
+            var hasher = Hasher()
+            hasher.combine(storefront)
+            hasher.combine(host)
+            hasher.combine(platform)
+            hasher.combine(device)
+            hasher.combine(osVersion)
+            hasher.combine(locale)
+            memberHash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(memberHash)
+        }
     }
 
     private struct Entry {
@@ -38,7 +68,8 @@ final class ReplyCache: @unchecked Sendable {
     }
 
     private let clock: any ShowcaseClock
-    private var entries: [Key: Entry] = [:]
+    /// Exclusivity is not checked at run time: one thread, and no access calls out while it lasts.
+    @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
     private var seenOnce: Set<Key> = []
     private var bytes = 0
     private let capacity: Int

@@ -42,7 +42,8 @@ final class RosterMethods: Sendable {
     // MARK: Get
 
     private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
-        let parameters = try GetParameters(call)
+        // Read once per distinct message: a call whose bytes the server saw before gets the same parameters back.
+        let parameters = try call.remembered { () throws(VarlinkError) in try GetParameters(call) }
         let key = parameters.key
         let stamp = service.store.stamp
         let generation = service.config.generation

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import Varlink
+
+@testable import ShowcaseDaemon
+
+@Suite("Reply cache keys: hashed once, still compared member by member")
+struct ReplyCacheKeyTests {
+    private let full = ReplyCache.Key(
+        storefront: "us", host: "com.example.App", platform: "ios", device: "iphone", osVersion: "17.4",
+        locale: "en")
+
+    @Test("keys spelled the same are equal and hash the same")
+    func sameSpelling() {
+        let again = ReplyCache.Key(
+            storefront: "us", host: "com.example.App", platform: "ios", device: "iphone", osVersion: "17.4",
+            locale: "en")
+        #expect(full == again)
+        #expect(full.hashValue == again.hashValue)
+        #expect(ReplyCache.Key(storefront: "de") == ReplyCache.Key(storefront: "de", host: nil))
+    }
+
+    @Test("a key differing in any one member is another key")
+    func everyMemberCounts() {
+        let others = [
+            ReplyCache.Key(
+                storefront: "de", host: "com.example.App", platform: "ios", device: "iphone", osVersion: "17.4",
+                locale: "en"),
+            ReplyCache.Key(
+                storefront: "us", host: nil, platform: "ios", device: "iphone", osVersion: "17.4", locale: "en"),
+            ReplyCache.Key(
+                storefront: "us", host: "com.example.App", platform: "macos", device: "iphone", osVersion: "17.4",
+                locale: "en"),
+            ReplyCache.Key(
+                storefront: "us", host: "com.example.App", platform: "ios", device: "ipad", osVersion: "17.4",
+                locale: "en"),
+            ReplyCache.Key(
+                storefront: "us", host: "com.example.App", platform: "ios", device: "iphone", osVersion: "16.0",
+                locale: "en"),
+            ReplyCache.Key(
+                storefront: "us", host: "com.example.App", platform: "ios", device: "iphone", osVersion: "17.4",
+                locale: nil),
+        ]
+        for other in others { #expect(other != full) }
+        #expect(Set(others + [full]).count == others.count + 1)
+    }
+
+    @Test("the cache answers a key only with the reply stored for that key")
+    func lookupIsPerKey() {
+        let cache = ReplyCache(clock: ManualClock())
+        let stamp = StorefrontStamp()
+        let other = ReplyCache.Key(storefront: "us", locale: "fr")
+        let reply = EncodedReply(parameters: .object(["which": .string("full")]))
+        for _ in 0..<2 {  // a reply is kept the second time its query misses
+            cache.store(
+                reply, for: full, stamp: 1, storefrontStamp: stamp, storefrontValue: stamp.value, generation: 1,
+                expires: nil)
+        }
+        #expect(cache.lookup(full, stamp: 1, generation: 1)?.bytes == reply.bytes)
+        #expect(cache.lookup(other, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(ReplyCache.Key(storefront: "us"), stamp: 1, generation: 1) == nil)
+    }
+}

@@ -20,6 +20,12 @@ final class GetParameters: Sendable {
     /// How long the caller is willing to wait for a warming roster, in milliseconds, at most ``maxWaitMs``.
     let waitMs: Int64?
 
+    /// The reply-cache entry ``key`` last resolved to, so that a hit on a remembered message skips the cache's
+    /// dictionary; ``ReplyCache`` uses it only while it is still its entry for the key. Read and written only by
+    /// the cache's lookup, on the event-loop thread the cache is confined to, which is also the only thread that
+    /// keeps parameters with a message.
+    nonisolated(unsafe) var cacheEntry: ReplyCache.Entry?
+
     init(_ call: VarlinkCall) throws(VarlinkError) {
         var storefront: JSONValue?
         var host: JSONValue?

@@ -57,14 +57,35 @@ final class ReplyCache: @unchecked Sendable {
         }
     }
 
-    private struct Entry {
-        var reply: EncodedReply
-        var stamp: Int
-        var storefrontStamp: StorefrontStamp
-        var storefrontValue: Int
-        var generation: Int
+    /// One kept reply and what it was current for.
+    ///
+    /// A class, so that a call's ``GetParameters`` can keep the entry its key resolved to and a repeated lookup
+    /// skips the dictionary (comparing the key's six strings cost a varied `Get` about 500 instructions). An
+    /// entry that leaves the cache, replaced or evicted, drops its reply: a kept entry is used only while it is
+    /// still the one the cache holds for that key, and never keeps an evicted reply's bytes alive.
+    final class Entry {
+        /// The reply, or nil once the entry has left the cache.
+        fileprivate(set) var reply: EncodedReply?
+        fileprivate let owner: ObjectIdentifier
+        fileprivate let stamp: Int
+        fileprivate let storefrontStamp: StorefrontStamp
+        fileprivate let storefrontValue: Int
+        fileprivate let generation: Int
         /// When a `fresh` reply turns `stale`: the reply must be rebuilt then.
-        var expires: Date?
+        fileprivate let expires: Date?
+
+        fileprivate init(
+            reply: EncodedReply, owner: ObjectIdentifier, stamp: Int, storefrontStamp: StorefrontStamp,
+            storefrontValue: Int, generation: Int, expires: Date?
+        ) {
+            self.reply = reply
+            self.owner = owner
+            self.stamp = stamp
+            self.storefrontStamp = storefrontStamp
+            self.storefrontValue = storefrontValue
+            self.generation = generation
+            self.expires = expires
+        }
     }
 
     private let clock: any ShowcaseClock
@@ -81,12 +102,33 @@ final class ReplyCache: @unchecked Sendable {
         self.byteBudget = byteBudget
     }
 
+    /// The reply kept for `key`, if it is current for `stamp` and `generation`.
     func lookup(_ key: Key, stamp: Int, generation: Int) -> EncodedReply? {
-        guard let entry = entries[key], entry.stamp == stamp, entry.generation == generation,
+        guard let entry = entries[key] else { return nil }
+        return current(entry, stamp: stamp, generation: generation)
+    }
+
+    /// The reply kept for `parameters.key`, if current; `parameters` keeps the entry the key resolved to, so the
+    /// next lookup with the same parameters (the same message, remembered) goes to it without hashing or comparing
+    /// the key, for as long as the entry is still this cache's entry for it.
+    func lookup(_ parameters: GetParameters, stamp: Int, generation: Int) -> EncodedReply? {
+        let entry: Entry
+        if let kept = parameters.cacheEntry, kept.reply != nil, kept.owner == ObjectIdentifier(self) {
+            entry = kept
+        } else {
+            guard let found = entries[parameters.key] else { return nil }
+            parameters.cacheEntry = found
+            entry = found
+        }
+        return current(entry, stamp: stamp, generation: generation)
+    }
+
+    private func current(_ entry: Entry, stamp: Int, generation: Int) -> EncodedReply? {
+        guard let reply = entry.reply, entry.stamp == stamp, entry.generation == generation,
             entry.storefrontStamp.value == entry.storefrontValue
         else { return nil }
         if let expires = entry.expires, clock.now >= expires { return nil }
-        return entry.reply
+        return reply
     }
 
     /// Keeps `reply`; the stamps must have been read *before* the answer was computed, so a change racing
@@ -100,17 +142,23 @@ final class ReplyCache: @unchecked Sendable {
             seenOnce.insert(key)
             return
         }
-        if let old = entries.removeValue(forKey: key) { bytes -= old.reply.bytes.count }
+        if let old = entries.removeValue(forKey: key) { retire(old) }
         guard reply.bytes.count <= byteBudget else { return }
         while entries.count >= capacity || bytes + reply.bytes.count > byteBudget,
             let victim = entries.randomElement()
         {
             entries[victim.key] = nil
-            bytes -= victim.value.reply.bytes.count
+            retire(victim.value)
         }
         bytes += reply.bytes.count
         entries[key] = Entry(
-            reply: reply, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
-            generation: generation, expires: expires)
+            reply: reply, owner: ObjectIdentifier(self), stamp: stamp, storefrontStamp: storefrontStamp,
+            storefrontValue: storefrontValue, generation: generation, expires: expires)
+    }
+
+    /// Accounts for `entry` leaving the cache and drops its reply, so no one who kept the entry uses it again.
+    private func retire(_ entry: Entry) {
+        bytes -= entry.reply?.bytes.count ?? 0
+        entry.reply = nil
     }
 }

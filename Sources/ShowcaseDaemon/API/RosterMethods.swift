@@ -44,13 +44,13 @@ final class RosterMethods: Sendable {
     private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         // Read once per distinct message: a call whose bytes the server saw before gets the same parameters back.
         let parameters = try call.remembered { () throws(VarlinkError) in try GetParameters(call) }
-        let key = parameters.key
         let stamp = service.store.stamp
         let generation = service.config.generation
-        if let hit = replies.lookup(key, stamp: stamp, generation: generation) {
+        if let hit = replies.lookup(parameters, stamp: stamp, generation: generation) {
             responder.reply(hit)
             return
         }
+        let key = parameters.key
         let request = try request(key)
         let storefrontStamp = service.store.stamp(for: request.storefront)
         let storefrontValue = storefrontStamp.value

@@ -88,7 +88,10 @@ struct MetricsEndToEndTests {
         try waitFor(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: second.path) }
         let moved = try String(contentsOf: second, encoding: .utf8)
         #expect(Self.sample(moved, "showcase_config_generation") == 2, "\(moved)")
-        #expect(bed.daemon?.log.contains("wrote the metrics textfile \(second.path) again") == true)
+        // The line follows the write: the file can be seen before the daemon's log has it.
+        try waitFor(timeout: .seconds(10)) {
+            bed.daemon?.log.contains("wrote the metrics textfile \(second.path) again") == true
+        }
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: missing.path) == ["second.prom"],
             "no temporary file is left beside it")

@@ -66,15 +66,14 @@ extension ServerLoop {
             }
             inReserve = true
         }
-        let id = nextConnectionID
-        nextConnectionID += 1
+        let id = connections.makeID(fd: fd)
         let connection = ServerConnection(id: id, fd: fd, peer: peer, now: ServerLoop.now())
         connection.inReserve = inReserve
         guard csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN | CSYS_EPOLLRDHUP), id) == 0 else {
             _ = csys_close(fd)
             return
         }
-        connections[id] = connection
+        connections.insert(connection)
         connectionsPerUID[peer.uid] = fromUID + 1
         if inReserve { reserveInUse += 1 }
         publishCount()

@@ -28,10 +28,11 @@ final class ServerLoop: @unchecked Sendable {
     /// Open connections by id. This and `dirty` are read or written a few times per call, always briefly and
     /// calling out to nothing, on the loop thread only: exclusivity is not checked at run time (callgrind,
     /// BENCHMARKS.md issue 13).
-    @exclusivity(unchecked) var connections: [UInt64: ServerConnection] = [:]
-    var nextConnectionID: UInt64 = 1
+    @exclusivity(unchecked) var connections = ConnectionTable()
     /// Connections with output to write at the end of this wake-up.
     @exclusivity(unchecked) var dirty: [ServerConnection] = []
+    /// The connections `flushDirty` is writing; empty between wake-ups.
+    @exclusivity(unchecked) var flushing: [ServerConnection] = []
     /// Parsed call messages shared by all connections (loop thread only).
     let callMemo = CallMemo()
     var loopThread: pthread_t?
@@ -82,6 +83,7 @@ final class ServerLoop: @unchecked Sendable {
         _ = csys_close(epollFD)
         _ = csys_close(wakeFD)
         if reserveFD >= 0 { _ = csys_close(reserveFD) }
+        scratch.deallocate()
     }
 
     static func now() -> UInt64 {
@@ -155,7 +157,7 @@ final class ServerLoop: @unchecked Sendable {
                 sweep(now: now)
             }
         }
-        for connection in Array(connections.values) { close(connection) }
+        for connection in connections.all { close(connection) }
         for listener in listeners { _ = csys_close(listener) }
         listeners = []
         stopped.signal()
@@ -193,7 +195,7 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func sweep(now: UInt64) {
-        for connection in Array(connections.values) {
+        for connection in connections.all {
             if let deadline = shutdownDeadline {
                 if connection.isQuiet || now >= deadline { close(connection) }
             } else if connection.isQuiet, idleNanoseconds > 0, now &- connection.lastActivity >= idleNanoseconds {
@@ -209,7 +211,7 @@ final class ServerLoop: @unchecked Sendable {
         let responders = connection.discardAll()
         _ = csys_epoll_del(epollFD, connection.fd)
         _ = csys_close(connection.fd)
-        connections[connection.id] = nil
+        connections.remove(id: connection.id)
         publishCount()
         for responder in responders { responder.markClosed() }
     }
@@ -217,7 +219,10 @@ final class ServerLoop: @unchecked Sendable {
     // MARK: - Reading
 
     static let readChunk = 65536
-    var scratch = [UInt8](repeating: 0, count: ServerLoop.readChunk)
+    /// Where every connection's bytes are read to. Raw memory rather than an array: an array property is checked
+    /// for exclusive access and unique ownership each time it is lent out, twice per read (callgrind, BENCHMARKS.md
+    /// issue 13).
+    let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ServerLoop.readChunk)
 
     func handle(event: UInt32, on connection: ServerConnection) {
         // After a half-close, a hang-up means the peer is gone for good: nothing can be
@@ -240,12 +245,10 @@ final class ServerLoop: @unchecked Sendable {
     /// delivered; a bare EOF (EPOLLRDHUP) is a half-close and pending replies are still written.
     func readAvailable(_ connection: ServerConnection, peerGone: Bool) {
         for _ in 0..<4 {
-            let count = scratch.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count) }
+            let count = csys_recv(connection.fd, scratch.baseAddress, scratch.count)
             if count > 0 {
                 connection.lastActivity = batchTime
-                scratch.withUnsafeBufferPointer { buffer in
-                    consume(UnsafeBufferPointer(rebasing: buffer[0..<count]), on: connection)
-                }
+                consume(UnsafeBufferPointer(rebasing: scratch[0..<count]), on: connection)
                 if !connection.isOpen { return }
                 flush(connection)
                 if !connection.isOpen || count < ServerLoop.readChunk { return }
@@ -326,9 +329,13 @@ final class ServerLoop: @unchecked Sendable {
         // Drained callbacks that this wake-up's writes released go to the drain queue together, after the writes.
         defer { ServerConnection.drained.dispatch() }
         guard !dirty.isEmpty else { return }
-        let pending = dirty
-        dirty = []
-        for connection in pending where connection.isOpen { flush(connection) }
+        // Swapped with a spare rather than replaced by `[]`, so neither list gives up its storage: a new array
+        // for every wake-up with output was an allocation for one call in three (callgrind, BENCHMARKS.md issue 13).
+        swap(&dirty, &flushing)
+        // A connection whose reply was answered inline was flushed right after its read (`readAvailable`): only
+        // what is still waiting (replies from other threads, a full socket) needs writing here.
+        for connection in flushing where connection.isOpen && connection.hasPendingOutput { flush(connection) }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     func flush(_ connection: ServerConnection) {
@@ -345,7 +352,7 @@ final class ServerLoop: @unchecked Sendable {
         _ = accountOutput(connection)
         if !connection.hasPendingOutput {
             connection.lastActivity = batchTime
-            connection.runDrainWaiters()
+            if !connection.drainWaiters.isEmpty { connection.runDrainWaiters() }
         } else if connection.pendingBytes > limits.maxPendingOutputBytes {
             return close(connection)
         }

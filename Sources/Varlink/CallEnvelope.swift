@@ -1,6 +1,9 @@
 /// The members of one call message the server acts on — `method`, `parameters`, `oneway`, `more`, `upgrade` —
 /// read in one pass over the object instead of a hashed lookup per member, since this runs for every call.
-struct CallEnvelope {
+///
+/// A class: the loop's memo keeps one per message and every ``VarlinkCall`` made from that message refers to it,
+/// one reference instead of copies of the name and the parameters (callgrind, BENCHMARKS.md issue 13).
+final class CallEnvelope: Sendable {
     /// The fully qualified method name.
     let method: String
     /// The parameters object's members; absent and `null` read as empty. Nil when `parameters` is present with
@@ -12,6 +15,15 @@ struct CallEnvelope {
     let more: Bool
     /// The caller asks to upgrade the connection to another protocol, which this server does not offer.
     let upgrade: Bool
+
+    /// A call made in code (tests calling a handler directly), taken as given.
+    init(method: String, parameters: [String: JSONValue], more: Bool, oneway: Bool) {
+        self.method = method
+        self.parameters = parameters
+        self.more = more
+        self.oneway = oneway
+        upgrade = false
+    }
 
     /// Reads a call; nil when `method` is missing or not a string (the stream cannot be trusted any more).
     init?(_ fields: [String: JSONValue]) {

@@ -292,7 +292,7 @@ final class ServerLoop: @unchecked Sendable {
                     final: true)
             }
         }
-        guard let parameters = envelope.parameters else { return reject(.invalidParameter("parameters")) }
+        guard envelope.parameters != nil else { return reject(.invalidParameter("parameters")) }
         if envelope.upgrade { return reject(.invalidParameter("upgrade")) }
         let route: VarlinkInterface.Route
         if let known = remembered.route {
@@ -313,9 +313,7 @@ final class ServerLoop: @unchecked Sendable {
         let responder = VarlinkResponder(
             loop: self, connectionID: connection.id, sequence: sequence, more: envelope.more, oneway: envelope.oneway)
         if !envelope.oneway { connection.attachToNewestCall(responder) }
-        let call = VarlinkCall(
-            method: envelope.method, parameters: parameters, more: envelope.more, oneway: envelope.oneway,
-            peer: connection.peer, remembered: remembered)
+        let call = VarlinkCall(envelope: envelope, peer: connection.peer, remembered: remembered)
         do {
             try route.handler(call, responder)
         } catch {

@@ -1,40 +1,36 @@
 /// One method call as a handler sees it.
 public struct VarlinkCall: Sendable {
-    /// Fully qualified method name, e.g. `io.showcase.Roster.Get`.
-    public let method: String
-    /// The call's parameters, always an object: absent, `null` and `{}` all arrive as `{}`.
-    public let parameters: [String: JSONValue]
-    /// The caller accepts several replies (`continues: true` … final reply).
-    public let more: Bool
-    /// The caller wants no reply at all; anything sent through the responder is dropped.
-    public let oneway: Bool
+    /// The message's members: for a call the server read, the envelope its memo keeps for the message (one
+    /// reference per call, not a copy of the name and the parameters).
+    let envelope: CallEnvelope
     /// The caller's process credentials, taken when the connection was accepted.
     public let peer: PeerCredentials
     /// The server's memo entry for this call's exact message bytes, which keeps what ``remembered(_:)`` derived.
     let remembered: RememberedCall?
+
+    /// Fully qualified method name, e.g. `io.showcase.Roster.Get`.
+    public var method: String { envelope.method }
+    /// The call's parameters, always an object: absent, `null` and `{}` all arrive as `{}`.
+    public var parameters: [String: JSONValue] { envelope.parameters ?? [:] }
+    /// The caller accepts several replies (`continues: true` … final reply).
+    public var more: Bool { envelope.more }
+    /// The caller wants no reply at all; anything sent through the responder is dropped.
+    public var oneway: Bool { envelope.oneway }
 
     /// A call as the server delivers it, one per message; tests build them to call handlers directly.
     public init(
         method: String, parameters: [String: JSONValue] = [:], more: Bool = false, oneway: Bool = false,
         peer: PeerCredentials = .unknown
     ) {
-        self.method = method
-        self.parameters = parameters
-        self.more = more
-        self.oneway = oneway
+        envelope = CallEnvelope(method: method, parameters: parameters, more: more, oneway: oneway)
         self.peer = peer
         remembered = nil
     }
 
-    /// A call the server read from the message its memo keeps as `remembered`.
-    init(
-        method: String, parameters: [String: JSONValue], more: Bool, oneway: Bool, peer: PeerCredentials,
-        remembered: RememberedCall
-    ) {
-        self.method = method
-        self.parameters = parameters
-        self.more = more
-        self.oneway = oneway
+    /// A call the server read from the message its memo keeps as `remembered`, whose envelope (with parameters
+    /// present as an object) is `envelope`.
+    init(envelope: CallEnvelope, peer: PeerCredentials, remembered: RememberedCall) {
+        self.envelope = envelope
         self.peer = peer
         self.remembered = remembered
     }

@@ -10,11 +10,20 @@ public struct VarlinkInterface: Sendable {
     /// error reply.
     public typealias Handler = @Sendable (VarlinkCall, VarlinkResponder) throws(VarlinkError) -> Void
 
-    struct Route: Sendable {
+    /// A method's handler as the server dispatches to it. A class, so that the loop's memo keeps it for a message
+    /// and a call takes one reference instead of copying the handler's closure and counter (callgrind,
+    /// BENCHMARKS.md issue 13).
+    final class Route: Sendable {
         let handler: Handler
         let requiresMore: Bool
         /// Counts the calls dispatched to this route; ``VarlinkService/add(_:)`` gives it its method's counter.
-        var calls = VarlinkCallCounts.Counter()
+        let calls: VarlinkCallCounts.Counter
+
+        init(handler: @escaping Handler, requiresMore: Bool, calls: VarlinkCallCounts.Counter = .init()) {
+            self.handler = handler
+            self.requiresMore = requiresMore
+            self.calls = calls
+        }
     }
 
     /// The parsed definition.

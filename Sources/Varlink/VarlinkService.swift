@@ -78,10 +78,10 @@ public struct VarlinkService: Sendable {
         }
         interfaces[interface.name] = interface
         interfaceOrder.append(interface.name)
-        for (method, var route) in interface.routes {
+        for (method, route) in interface.routes {
             let name = interface.name + "." + method
-            route.calls = callCounts.counter(for: name)
-            routes[name] = route
+            routes[name] = VarlinkInterface.Route(
+                handler: route.handler, requiresMore: route.requiresMore, calls: callCounts.counter(for: name))
         }
         rebuildServiceRoutes()
     }

@@ -76,9 +76,7 @@ struct CallMemoTests {
         func storefront(_ connection: ServerConnection, _ code: String) throws -> String {
             let remembered = try #require(withBytes(text(code)) { connection.call($0, memo: memo) })
             let envelope = try #require(remembered.envelope)
-            let call = VarlinkCall(
-                method: envelope.method, parameters: try #require(envelope.parameters), more: false, oneway: false,
-                peer: peer, remembered: remembered)
+            let call = VarlinkCall(envelope: envelope, peer: peer, remembered: remembered)
             return try call.remembered { () throws(VarlinkError) in
                 derivations += 1
                 return Derived(try call.string("storefront"))
@@ -103,9 +101,9 @@ struct CallMemoTests {
     func derivedOnlyOnItsThread() throws {
         let bytes = Array(#"{"method":"io.showcase.Roster.Get","parameters":{"storefront":"us"}}"#.utf8)
         let remembered = RememberedCall(bytes: bytes, fields: [:])  // made on this thread: its loop thread
-        let call = VarlinkCall(
-            method: "io.showcase.Roster.Get", parameters: ["storefront": .string("us")], more: false, oneway: false,
-            peer: .unknown, remembered: remembered)
+        let envelope = CallEnvelope(
+            method: "io.showcase.Roster.Get", parameters: ["storefront": .string("us")], more: false, oneway: false)
+        let call = VarlinkCall(envelope: envelope, peer: .unknown, remembered: remembered)
         let results = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let other = Thread {  // certainly another thread: this one waits for it
@@ -126,9 +124,9 @@ struct CallMemoTests {
     @Test("a derivation that throws keeps nothing, and the next call derives again")
     func failedDerivationKeepsNothing() throws {
         let bytes = Array(#"{"method":"io.showcase.Roster.Get","parameters":{}}"#.utf8)
-        let call = VarlinkCall(
-            method: "io.showcase.Roster.Get", parameters: [:], more: false, oneway: false, peer: .unknown,
-            remembered: RememberedCall(bytes: bytes, fields: [:]))
+        let envelope = CallEnvelope(method: "io.showcase.Roster.Get", parameters: [:], more: false, oneway: false)
+        let remembered = RememberedCall(bytes: bytes, fields: [:])
+        let call = VarlinkCall(envelope: envelope, peer: .unknown, remembered: remembered)
         #expect(throws: VarlinkError.self) {
             try call.remembered { () throws(VarlinkError) -> Derived in throw .invalidParameter("storefront") }
         }

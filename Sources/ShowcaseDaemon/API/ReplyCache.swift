@@ -16,6 +16,11 @@ import Varlink
 /// 175 storefronts × 200 apps already take about 45 MB: every storefront's 90 KB reply kept at once
 /// would be another 16 MB. Over budget, random entries make room for the new one, so a hot set
 /// larger than the budget keeps most of its hits instead of losing them all at once.
+///
+/// Queries that differ only in what does not change the answer (a locale without taglines, `platform: ios` on an
+/// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
+/// copy of the bytes, counted once against the budget. Besides memory, that keeps fewer distinct replies for the
+/// kernel to copy from: the varied-calls bench's 60 queries have 30 different replies (BENCHMARKS.md issue 13).
 final class ReplyCache: @unchecked Sendable {
     /// The query as the caller spelled it: hits skip even parsing the storefront code.
     ///
@@ -57,6 +62,25 @@ final class ReplyCache: @unchecked Sendable {
         }
     }
 
+    /// Identifies reply bytes for sharing: their length and hash (equal bytes are still compared in full).
+    struct Content: Hashable {
+        let count: Int
+        let hash: Int
+
+        init(_ bytes: [UInt8]) {
+            count = bytes.count
+            var hasher = Hasher()
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hash = hasher.finalize()
+        }
+    }
+
+    /// Reply bytes kept once for every entry whose reply they are.
+    private struct Shared {
+        let reply: EncodedReply
+        var users: Int
+    }
+
     /// One kept reply and what it was current for.
     ///
     /// A class, so that a call's ``GetParameters`` can keep the entry its key resolved to and a repeated lookup
@@ -73,12 +97,15 @@ final class ReplyCache: @unchecked Sendable {
         fileprivate let generation: Int
         /// When a `fresh` reply turns `stale`: the reply must be rebuilt then.
         fileprivate let expires: Date?
+        /// Where the reply's bytes are counted in `shared`; nil for bytes kept alone (a hash shared with other bytes).
+        fileprivate let content: Content?
 
         fileprivate init(
-            reply: EncodedReply, owner: ObjectIdentifier, stamp: Int, storefrontStamp: StorefrontStamp,
-            storefrontValue: Int, generation: Int, expires: Date?
+            reply: EncodedReply, content: Content?, owner: ObjectIdentifier, stamp: Int,
+            storefrontStamp: StorefrontStamp, storefrontValue: Int, generation: Int, expires: Date?
         ) {
             self.reply = reply
+            self.content = content
             self.owner = owner
             self.stamp = stamp
             self.storefrontStamp = storefrontStamp
@@ -92,7 +119,10 @@ final class ReplyCache: @unchecked Sendable {
     /// Exclusivity is not checked at run time: one thread, and no access calls out while it lasts.
     @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
     private var seenOnce: Set<Key> = []
-    private var bytes = 0
+    /// The distinct reply bytes the entries hold, each with the number of entries holding it.
+    private var shared: [Content: Shared] = [:]
+    /// Bytes held: each distinct reply once.
+    private(set) var bytes = 0
     private let capacity: Int
     private let byteBudget: Int
 
@@ -144,21 +174,52 @@ final class ReplyCache: @unchecked Sendable {
         }
         if let old = entries.removeValue(forKey: key) { retire(old) }
         guard reply.bytes.count <= byteBudget else { return }
-        while entries.count >= capacity || bytes + reply.bytes.count > byteBudget,
-            let victim = entries.randomElement()
-        {
+        let content = Content(reply.bytes)
+        // Bytes another entry already holds cost nothing more; the check is repeated as victims leave, since the
+        // last entry holding them may be one of them.
+        func added() -> Int { sharedReply(content, reply) == nil ? reply.bytes.count : 0 }
+        while entries.count >= capacity || bytes + added() > byteBudget, let victim = entries.randomElement() {
             entries[victim.key] = nil
             retire(victim.value)
         }
-        bytes += reply.bytes.count
+        let kept: EncodedReply
+        let counted: Content?
+        if let existing = sharedReply(content, reply) {
+            kept = existing
+            counted = content
+            shared[content]?.users += 1
+        } else {
+            kept = reply
+            bytes += reply.bytes.count
+            // Other bytes with the same length and hash (a collision) keep theirs; these are then kept alone.
+            counted = shared[content] == nil ? content : nil
+            if counted != nil { shared[content] = Shared(reply: reply, users: 1) }
+        }
         entries[key] = Entry(
-            reply: reply, owner: ObjectIdentifier(self), stamp: stamp, storefrontStamp: storefrontStamp,
-            storefrontValue: storefrontValue, generation: generation, expires: expires)
+            reply: kept, content: counted, owner: ObjectIdentifier(self), stamp: stamp,
+            storefrontStamp: storefrontStamp, storefrontValue: storefrontValue, generation: generation,
+            expires: expires)
+    }
+
+    /// The reply another entry holds with exactly the bytes of `reply`, if any.
+    private func sharedReply(_ content: Content, _ reply: EncodedReply) -> EncodedReply? {
+        guard let existing = shared[content], existing.reply.bytes == reply.bytes else { return nil }
+        return existing.reply
     }
 
     /// Accounts for `entry` leaving the cache and drops its reply, so no one who kept the entry uses it again.
     private func retire(_ entry: Entry) {
-        bytes -= entry.reply?.bytes.count ?? 0
+        guard let reply = entry.reply else { return }
         entry.reply = nil
+        guard let content = entry.content, let users = shared[content]?.users else {
+            bytes -= reply.bytes.count
+            return
+        }
+        if users > 1 {
+            shared[content]?.users = users - 1
+        } else {
+            shared[content] = nil
+            bytes -= reply.bytes.count
+        }
     }
 }

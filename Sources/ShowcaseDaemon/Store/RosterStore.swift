@@ -45,9 +45,21 @@ public final class RosterStore: Sendable {
         /// Where `listed` rosters are decoded from.
         var cache: FileCache?
 
-        /// A decoded roster of the same developer in another storefront, to share string storage with.
+        /// Per developer, the roster decoded or fetched last (a key whose record has a roster).
+        private(set) var latestRoster: [Int: Key] = [:]
+
+        /// Sets the record of `key`, keeping `latestRoster` in step.
+        mutating func setRecord(_ record: RosterRecord, for key: Key) {
+            records[key] = record
+            if record.roster != nil { latestRoster[key.artistId] = key }
+        }
+
+        /// A decoded roster of the same developer in another storefront or language, to share string storage
+        /// with: the one decoded or fetched last. One lookup, not a walk over every record under the lock (with
+        /// twenty developers × 173 storefronts, each decode walked thousands of records).
         func sibling(of key: Key) -> Roster? {
-            records.first { $0.key.artistId == key.artistId && $0.key != key && $0.value.roster != nil }?.value.roster
+            guard let other = latestRoster[key.artistId], other != key else { return nil }
+            return records[other]?.roster
         }
     }
 
@@ -136,7 +148,7 @@ public final class RosterStore: Sendable {
         let installed = state.withLock { state -> Bool in
             guard state.listed[key] == entry else { return false }
             state.listed[key] = nil
-            if let roster, state.records[key] == nil { state.records[key] = RosterRecord(roster: roster) }
+            if let roster, state.records[key] == nil { state.setRecord(RosterRecord(roster: roster), for: key) }
             return true
         }
         guard installed else { return nil }
@@ -246,7 +258,7 @@ public final class RosterStore: Sendable {
         let changed = state.withLock { state in
             var record = state.records[key] ?? RosterRecord()
             let changed = record.record(outcome)
-            state.records[key] = record
+            state.setRecord(record, for: key)
             return changed
         }
         bump(edition.storefront)

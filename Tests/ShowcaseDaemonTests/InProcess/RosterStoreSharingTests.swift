@@ -74,4 +74,33 @@ struct RosterStoreSharingTests {
         #expect(!shared[0].sharesStorage(with: us[0]))
         #expect(zip(shared.dropFirst(), us.dropFirst()).allSatisfy { $0.sharesStorage(with: $1) })
     }
+
+    @Test("the sibling is the same developer's roster stored last: never the key's own, never another developer's")
+    func siblingIsTheSameDeveloper() {
+        typealias Key = RosterStore.Key
+        let developer = TestBed.artistId
+        let other = developer + 1
+        var state = RosterStore.State()
+        let us = Key(artistId: developer, StorefrontEdition(.unitedStates))
+        let gb = Key(artistId: developer, StorefrontEdition(TestBed.storefront("gb")))
+        let fr = Key(artistId: developer, StorefrontEdition(TestBed.storefront("fr")))
+        #expect(state.sibling(of: gb) == nil)
+        state.setRecord(RosterRecord(roster: Self.alike("us")), for: us)
+        let theirs = Self.alike("de")
+        state.setRecord(
+            RosterRecord(
+                roster: Roster(
+                    artistId: other, storefront: theirs.storefront, fetchedAt: theirs.fetchedAt,
+                    resultCount: theirs.resultCount, apps: theirs.apps, body: theirs.body)),
+            for: Key(artistId: other, StorefrontEdition(theirs.storefront)))
+        #expect(state.sibling(of: gb)?.storefront == .unitedStates)
+        #expect(state.sibling(of: us) == nil)  // its own roster is not a sibling
+        state.setRecord(RosterRecord(), for: fr)  // a record without a roster (a failed first fetch) is none
+        #expect(state.sibling(of: gb)?.storefront == .unitedStates)
+        state.setRecord(RosterRecord(roster: Self.alike("fr")), for: fr)
+        #expect(state.sibling(of: gb)?.storefront == TestBed.storefront("fr"))
+        #expect(state.sibling(of: us)?.storefront == TestBed.storefront("fr"))
+        #expect(state.sibling(of: Key(artistId: other, StorefrontEdition(.unitedStates)))?.artistId == other)
+        #expect(state.sibling(of: Key(artistId: other + 1, StorefrontEdition(.unitedStates))) == nil)
+    }
 }

@@ -114,7 +114,12 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func apply(connectionID: UInt64, sequence: UInt64, bytes: [UInt8], final: Bool) {
-        guard let connection = connections[connectionID], connection.isOpen else { return }
+        guard let connection = connections[connectionID] else { return }
+        apply(connection, sequence: sequence, bytes: bytes, final: final)
+    }
+
+    func apply(_ connection: ServerConnection, sequence: UInt64, bytes: [UInt8], final: Bool) {
+        guard connection.isOpen else { return }
         let wasQuiet = !connection.hasPendingOutput
         connection.deliver(sequence: sequence, bytes: bytes, final: final)
         if connection.pendingBytes > limits.maxPendingOutputBytes || !accountOutput(connection) {
@@ -287,9 +292,7 @@ final class ServerLoop: @unchecked Sendable {
         }
         func reject(_ error: VarlinkError) {
             if !envelope.oneway {
-                apply(
-                    connectionID: connection.id, sequence: sequence, bytes: EncodedReply(error: error).bytes,
-                    final: true)
+                apply(connection, sequence: sequence, bytes: EncodedReply(error: error).bytes, final: true)
             }
         }
         guard envelope.parameters != nil else { return reject(.invalidParameter("parameters")) }
@@ -309,6 +312,12 @@ final class ServerLoop: @unchecked Sendable {
         if connection.inReserve, !reserveAllows(envelope.method) {
             let allowed = limits.reserveInterfaces.sorted().joined(separator: ", ")
             return reject(.serviceBusy("too many connections; this one may only call \(allowed)"))
+        }
+        // A message seen before may be answered from what its handler kept for it, without a call or a responder.
+        if let keptAnswer = route.keptAnswer, !envelope.oneway, !envelope.more, let kept = remembered.derived(),
+            let reply = keptAnswer(kept)
+        {
+            return apply(connection, sequence: sequence, bytes: reply.bytes, final: true)
         }
         let responder = VarlinkResponder(
             loop: self, connectionID: connection.id, sequence: sequence, more: envelope.more, oneway: envelope.oneway)

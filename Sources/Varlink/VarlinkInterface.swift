@@ -10,18 +10,29 @@ public struct VarlinkInterface: Sendable {
     /// error reply.
     public typealias Handler = @Sendable (VarlinkCall, VarlinkResponder) throws(VarlinkError) -> Void
 
+    /// Answers a call from what its handler kept for the call's message (``VarlinkCall/remembered(_:)``) and the
+    /// handler's own state, or returns nil to let the handler run. Runs on the event-loop thread in place of the
+    /// handler, with no call and no responder made: the reply-cache hit of a hot method, for a message seen before.
+    public typealias KeptAnswer = @Sendable (AnyObject) -> EncodedReply?
+
     /// A method's handler as the server dispatches to it. A class, so that the loop's memo keeps it for a message
     /// and a call takes one reference instead of copying the handler's closure and counter (callgrind,
     /// BENCHMARKS.md issue 13).
     final class Route: Sendable {
         let handler: Handler
         let requiresMore: Bool
+        /// Answers before the handler, from what it kept for the message; see ``KeptAnswer``.
+        let keptAnswer: KeptAnswer?
         /// Counts the calls dispatched to this route; ``VarlinkService/add(_:)`` gives it its method's counter.
         let calls: VarlinkCallCounts.Counter
 
-        init(handler: @escaping Handler, requiresMore: Bool, calls: VarlinkCallCounts.Counter = .init()) {
+        init(
+            handler: @escaping Handler, requiresMore: Bool, keptAnswer: KeptAnswer? = nil,
+            calls: VarlinkCallCounts.Counter = .init()
+        ) {
             self.handler = handler
             self.requiresMore = requiresMore
+            self.keptAnswer = keptAnswer
             self.calls = calls
         }
     }
@@ -42,14 +53,18 @@ public struct VarlinkInterface: Sendable {
     ///
     /// `requiresMore`: the method only streams, so a call without `more` is answered
     /// `org.varlink.service.ExpectedMore` before the handler runs.
+    ///
+    /// `keptAnswer`: for a call whose message the handler kept a value for, the server first asks it for the reply
+    /// (on the event loop, a call with neither `oneway` nor `more`); the handler runs only when it returns nil. It
+    /// must answer exactly what the handler would, and never block.
     public mutating func handle(
-        _ method: String, requiresMore: Bool = false, _ handler: @escaping Handler
+        _ method: String, requiresMore: Bool = false, keptAnswer: KeptAnswer? = nil, _ handler: @escaping Handler
     ) throws(VarlinkError) {
         guard idl.methods.contains(method) else {
             throw VarlinkError(
                 code: .invalidInterface,
                 detail: "Interface \(name) declares no method \(method); add it to the IDL before handling it.")
         }
-        routes[method] = Route(handler: handler, requiresMore: requiresMore)
+        routes[method] = Route(handler: handler, requiresMore: requiresMore, keptAnswer: keptAnswer)
     }
 }

@@ -81,7 +81,8 @@ public struct VarlinkService: Sendable {
         for (method, route) in interface.routes {
             let name = interface.name + "." + method
             routes[name] = VarlinkInterface.Route(
-                handler: route.handler, requiresMore: route.requiresMore, calls: callCounts.counter(for: name))
+                handler: route.handler, requiresMore: route.requiresMore, keptAnswer: route.keptAnswer,
+                calls: callCounts.counter(for: name))
         }
         rebuildServiceRoutes()
     }

@@ -24,7 +24,14 @@ final class RosterMethods: Sendable {
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
         var interface = try VarlinkInterface(idl: ShowcaseInterfaces.roster)
-        try interface.handle("Get") { [self] call, responder throws(VarlinkError) in try get(call, responder) }
+        // A message seen before is answered from the reply cache before a call and a responder are made.
+        try interface.handle(
+            "Get",
+            keptAnswer: { [self] kept in
+                guard let parameters = kept as? GetParameters else { return nil }
+                return replies.lookup(parameters, stamp: service.store.stamp, generation: service.config.generation)
+            }
+        ) { [self] call, responder throws(VarlinkError) in try get(call, responder) }
         try interface.handle("GetApp") { [self] call, responder throws(VarlinkError) in try getApp(call, responder) }
         try interface.handle("Storefronts") { [self] _, responder in
             responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import Varlink
+
+/// What a `Greet` handler keeps for its message.
+private final class KeptName: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+@Suite("Kept answers: a message seen before answered from what its handler kept, without the handler")
+struct KeptAnswerTests {
+    static let idl = """
+        interface org.example.kept
+
+        # Greets name; a call seen before may be answered from what was kept for it.
+        method Greet(name: string) -> (text: string)
+        """
+
+    /// A served `Greet` whose handler notes each run, and whose kept answer declines the name "decline".
+    private static func serve(_ observations: Observations) throws -> (VarlinkServer, String, VarlinkCallCounts) {
+        var interface = try VarlinkInterface(idl: idl)
+        try interface.handle(
+            "Greet",
+            keptAnswer: { kept in
+                guard let kept = kept as? KeptName, kept.name != "decline" else { return nil }
+                return EncodedReply(parameters: ["text": .string("kept \(kept.name)")])
+            }
+        ) { call, responder throws(VarlinkError) in
+            let kept = try call.remembered { () throws(VarlinkError) in KeptName(try call.string("name")) }
+            observations.note("handler \(kept.name) more=\(call.more) oneway=\(call.oneway)")
+            responder.reply(["text": .string("hello \(kept.name)")])
+        }
+        var service = VarlinkService(vendor: "test", product: "test", version: "1", url: "https://example.invalid")
+        try service.add(interface)
+        let directory = "/tmp/varlink-tests-\(UUID().uuidString.prefix(8))"
+        let server = try VarlinkServer(service: service)
+        try server.bind(path: directory + "/kept.sock")
+        try server.start()
+        return (server, directory, service.callCounts)
+    }
+
+    @Test("the second identical call is answered by the kept answer; the handler ran once; both are counted")
+    func answersTheRepeat() throws {
+        let observations = Observations()
+        let (server, directory, counts) = try Self.serve(observations)
+        defer {
+            server.shutdown(gracePeriod: .milliseconds(100))
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let client = try VarlinkClient(path: directory + "/kept.sock")
+        let other = try VarlinkClient(path: directory + "/kept.sock")
+        #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "hello ada"])
+        #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
+        #expect(try other.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
+        #expect(observations.all == ["handler ada more=false oneway=false"])
+        #expect(counts.snapshot()["org.example.kept.Greet"] == 3)
+    }
+
+    @Test("a kept answer that declines lets the handler run every time")
+    func declined() throws {
+        let observations = Observations()
+        let (server, directory, _) = try Self.serve(observations)
+        defer {
+            server.shutdown(gracePeriod: .milliseconds(100))
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let client = try VarlinkClient(path: directory + "/kept.sock")
+        for _ in 0..<2 {
+            #expect(try client.callSync("org.example.kept.Greet", ["name": "decline"]) == ["text": "hello decline"])
+        }
+        #expect(observations.all.count == 2)
+    }
+
+    @Test("calls with more or oneway always go to the handler")
+    func moreAndOneway() throws {
+        let observations = Observations()
+        let (server, directory, _) = try Self.serve(observations)
+        defer {
+            server.shutdown(gracePeriod: .milliseconds(100))
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let client = try VarlinkClient(path: directory + "/kept.sock")
+        for _ in 0..<2 {
+            var replies: [JSONValue] = []
+            try client.callMoreSync("org.example.kept.Greet", ["name": "bo"]) { reply, _ in
+                replies.append(reply)
+                return true
+            }
+            #expect(replies == [["text": "hello bo"]])
+        }
+        try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
+        try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
+        // A call after the oneway ones on the same connection: handled in order, so they ran before its reply.
+        #expect(try client.callSync("org.example.kept.Greet", ["name": "cy"]) == ["text": "hello cy"])
+        #expect(
+            observations.all == [
+                "handler bo more=true oneway=false", "handler bo more=true oneway=false",
+                "handler cy more=false oneway=true", "handler cy more=false oneway=true",
+                "handler cy more=false oneway=false",
+            ])
+    }
+}

@@ -18,8 +18,11 @@ struct KeptAnswerTests {
         method Greet(name: string) -> (text: string)
         """
 
-    /// A served `Greet` whose handler notes each run, and whose kept answer declines the name "decline".
-    private static func serve(_ observations: Observations) throws -> (VarlinkServer, String, VarlinkCallCounts) {
+    /// Runs `body` with a client factory for a served `Greet` whose handler notes each run in `observations`, and
+    /// whose kept answer declines the name "decline"; passes the server's call counts too.
+    private static func withServer(
+        _ observations: Observations, _ body: (() throws -> VarlinkClient, VarlinkCallCounts) throws -> Void
+    ) throws {
         var interface = try VarlinkInterface(idl: idl)
         try interface.handle(
             "Greet",
@@ -38,67 +41,62 @@ struct KeptAnswerTests {
         let server = try VarlinkServer(service: service)
         try server.bind(path: directory + "/kept.sock")
         try server.start()
-        return (server, directory, service.callCounts)
+        defer {
+            server.shutdown(gracePeriod: .milliseconds(100))
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        try body({ try VarlinkClient(path: directory + "/kept.sock") }, service.callCounts)
     }
 
     @Test("the second identical call is answered by the kept answer; the handler ran once; both are counted")
     func answersTheRepeat() throws {
         let observations = Observations()
-        let (server, directory, counts) = try Self.serve(observations)
-        defer {
-            server.shutdown(gracePeriod: .milliseconds(100))
-            try? FileManager.default.removeItem(atPath: directory)
+        try Self.withServer(observations) { connect, counts in
+            let client = try connect()
+            let other = try connect()
+            #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "hello ada"])
+            #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
+            #expect(try other.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
+            #expect(observations.all == ["handler ada more=false oneway=false"])
+            #expect(counts.snapshot()["org.example.kept.Greet"] == 3)
         }
-        let client = try VarlinkClient(path: directory + "/kept.sock")
-        let other = try VarlinkClient(path: directory + "/kept.sock")
-        #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "hello ada"])
-        #expect(try client.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
-        #expect(try other.callSync("org.example.kept.Greet", ["name": "ada"]) == ["text": "kept ada"])
-        #expect(observations.all == ["handler ada more=false oneway=false"])
-        #expect(counts.snapshot()["org.example.kept.Greet"] == 3)
     }
 
     @Test("a kept answer that declines lets the handler run every time")
     func declined() throws {
         let observations = Observations()
-        let (server, directory, _) = try Self.serve(observations)
-        defer {
-            server.shutdown(gracePeriod: .milliseconds(100))
-            try? FileManager.default.removeItem(atPath: directory)
+        try Self.withServer(observations) { connect, _ in
+            let client = try connect()
+            for _ in 0..<2 {
+                #expect(try client.callSync("org.example.kept.Greet", ["name": "decline"]) == ["text": "hello decline"])
+            }
+            #expect(observations.all.count == 2)
         }
-        let client = try VarlinkClient(path: directory + "/kept.sock")
-        for _ in 0..<2 {
-            #expect(try client.callSync("org.example.kept.Greet", ["name": "decline"]) == ["text": "hello decline"])
-        }
-        #expect(observations.all.count == 2)
     }
 
     @Test("calls with more or oneway always go to the handler")
     func moreAndOneway() throws {
         let observations = Observations()
-        let (server, directory, _) = try Self.serve(observations)
-        defer {
-            server.shutdown(gracePeriod: .milliseconds(100))
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        let client = try VarlinkClient(path: directory + "/kept.sock")
-        for _ in 0..<2 {
-            var replies: [JSONValue] = []
-            try client.callMoreSync("org.example.kept.Greet", ["name": "bo"]) { reply, _ in
-                replies.append(reply)
-                return true
+        try Self.withServer(observations) { connect, _ in
+            let client = try connect()
+            for _ in 0..<2 {
+                var replies: [JSONValue] = []
+                try client.callMoreSync("org.example.kept.Greet", ["name": "bo"]) { reply, _ in
+                    replies.append(reply)
+                    return true
+                }
+                #expect(replies == [["text": "hello bo"]])
             }
-            #expect(replies == [["text": "hello bo"]])
+            try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
+            try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
+            // A call after the oneway ones on the same connection: handled in order, so they ran before its reply.
+            #expect(try client.callSync("org.example.kept.Greet", ["name": "cy"]) == ["text": "hello cy"])
+            #expect(
+                observations.all == [
+                    "handler bo more=true oneway=false", "handler bo more=true oneway=false",
+                    "handler cy more=false oneway=true", "handler cy more=false oneway=true",
+                    "handler cy more=false oneway=false",
+                ])
         }
-        try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
-        try client.sendOneway("org.example.kept.Greet", ["name": "cy"])
-        // A call after the oneway ones on the same connection: handled in order, so they ran before its reply.
-        #expect(try client.callSync("org.example.kept.Greet", ["name": "cy"]) == ["text": "hello cy"])
-        #expect(
-            observations.all == [
-                "handler bo more=true oneway=false", "handler bo more=true oneway=false",
-                "handler cy more=false oneway=true", "handler cy more=false oneway=true",
-                "handler cy more=false oneway=false",
-            ])
     }
 }

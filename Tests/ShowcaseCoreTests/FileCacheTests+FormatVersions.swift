@@ -29,26 +29,55 @@ extension FileCacheTests {
         try file.write(to: url)
     }
 
-    @Test("an apps section from the previous release (15 fields, no devices) loads, with each platform's default")
-    func previousReleaseLinesLoad() throws {
+    /// Drops each apps line's last field: the previous release's 15-field form.
+    func rewriteAsPreviousRelease() throws {
         let separator = UInt8(0x1F)
         try rewriteAppsLines { line in
             Array(line[..<line.lastIndex(of: separator)!])
         }
+    }
+
+    @Test("a file from the previous release (15 fields, no devices) loads with the real families from its raw body")
+    func previousReleaseLinesLoad() throws {
+        try rewriteAsPreviousRelease()
         let entry = try #require(cache.listRosters().first)
         let decoded = try #require(cache.loadRoster(listed: entry), "a 15-field apps section was a miss")
         let current = Fixtures.lamplightRoster()
         #expect(decoded.apps.map(\.id) == current.apps.map(\.id))
         #expect(decoded.apps.map(\.name) == current.apps.map(\.name))
         #expect(decoded.apps.map(\.storeUrl) == current.apps.map(\.storeUrl))
-        // Until the next refresh rewrites the file: iOS apps as iPhone and iPad apps, Mac apps as Mac apps.
+        #expect(decoded.fetchedAt == entry.fetchedAt)
+        #expect(decoded.body == nil, "the body is decoded, not kept in memory")
+        // Not each platform's default (iPhone and iPad for every iOS app): the watch-only app stays watch-only.
+        #expect(decoded.apps.map(\.devices) == current.apps.map(\.devices))
+        #expect(decoded.apps.contains { $0.devices == DeviceFamilies(.watch) })
+    }
+
+    @Test("a previous-release file whose raw body does not decode still loads from its lines, with platform defaults")
+    func previousReleaseLinesWithoutBody() throws {
+        try rewriteAsPreviousRelease()
+        // Replace the body with one that is not a lookup response, fixing the header as a writer would have.
+        let url = cache.rosterURL(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates)
+        let data = try Data(contentsOf: url)
+        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        var header = try #require(try JSONSerialization.jsonObject(with: data[..<headerEnd]) as? [String: Any])
+        let appsCount = try #require(header["appsBytes"] as? Int)
+        let apps = data[(headerEnd + 1)..<(headerEnd + 1 + appsCount)]
+        let body = Data("not a lookup response".utf8)
+        header["bodyBytes"] = body.count
+        header["bodyFNV1a"] = FNV1a.hex(body)
+        var file = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        file.append(UInt8(ascii: "\n"))
+        file.append(apps)
+        file.append(UInt8(ascii: "\n"))
+        file.append(body)
+        try file.write(to: url)
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry), "the lines were usable")
+        #expect(decoded.apps.map(\.id) == Fixtures.lamplightRoster().apps.map(\.id))
         for app in decoded.apps {
             #expect(app.devices == (app.platform == .ios ? .phoneAndPad : .macOnly), "\(app.id)")
         }
-        // The raw body stays the authority: a full load of the same file has the real families.
-        let full = try #require(cache.loadRoster(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates))
-        #expect(full.apps.map(\.devices) == current.apps.map(\.devices))
-        #expect(full.apps.contains { $0.devices == DeviceFamilies(.watch) })
     }
 
     @Test("an apps line with more fields than this release writes (a newer release's file) is a miss, not a crash")

@@ -4,8 +4,9 @@
 /// This form is one line per app, fields separated by 0x1F, with `\`, newline and 0x1F escaped, and optional
 /// fields prefixed `+` (present) or `-` (absent). It is private to the cache: the header's format version
 /// guards it, and the raw body stays the authority. A 16th field, the device families as a decimal bit set, was
-/// added without a new format version: a 15-field line (written before it) reads with the platform's default
-/// families until the next refresh rewrites it, so an upgrade keeps serving from the cache.
+/// added without a new format version, so an upgrade keeps serving from the cache: a section of 15-field lines
+/// (written before it) is a sign to decode that file's raw body instead, which has the real families
+/// (``FileCache/loadRoster(listed:sharingWith:)``); the lines themselves read with the platform's default families.
 import Foundation
 
 extension App {
@@ -73,6 +74,22 @@ extension App {
             lineStart = lineEnd + 1
         }
         return apps
+    }
+
+    /// Whether an apps section carries the device families (16 fields a line) rather than coming from the release
+    /// before them (15). One release writes every line of a section, so the first line tells; an empty section has
+    /// nothing to miss.
+    static func cacheRecordsCarryDevices(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        let lineEnd = memchr(base, Int32(newline), bytes.count).map { base.distance(to: UnsafeRawPointer($0)) }
+        var separators = 0
+        var scan = 0
+        let end = lineEnd ?? bytes.count
+        while scan < end, let found = memchr(base + scan, Int32(separator), end - scan) {
+            separators += 1
+            scan = base.distance(to: UnsafeRawPointer(found)) + 1
+        }
+        return separators != 14
     }
 
     /// The 15 or 16 field ranges of one line, and whether each holds an escape.

@@ -155,13 +155,28 @@ public struct FileCache: Sendable {
     ///
     /// Strings equal to the same app's in `reference` (another storefront's roster of this developer) share its
     /// storage instead of being allocated again; see ``Roster/sharingStorage(with:)``.
+    ///
+    /// A file written by the release before device families (15-field lines) is decoded from its raw body, which
+    /// has them; if that body does not decode, its lines still do, with each platform's default families.
     public func loadRoster(listed entry: Entry, sharingWith reference: Roster? = nil) -> Roster? {
         let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront, language: entry.language)
         let shared = reference?.appsByID ?? [:]
-        guard let (header, data, appsRange, _) = Self.readParts(at: url),
+        guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
             self.entry(for: header, at: url) == entry,
-            FNV1a.hex(data[appsRange]) == header.appsFNV1a,
-            let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
+            FNV1a.hex(data[appsRange]) == header.appsFNV1a
+        else { return nil }
+        // Written by the release before device families: its lines would read as each platform's default (a
+        // watch-only app offered to an iPhone until the next refresh), so the raw body, which has them, is
+        // decoded instead. Once per file: the next refresh rewrites it in this release's form.
+        if !data[appsRange].withUnsafeBytes(App.cacheRecordsCarryDevices),
+            FNV1a.hex(data[bodyRange]) == header.bodyFNV1a,
+            let decoded = try? Roster(
+                artistId: entry.artistId, storefront: entry.storefront, body: Data(data[bodyRange]),
+                fetchedAt: entry.fetchedAt)
+        {
+            return decoded.compacted().sharingStorage(with: reference)
+        }
+        guard let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
         else { return nil }
         return Roster(
             artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,

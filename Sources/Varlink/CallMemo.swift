@@ -17,8 +17,11 @@
 /// `slotCount` entries of at most `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so
 /// it has no lock (and no run-time exclusivity check on `slots`: no method calls out while it holds them).
 final class CallMemo {
-    /// Longer messages are parsed every time rather than kept.
-    static let maxBytes = RememberedCall.maxBytes
+    /// Longer messages are parsed every time rather than kept here (a connection still keeps its own last call, up to
+    /// ``RememberedCall/maxBytes``). Any client can fill every slot, and a message parses to up to twenty times its
+    /// size (nested one-element arrays), so the bound is what a real call needs — a `Get` with every parameter is
+    /// under 250 bytes — not a kilobyte: 1,024 slots then hold at most about 10 MB.
+    static let maxBytes = 512
 
     @exclusivity(unchecked) private var slots: [RememberedCall?]
     private let mask: Int

@@ -315,7 +315,7 @@ final class ServerLoop: @unchecked Sendable {
         }
         // A message seen before may be answered from what its handler kept for it, without a call or a responder.
         if let keptAnswer = route.keptAnswer, !envelope.oneway, !envelope.more, let kept = remembered.derived(),
-            let reply = keptAnswer(kept)
+            let reply = keptAnswer(kept), !reply.continues
         {
             return apply(connection, sequence: sequence, bytes: reply.bytes, final: true)
         }

@@ -86,4 +86,28 @@ extension FileCacheTests {
         let entry = try #require(cache.listRosters().first)
         #expect(cache.loadRoster(listed: entry) == nil)
     }
+
+    /// Rewrites the cached Lamplight roster's header with an extra member of `padding` bytes.
+    func padHeader(by padding: Int) throws {
+        let url = cache.rosterURL(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates)
+        let data = try Data(contentsOf: url)
+        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        var header = try #require(try JSONSerialization.jsonObject(with: data[..<headerEnd]) as? [String: Any])
+        header["padding"] = String(repeating: "p", count: padding)
+        var file = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        file.append(data[headerEnd...])
+        try file.write(to: url)
+    }
+
+    @Test("a header line longer than the listing reads is no roster file for any read, however long it is")
+    func overlongHeaderIsMiss() throws {
+        try cache.store(Fixtures.lamplightRoster())
+        try padHeader(by: 100)  // an unknown member in a short header: still read
+        #expect(cache.loadRoster(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates) != nil)
+        #expect(cache.listRosters().count == 1)
+        try cache.store(Fixtures.lamplightRoster())
+        try padHeader(by: 8 << 20)  // an 8 MB header line
+        #expect(cache.listRosters().isEmpty)
+        #expect(cache.loadRoster(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates) == nil)
+    }
 }

@@ -141,6 +141,19 @@ struct CallMemoTests {
         memo.remember(RememberedCall(bytes: Array(long.utf8), fields: [:]))
         #expect(withBytes(long) { memo.call(for: $0) } == nil)
     }
+
+    @Test("a message a connection keeps as its last call but longer than the memo's bound stays out of the memo")
+    func memoBoundBelowConnectionBound() throws {
+        #expect(CallMemo.maxBytes < RememberedCall.maxBytes)
+        let memo = CallMemo()
+        let padding = String(repeating: "a", count: CallMemo.maxBytes)
+        let message = #"{"method":"io.showcase.Roster.Get","parameters":{"pad":""# + padding + #""}}"#
+        #expect(message.utf8.count <= RememberedCall.maxBytes)
+        let connection = ServerConnection(id: 1, fd: -1, peer: PeerCredentials(pid: 0, uid: 0, gid: 0), now: 0)
+        let parsed = try #require(withBytes(message) { connection.call($0, memo: memo) })
+        #expect(withBytes(message) { connection.call($0, memo: memo) } === parsed)  // the connection's last call
+        #expect(withBytes(message) { memo.call(for: $0) } == nil)
+    }
 }
 
 /// A value a handler derives from a call's parameters, for the memo tests.

@@ -19,7 +19,8 @@ struct KeptAnswerTests {
         """
 
     /// Runs `body` with a client factory for a served `Greet` whose handler notes each run in `observations`, and
-    /// whose kept answer declines the name "decline"; passes the server's call counts too.
+    /// whose kept answer declines the name "decline" and answers "partial" with a `continues` reply; passes the
+    /// server's call counts too.
     private static func withServer(
         _ observations: Observations, _ body: (() throws -> VarlinkClient, VarlinkCallCounts) throws -> Void
     ) throws {
@@ -28,7 +29,8 @@ struct KeptAnswerTests {
             "Greet",
             keptAnswer: { kept in
                 guard let kept = kept as? KeptName, kept.name != "decline" else { return nil }
-                return EncodedReply(parameters: ["text": .string("kept \(kept.name)")])
+                return EncodedReply(
+                    parameters: ["text": .string("kept \(kept.name)")], continues: kept.name == "partial")
             }
         ) { call, responder throws(VarlinkError) in
             let kept = try call.remembered { () throws(VarlinkError) in KeptName(try call.string("name")) }
@@ -69,6 +71,18 @@ struct KeptAnswerTests {
             let client = try connect()
             for _ in 0..<2 {
                 #expect(try client.callSync("org.example.kept.Greet", ["name": "decline"]) == ["text": "hello decline"])
+            }
+            #expect(observations.all.count == 2)
+        }
+    }
+
+    @Test("a kept answer that is not a final reply is not sent: the handler answers")
+    func partialIsNotFinal() throws {
+        let observations = Observations()
+        try Self.withServer(observations) { connect, _ in
+            let client = try connect()
+            for _ in 0..<2 {
+                #expect(try client.callSync("org.example.kept.Greet", ["name": "partial"]) == ["text": "hello partial"])
             }
             #expect(observations.all.count == 2)
         }

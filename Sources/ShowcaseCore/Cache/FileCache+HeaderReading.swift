@@ -10,11 +10,18 @@ extension FileCache {
 }
 
 extension FileCache {
-    /// The index of the first newline in `data`, by `memchr`: `Data.firstIndex(of:)` paid an exclusivity check per
-    /// byte (a quarter of listing 3,480 cache files, callgrind, BENCHMARKS.md).
+    /// The longest header line a roster file may have: this cache writes about 300 bytes. The listing reads no more
+    /// of a file than this, and a file whose header is longer is not a roster file (its header is never decoded,
+    /// so a hostile one costs no time however long it is).
+    static let maxHeaderBytes = 4096
+
+    /// The index of the newline ending the header, the first in `data` within ``maxHeaderBytes``; nil when there
+    /// is none there. By `memchr`: `Data.firstIndex(of:)` paid an exclusivity check per byte (a quarter of listing
+    /// 3,480 cache files, callgrind, BENCHMARKS.md).
     static func firstNewline(in data: Data) -> Data.Index? {
         data.withUnsafeBytes { buffer -> Data.Index? in
-            guard let base = buffer.baseAddress, let found = memchr(base, 0x0A, buffer.count) else { return nil }
+            guard let base = buffer.baseAddress, let found = memchr(base, 0x0A, min(buffer.count, maxHeaderBytes))
+            else { return nil }
             return data.startIndex + (found - UnsafeMutableRawPointer(mutating: base))
         }
     }

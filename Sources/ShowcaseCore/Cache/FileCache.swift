@@ -137,7 +137,7 @@ public struct FileCache: Sendable {
         // FIFO's hang).
         let directoryPath = directory.path
         return rosterFileNames().compactMap { name in
-            guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: 4096),
+            guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: Self.maxHeaderBytes),
                 let newline = Self.firstNewline(in: head),
                 let header = Self.header(from: head[head.startIndex..<newline]),
                 let entry = entry(for: header, named: name)

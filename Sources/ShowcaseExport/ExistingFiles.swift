@@ -9,15 +9,8 @@ struct ExistingFiles {
     private let memory: [String: ExportMemory.File]
     /// Each path looked up this pass: the remembered file when the one on disk is still it.
     private var checked: [String: ExportMemory.File?] = [:]
-    /// Each path read this pass (nil: nothing readable there).
-    private var reads: [String: Read?] = [:]
-
-    /// A file's bytes as read this pass, with its identity just before the read.
-    struct Read {
-        var bytes: Data
-        var identity: FileIdentity
-        var settled: Bool
-    }
+    /// Each path read this pass and still wanted (nil: nothing readable there).
+    private var reads: [String: FileSystem.Read?] = [:]
 
     /// How many files this pass read back to compare (tests check that remembered files are not read).
     private(set) var readCount = 0
@@ -38,15 +31,24 @@ struct ExistingFiles {
         return found
     }
 
-    /// The file at `relative` as read this pass (read now if it was not yet); nil when it is missing, not a regular
-    /// file, or larger than `limit`.
-    mutating func read(_ relative: String, limit: Int, files: FileSystem) -> Read? {
+    /// The file at `relative` as read this pass (read now if it was not yet, and kept for a later look); nil when it
+    /// is missing, not a regular file, or larger than `limit`.
+    mutating func read(_ relative: String, limit: Int, files: FileSystem) -> FileSystem.Read? {
         if let known = reads[relative] { return known }
-        let read = files.read(root + "/" + relative, limit: limit).map {
-            Read(bytes: $0.bytes, identity: $0.identity, settled: $0.settled)
-        }
-        readCount += 1
+        let read = load(relative, limit: limit, files: files)
         reads[relative] = read
         return read
+    }
+
+    /// The file at `relative` as ``read(_:limit:files:)`` gives it, for the last look this pass: its bytes are not
+    /// kept, so a pass holds only the files its plan still needs, not every file it compared.
+    mutating func take(_ relative: String, limit: Int, files: FileSystem) -> FileSystem.Read? {
+        if let known = reads.removeValue(forKey: relative) { return known }
+        return load(relative, limit: limit, files: files)
+    }
+
+    private mutating func load(_ relative: String, limit: Int, files: FileSystem) -> FileSystem.Read? {
+        readCount += 1
+        return files.read(root + "/" + relative, limit: limit)
     }
 }

@@ -97,7 +97,7 @@ public struct ExportWriter: Sendable {
                     remembered[plan[index].path] = known
                     continue
                 }
-            } else if let read = existing.read(plan[index].path, limit: Self.readLimit, files: files),
+            } else if let read = existing.take(plan[index].path, limit: Self.readLimit, files: files),
                 plan[index].matches(read.bytes)
             {
                 report.unchanged += 1

@@ -64,7 +64,7 @@ struct FileSystem {
     /// The content of `path` when it is a regular file of at most `limit` bytes, with the file's identity as it
     /// was just before the read (so a write during the read shows as another identity on the next look) and
     /// whether that identity was settled (``FileIdentity/isSettled(now:)``).
-    func read(_ path: String, limit: Int) -> (bytes: Data, identity: FileIdentity, settled: Bool)? {
+    func read(_ path: String, limit: Int) -> Read? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -85,7 +85,14 @@ struct FileSystem {
             }
             return true
         }
-        return complete ? (data, identity, settled) : nil
+        return complete ? Read(bytes: data, identity: identity, settled: settled) : nil
+    }
+
+    /// A file's bytes as read, with its identity just before the read and whether that identity was settled.
+    struct Read {
+        var bytes: Data
+        var identity: FileIdentity
+        var settled: Bool
     }
 
     /// The identity of the regular file at `path` (not following a symlink); nil when there is none.

@@ -175,16 +175,17 @@ final class ReplyCache: @unchecked Sendable {
         if let old = entries.removeValue(forKey: key) { retire(old) }
         guard reply.bytes.count <= byteBudget else { return }
         let content = Content(reply.bytes)
-        // Bytes another entry already holds cost nothing more; the check is repeated as victims leave, since the
-        // last entry holding them may be one of them.
-        func added() -> Int { sharedReply(content, reply) == nil ? reply.bytes.count : 0 }
+        // Bytes another entry already holds cost nothing more, for as long as one still holds them: the last entry
+        // holding them may be among the victims (an eviction only ever removes a shared copy, never adds one).
+        let alreadyHeld = sharedReply(content, reply) != nil
+        func added() -> Int { alreadyHeld && shared[content] != nil ? 0 : reply.bytes.count }
         while entries.count >= capacity || bytes + added() > byteBudget, let victim = entries.randomElement() {
             entries[victim.key] = nil
             retire(victim.value)
         }
         let kept: EncodedReply
         let counted: Content?
-        if let existing = sharedReply(content, reply) {
+        if alreadyHeld, let existing = shared[content]?.reply {
             kept = existing
             counted = content
             shared[content]?.users += 1

@@ -27,10 +27,7 @@ final class RosterMethods: Sendable {
         // A message seen before is answered from the reply cache before a call and a responder are made.
         try interface.handle(
             "Get",
-            keptAnswer: { [self] kept in
-                guard let parameters = kept as? GetParameters else { return nil }
-                return replies.lookup(parameters, stamp: service.store.stamp, generation: service.config.generation)
-            }
+            keptAnswer: { [self] kept in (kept as? GetParameters).flatMap(cachedReply) }
         ) { [self] call, responder throws(VarlinkError) in try get(call, responder) }
         try interface.handle("GetApp") { [self] call, responder throws(VarlinkError) in try getApp(call, responder) }
         try interface.handle("Storefronts") { [self] _, responder in
@@ -51,9 +48,10 @@ final class RosterMethods: Sendable {
     private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         // Read once per distinct message: a call whose bytes the server saw before gets the same parameters back.
         let parameters = try call.remembered { () throws(VarlinkError) in try GetParameters(call) }
+        // The stamps are read before the answer is computed (see ReplyCache.store), and again for the lookup.
         let stamp = service.store.stamp
         let generation = service.config.generation
-        if let hit = replies.lookup(parameters, stamp: stamp, generation: generation) {
+        if let hit = cachedReply(parameters) {
             responder.reply(hit)
             return
         }
@@ -89,6 +87,12 @@ final class RosterMethods: Sendable {
                 generation: generation, expires: expires)
         }
         responder.reply(reply)
+    }
+
+    /// The reply kept for `parameters` while it is current: `Get`'s answer for a query asked before, whether the
+    /// loop asks it first (the kept answer) or the handler does.
+    private func cachedReply(_ parameters: GetParameters) -> EncodedReply? {
+        replies.lookup(parameters, stamp: service.store.stamp, generation: service.config.generation)
     }
 
     /// The validated request `key` spells, against the current configuration.

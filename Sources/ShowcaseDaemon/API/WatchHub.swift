@@ -58,6 +58,7 @@ final class WatchHub: @unchecked Sendable {
     /// Ends every open stream with a final reply (shutdown) and returns once they are sent.
     func finishAll() {
         queue.sync {
+            pass()  // streams opened whose pass is not scheduled yet: started, then finished with the others
             for stream in Array(streams.values) { stream.finish() }
         }
     }

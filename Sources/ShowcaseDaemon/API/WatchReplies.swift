@@ -26,7 +26,7 @@ final class WatchReplies: @unchecked Sendable {
         /// The apps a reply shows. The same storage while they stay equal across changes.
         let apps: [RosterApp]
         /// Replies by revision: streams that started at different times may number the same apps differently.
-        private var encoded: [Int: EncodedReply]
+        fileprivate var encoded: [Int: EncodedReply]
 
         fileprivate init(view: RosterView, apps: [RosterApp], encoded: [Int: EncodedReply] = [:]) {
             self.view = view
@@ -38,9 +38,6 @@ final class WatchReplies: @unchecked Sendable {
         fileprivate func showsSame(as other: Current) -> Bool {
             view.storefront == other.view.storefront && view.state == other.view.state && apps == other.apps
         }
-
-        /// The replies encoded so far, for a successor that shows the same.
-        fileprivate var encodedReplies: [Int: EncodedReply] { encoded }
 
         /// The `continues: true` reply showing ``apps`` at `revision`; throws the error an unservable state
         /// (`unavailable`, `failed`) is answered with.
@@ -99,7 +96,7 @@ final class WatchReplies: @unchecked Sendable {
             for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
         var current = Current(view: view, apps: view.apps.map(ReplyEncoding.app))
         if let previous = old?.current, previous.showsSame(as: current) {
-            current = Current(view: view, apps: previous.apps, encoded: previous.encodedReplies)
+            current = Current(view: view, apps: previous.apps, encoded: previous.encoded)
         }
         entries[key] = Entry(
             current: current, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,

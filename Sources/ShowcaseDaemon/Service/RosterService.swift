@@ -353,8 +353,10 @@ final class RosterService: Sendable {
         let snapshot = config.install(configuration)
         // By edition: a storefront whose languages changed drops the languages no longer listed and fetches the
         // new ones, keeping the rest on their schedule.
-        let added = configuration.editions.filter { !old.editions.contains($0) }
-        let removed = old.editions.filter { !configuration.editions.contains($0) }
+        let (oldEditions, newEditions) = (old.editions, configuration.editions)
+        let (oldSet, newSet) = (Set(oldEditions), Set(newEditions))
+        let added = newEditions.filter { !oldSet.contains($0) }
+        let removed = oldEditions.filter { !newSet.contains($0) }
         let newHosts = configuration.hosts.contains { store.identity($0.bundleID) == nil }
         for storefront in old.storefronts where !configuration.storefronts.contains(storefront) {
             warm.remove(storefront)

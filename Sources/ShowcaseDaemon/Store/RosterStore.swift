@@ -35,7 +35,8 @@ public final class RosterStore: Sendable {
         var identities: [String: HostIdentity] = [:]
         /// The last identity failure per host and storefront (cleared when the identity resolves).
         var identityFailures: [String: [Storefront: LookupError]] = [:]
-        var records: [Key: RosterRecord] = [:]
+        /// Each roster record; written through ``setRecord(_:for:)`` only, which keeps ``latestRoster`` in step.
+        private(set) var records: [Key: RosterRecord] = [:]
         /// How the last refresh of each edition ended (nil: succeeded or never ran), for Status.
         var lastRefreshError: [StorefrontEdition: LookupError] = [:]
         var cacheWriteError: [StorefrontEdition: String] = [:]

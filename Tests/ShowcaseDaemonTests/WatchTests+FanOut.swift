@@ -29,15 +29,7 @@ extension WatchTests {
         let revision = try #require(revisions.first)
         #expect(revisions.allSatisfy { $0 == revision })
 
-        var roster = try bed.fixtureRoster("de")
-        var results = roster["results"] as! [[String: Any]]
-        func remove(_ id: Int) throws {
-            results.remove(at: try #require(results.firstIndex { ($0["trackId"] as? NSNumber)?.intValue == id }))
-        }
-        try remove(ids[0])
-        roster["results"] = results
-        roster["resultCount"] = results.count
-        try bed.overrideRoster("de", roster)
+        try bed.overrideRoster("de", without: [ids[0]])
         try bed.refresh("de")
         for watcher in deWatchers + everyWatchers {
             let reply = try watcher.next()
@@ -50,10 +42,7 @@ extension WatchTests {
         try bed.refresh("de")  // identical content: nothing may follow for it
         try bed.refresh("us")  // nor for a refresh of another storefront that changes nothing
 
-        try remove(ids[1])
-        roster["results"] = results
-        roster["resultCount"] = results.count
-        try bed.overrideRoster("de", roster)
+        try bed.overrideRoster("de", without: [ids[0], ids[1]])
         try bed.refresh("de")
         for watcher in deWatchers + everyWatchers {
             let reply = try watcher.next()
@@ -79,13 +68,7 @@ extension WatchTests {
         }
         // Half of them hang up before the change.
         for watcher in watchers.prefix(3) { shutdown(watcher.fd, Int32(SHUT_RDWR)) }
-        var roster = try bed.fixtureRoster("de")
-        var results = roster["results"] as! [[String: Any]]
-        let shown = try #require(results.firstIndex { ($0["trackId"] as? NSNumber)?.intValue == ids.first })
-        results.remove(at: shown)
-        roster["results"] = results
-        roster["resultCount"] = results.count
-        try bed.overrideRoster("de", roster)
+        try bed.overrideRoster("de", without: [try #require(ids.first)])
         try bed.refresh("de")
         for watcher in watchers.dropFirst(3) {
             #expect(try watcher.next().int("revision") == revision + 1)

@@ -127,6 +127,9 @@ public struct FileCache: Sendable {
         public var fetchedAt: Date
         /// `resultCount` as upstream sent it.
         public var resultCount: Int
+
+        /// The storefront and language the roster is for.
+        public var edition: StorefrontEdition { StorefrontEdition(storefront, language: language) }
     }
 
     /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175

@@ -12,8 +12,7 @@ extension RosterService {
     func restoreDiagnostics(from cache: FileCache, over listed: [FileCache.Entry]) {
         var fetchedAt: [RosterStore.Key: Date] = [:]
         for entry in listed {
-            let key = RosterStore.Key(
-                artistId: entry.artistId, StorefrontEdition(entry.storefront, language: entry.language))
+            let key = RosterStore.Key(artistId: entry.artistId, entry.edition)
             fetchedAt[key] = max(fetchedAt[key] ?? entry.fetchedAt, entry.fetchedAt)
         }
         for diagnostic in cache.loadAllDiagnostics() {

@@ -19,16 +19,12 @@ public final class RosterStore: Sendable {
     /// Identifies one roster: a developer in a storefront, in one language when the storefront has several.
     struct Key: Hashable, Sendable {
         var artistId: Int
-        var storefront: Storefront
-        var language: RosterLanguage?
+        var edition: StorefrontEdition
 
         init(artistId: Int, _ edition: StorefrontEdition) {
             self.artistId = artistId
-            storefront = edition.storefront
-            language = edition.language
+            self.edition = edition
         }
-
-        var edition: StorefrontEdition { StorefrontEdition(storefront, language: language) }
     }
 
     struct State: Sendable {
@@ -99,8 +95,7 @@ public final class RosterStore: Sendable {
             state.cache = cache
             for identity in identities { state.identities[identity.bundleId] = identity }
             for entry in listed {
-                let key = Key(
-                    artistId: entry.artistId, StorefrontEdition(entry.storefront, language: entry.language))
+                let key = Key(artistId: entry.artistId, entry.edition)
                 guard state.records[key]?.roster == nil else { continue }
                 if let other = state.listed[key], other.fetchedAt >= entry.fetchedAt { continue }
                 state.listed[key] = entry

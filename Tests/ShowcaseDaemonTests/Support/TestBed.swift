@@ -164,6 +164,17 @@ final class TestBed: @unchecked Sendable {
             "roster-\(Self.artistId)-\(storefront).json", contents: try JSONSerialization.data(withJSONObject: body))
     }
 
+    /// Serves `storefront`'s fixture roster without the apps `ids` (and its `resultCount` to match) until cleared.
+    func overrideRoster(_ storefront: String, without ids: [Int]) throws {
+        var body = try fixtureRoster(storefront)
+        let results = (body["results"] as! [[String: Any]]).filter {
+            !ids.contains(($0["trackId"] as? NSNumber)?.intValue ?? 0)
+        }
+        body["results"] = results
+        body["resultCount"] = results.count
+        try overrideRoster(storefront, body)
+    }
+
     /// Lookup requests recorded by the replay server whose target contains `fragment`.
     func requests(matching fragment: String = "") -> [RecordedRequest] {
         replay.requests.filter { fragment.isEmpty || $0.target.contains(fragment) }

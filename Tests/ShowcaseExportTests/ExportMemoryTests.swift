@@ -131,6 +131,39 @@ struct ExportMemoryTests {
         #expect(try directory.read(compressed) == original)
     }
 
+    @Test("a remembered document replaced by a symlink and its .gz by a FIFO are rewritten as files, never followed")
+    func replacedBySymlinkAndFIFO() throws {
+        let directory = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path)
+        let rosters = [latest(Samples.us, now: Self.first)]
+        var memory = ExportMemory()
+        try settle(writer, rosters, &memory)
+        let document = "v1/\(host)/us/macos.json"
+        let original = try directory.read(document)
+        let originalGzip = try directory.read(document + ".gz")
+        // The symlink points at a file outside the tree with the very bytes the document should have.
+        try outside.write("target.json", String(decoding: original, as: UTF8.self))
+        try #require(unlink(directory.file(document)) == 0)
+        try #require(symlink(outside.file("target.json"), directory.file(document)) == 0)
+        try #require(unlink(directory.file(document + ".gz")) == 0)
+        try #require(mkfifo(directory.file(document + ".gz"), 0o600) == 0)
+
+        // Against a hang on the FIFO: the pass runs on another thread and must end within 30 s.
+        let pass = PassOnThread(writer, rosters, memory)
+        try #require(pass.finished.wait(timeout: .now() + 30) == .success, "the pass hung on the FIFO")
+        let report = try #require(pass.report)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.written == 2)
+        var info = stat()
+        for path in [document, document + ".gz"] {
+            #expect(lstat(directory.file(path), &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "\(path)")
+        }
+        #expect(try directory.read(document) == original)
+        #expect(try directory.read(document + ".gz") == originalGzip)
+        #expect(try outside.read("target.json") == original, "the symlink's target was written through")
+    }
+
     @Test("a tagline change rewrites exactly the documents listing the app, without reading any file back")
     func taglineChange() throws {
         let directory = try TemporaryDirectory()
@@ -172,5 +205,20 @@ struct ExportMemoryTests {
         let report = ExportWriter(directory: second.path).export(rosters, remembering: &memory)
         #expect(report.filesRead == 6)
         #expect(report.written == 0)
+    }
+}
+
+/// One export pass on a thread of its own, so a test can give up on it instead of hanging. The semaphore orders the
+/// write of `report` before the test's read.
+private final class PassOnThread: @unchecked Sendable {
+    let finished = DispatchSemaphore(value: 0)
+    private(set) var report: ExportReport?
+
+    init(_ writer: ExportWriter, _ rosters: [ExportRoster], _ memory: ExportMemory) {
+        Thread { [self] in
+            var memory = memory
+            report = writer.export(rosters, remembering: &memory)
+            finished.signal()
+        }.start()
     }
 }

@@ -27,7 +27,10 @@ final class RosterMethods: Sendable {
         // A message seen before is answered from the reply cache before a call and a responder are made.
         try interface.handle(
             "Get",
-            keptAnswer: { [self] kept in (kept as? GetParameters).flatMap(cachedReply) }
+            keptAnswer: { [self] kept in
+                guard let parameters = kept as? GetParameters else { return nil }
+                return cachedReply(parameters)
+            }
         ) { [self] call, responder throws(VarlinkError) in try get(call, responder) }
         try interface.handle("GetApp") { [self] call, responder throws(VarlinkError) in try getApp(call, responder) }
         try interface.handle("Storefronts") { [self] _, responder in

@@ -148,7 +148,7 @@ public final class LookupReplayServer: Sendable {
     private func serve(_ fd: Int32) {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(fd) else {
+        guard let request = Self.readRequest(receiving: { recv(fd, $0, $1, 0) }) else {
             close(fd)
             return
         }
@@ -161,9 +161,21 @@ public final class LookupReplayServer: Sendable {
         answerLookup(request, fd: fd)
     }
 
-    private func readRequest(_ fd: Int32) -> HTTPRequestHead? {
+    /// Reads one request (head, then a body of its `Content-Length`) with `receive`, which works as recv(2) does:
+    /// bytes read, 0 at the end, -1 with `errno` set. An interrupted read is retried: a socket with a receive timeout
+    /// (`serve` sets one) is never restarted after a signal handler ran on its thread, whatever `SA_RESTART` says,
+    /// and a test process's handlers then made the replay close connections without an answer ("Empty reply from
+    /// server" in the daemon's refresh). Nil for a malformed head, a head over 1 MiB, or a peer gone before it.
+    static func readRequest(receiving receive: (UnsafeMutableRawPointer, Int) -> Int) -> HTTPRequestHead? {
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 16384)
+        func next() -> Int {
+            while true {
+                let count = chunk.withUnsafeMutableBytes { receive($0.baseAddress!, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                return count
+            }
+        }
         let separator = Data("\r\n\r\n".utf8)
         while buffer.count < 1 << 20 {
             if let range = buffer.range(of: separator) {
@@ -171,14 +183,14 @@ public final class LookupReplayServer: Sendable {
                 var body = Data(buffer[range.upperBound...])
                 guard var request = HTTPRequestHead(head: Data(head)) else { return nil }
                 while body.count < request.contentLength {
-                    let n = recv(fd, &chunk, chunk.count, 0)
+                    let n = next()
                     if n <= 0 { break }
                     body.append(chunk, count: n)
                 }
                 request.body = body
                 return request
             }
-            let n = recv(fd, &chunk, chunk.count, 0)
+            let n = next()
             if n <= 0 { return nil }
             buffer.append(chunk, count: n)
         }
@@ -323,6 +335,7 @@ public final class LookupReplayServer: Sendable {
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0, errno == EINTR { continue }
                 if n <= 0 { return }
                 offset += n
             }

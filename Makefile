@@ -30,8 +30,12 @@ conformance:
 check-export-web:
 	scripts/check-export-web.sh
 
+# Locking's `Lock`, not Synchronization.Mutex: ThreadSanitizer cannot see Mutex's locking on Linux (Lock.swift).
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests
+	@if grep -rnE '\bMutex *[<(]' --include='*.swift' Sources Tests | grep -v '^Sources/Locking/'; then \
+	    echo "lint: use Locking's Lock instead of Synchronization.Mutex (see Sources/Locking/Lock.swift)" >&2; \
+	    exit 1; fi
 
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;
@@ -40,7 +44,7 @@ lint:
 # build path; .ci/run calls it after `make test`.
 .PHONY: fuzz fuzz-smoke sanitize
 FUZZ_SECONDS ?= 60
-SANITIZE_UNIT_SUITES = ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests
+SANITIZE_UNIT_SUITES = LockingTests|ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests
 SANITIZE_SUITES ?= $(SANITIZE_UNIT_SUITES)|ShowcaseDaemonTests|ShowcaseCtlTests
 
 fuzz: deps
@@ -54,8 +58,8 @@ fuzz-smoke: deps
 # that hit it with a distinctive status (86 ASan, 87 TSan), and the harness fails the test that started it,
 # quoting the report from the child's log. LeakSanitizer is off: what it reports at exit is Foundation's Process
 # and XCTest's runner, not memory errors (which ASan still halts on). ASan's quarantine of freed memory is cut to
-# 16 MB so the memory bounds the hostile-client tests assert stay meaningful. scripts/tsan.supp explains each
-# suppression. SWIFT_BACKTRACE=enable=no: on a Swift trap, the runtime's backtracer copies every thread's stack,
+# 16 MB so the memory bounds the hostile-client tests assert stay meaningful. scripts/tsan.supp says what may
+# be suppressed (nothing is). SWIFT_BACKTRACE=enable=no: on a Swift trap, the runtime's backtracer copies every thread's stack,
 # which ASan reports as a stack-buffer-underflow that hides the real message (the trap's own is then printed).
 SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86:quarantine_size_mb=16
 SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87:suppressions=$(CURDIR)/scripts/tsan.supp

@@ -31,8 +31,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd).
+        // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd), and
+        // ThreadSanitizer's acquire/release annotations (weak: null outside a -sanitize=thread build).
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // `Lock`: Synchronization.Mutex with its critical sections reported to ThreadSanitizer, which cannot see
+        // Mutex's own locking on Linux. Every module that locks uses it instead of Mutex. May use CSystem only.
+        .target(name: "Locking", dependencies: ["CSystem"]),
         // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
@@ -43,8 +47,8 @@ let package = Package(
         // The static export: JSON documents, index.json, atomic write-when-changed with a manifest. May use
         // ShowcaseCore, CZlib and CSystem (syncfs).
         .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem"]),
-        // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem only.
-        .target(name: "Varlink", dependencies: ["CSystem"]),
+        // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem and Locking only.
+        .target(name: "Varlink", dependencies: ["CSystem", "Locking"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
         // May use Varlink only (JSONValue, VarlinkError), so a client gets the contract without the daemon.
         .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
@@ -53,9 +57,12 @@ let package = Package(
         // lifecycle; showcased is a thin main over it.
         .target(
             name: "ShowcaseDaemon",
-            dependencies: ["ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "CCurl"]),
-        // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation only.
-        .target(name: "LookupReplay"),
+            dependencies: [
+                "ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "Locking", "CCurl",
+            ]),
+        // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation and
+        // Locking only.
+        .target(name: "LookupReplay", dependencies: ["Locking"]),
         // The daemon's thin main.
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
@@ -75,7 +82,8 @@ let package = Package(
         .target(name: "BuiltProducts", path: "Tests/Support"),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore", "BuiltProducts"]),
         .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
         .testTarget(
             name: "ShowcaseDaemonTests",

@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
-import Synchronization
+import Locking
 
 /// A loopback HTTP/1.1 server that answers like Apple's lookup endpoint from files in a fixtures
 /// directory, records every request, and misbehaves on demand.
@@ -30,7 +30,7 @@ public final class LookupReplayServer: Sendable {
         var stopped = false
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
     private let listenFD: Int32
     /// The TCP port on 127.0.0.1 the server listens on.
     public let port: Int
@@ -65,7 +65,7 @@ public final class LookupReplayServer: Sendable {
         }
         self.listenFD = fd
         self.port = Int(UInt16(bigEndian: actual.sin_port))
-        self.state = Mutex(State(fixtures: fixtures))
+        self.state = Lock(State(fixtures: fixtures))
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "lookup-replay.accept"
         thread.start()

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// `whenOutputDrained` callbacks whose replies are written, handed to ``ServerConnection/drainQueue`` once per
 /// wake-up of the event loop: one dispatch block runs every callback the loop's writes released, in order.
@@ -15,7 +15,7 @@ final class DrainedCallbacks: Sendable {
         var scheduled = false
     }
 
-    private let pending = Mutex(Pending())
+    private let pending = Lock(Pending())
     private let queue: DispatchQueue
 
     init(queue: DispatchQueue) {

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// How many calls a server has dispatched to each method it serves, since it started: what a metrics endpoint
@@ -18,7 +19,7 @@ public final class VarlinkCallCounts: Sendable {
         var value: Int { count.load(ordering: .relaxed) }
     }
 
-    private let counters = Mutex<[String: Counter]>([:])
+    private let counters = Lock<[String: Counter]>([:])
 
     init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Answers one call. Usable from any thread, any time: on the event loop inside the handler
 /// (the fast path — the reply is written with the rest of that read's replies) or later from
@@ -17,7 +17,7 @@ public final class VarlinkResponder: @unchecked Sendable {
     /// Whether the caller wants no reply.
     public let oneway: Bool
     /// One per call, so an inline lock rather than an `NSLock` object (one allocation less per call).
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var finished = false

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @testable import Varlink
@@ -104,7 +104,7 @@ struct CallMemoTests {
         let envelope = CallEnvelope(
             method: "io.showcase.Roster.Get", parameters: ["storefront": .string("us")], more: false, oneway: false)
         let call = VarlinkCall(envelope: envelope, peer: .unknown, remembered: remembered)
-        let results = Mutex<[String]>([])
+        let results = Lock<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let other = Thread {  // certainly another thread: this one waits for it
             for text in ["one", "two"] {

@@ -60,4 +60,21 @@ int csys_close(int fd);
 /// makes hundreds of renames durable with it instead of one fsync (a journal commit) per file.
 int csys_syncfs(int fd);
 
+// ThreadSanitizer's annotations, present only in a program built with -sanitize=thread (the weak references are
+// null otherwise, so these cost one test of a constant). Synchronization.Mutex locks in an uninstrumented library,
+// so TSan sees no order between two critical sections of one Mutex; Locking's `Lock` reports each one with these:
+// acquire on `address` once locked, release before unlocking.
+extern void __tsan_acquire(void *address) __attribute__((weak));
+extern void __tsan_release(void *address) __attribute__((weak));
+
+/// Tells ThreadSanitizer (if present) that what was released on `address` happens before what follows.
+static inline void csys_sanitizer_acquire(const void *address) {
+    if (__tsan_acquire) __tsan_acquire((void *)address);
+}
+
+/// Tells ThreadSanitizer (if present) that what came before happens before the next acquire on `address`.
+static inline void csys_sanitizer_release(const void *address) {
+    if (__tsan_release) __tsan_release((void *)address);
+}
+
 #endif

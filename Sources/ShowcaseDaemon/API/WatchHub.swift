@@ -1,6 +1,6 @@
 import Dispatch
+import Locking
 import ShowcaseCore
-import Synchronization
 
 /// Every open `Roster.Watch` stream, and the one serial queue they all run on.
 ///
@@ -27,7 +27,7 @@ final class WatchHub: @unchecked Sendable {
         var scheduled = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Lock(Inbox())
 
     init(service: RosterService) {
         self.service = service

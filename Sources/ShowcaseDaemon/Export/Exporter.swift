@@ -1,8 +1,8 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import ShowcaseExport
-import Synchronization
 
 /// Keeps `export.directory` current: runs export passes (``ExportWriter``) one at a time, after a roster changes,
 /// after a reload, and for `Admin.Export`, and remembers the last one for Status.
@@ -48,7 +48,7 @@ final class Exporter: Sendable {
     let debounce: Duration
     private let clock: any ShowcaseClock
     private let log: DaemonLog
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 

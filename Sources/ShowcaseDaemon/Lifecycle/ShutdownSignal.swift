@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// The moment graceful shutdown begins, as a one-shot event every lifecycle service can wait for.
 final class ShutdownSignal: Sendable {
-    private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Lock<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Whether shutdown has begun.
     var isFired: Bool { state.withLock { $0.fired } }

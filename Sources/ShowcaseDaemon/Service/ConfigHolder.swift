@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import Synchronization
@@ -7,9 +8,9 @@ import Synchronization
 /// Status reports. Reads take an uncontended lock for a pointer copy; the hot path reads `generation`
 /// with one atomic load.
 final class ConfigHolder: Sendable {
-    private let snapshot: Mutex<ConfigSnapshot>
+    private let snapshot: Lock<ConfigSnapshot>
     private let generationValue: Atomic<Int>
-    private let reloadError = Mutex<String?>(nil)
+    private let reloadError = Lock<String?>(nil)
     /// The cache, fixed at startup (`cache.directory` or `--cache-dir`; a reload does not move it).
     let cache: FileCache
     private let makeTransport: @Sendable (Configuration) -> any LookupTransport
@@ -19,7 +20,7 @@ final class ConfigHolder: Sendable {
         _ configuration: Configuration, cache: FileCache,
         transport: @escaping @Sendable (Configuration) -> any LookupTransport
     ) {
-        snapshot = Mutex(
+        snapshot = Lock(
             ConfigSnapshot(configuration: configuration, generation: 1, transport: transport(configuration)))
         generationValue = Atomic(1)
         self.cache = cache

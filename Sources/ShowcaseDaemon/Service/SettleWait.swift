@@ -1,5 +1,5 @@
+import Locking
 import ShowcaseCore
-import Synchronization
 
 /// One `Roster.Get` waiting for a warming roster (its `waitMs`): answered once, by whichever comes first of the
 /// refresh finishing, the wait running out, or the caller's connection closing (then nothing is sent).
@@ -12,7 +12,7 @@ final class SettleWait: Sendable {
         var timer: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let onFinish: @Sendable (_ wait: SettleWait, _ deliver: Bool) -> Void
 
     /// A wait whose end runs `onFinish` exactly once, with itself; `deliver` is false when the caller is gone.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseCore
 import Synchronization
 
@@ -60,14 +61,14 @@ public final class RosterStore: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let stampCounter = Atomic<Int>(0)
-    private let storefrontStamps = Mutex<[Storefront: StorefrontStamp]>([:])
-    private let watchers = Mutex<[UInt64: @Sendable (Storefront) -> Void]>([:])
+    private let storefrontStamps = Lock<[Storefront: StorefrontStamp]>([:])
+    private let watchers = Lock<[UInt64: @Sendable (Storefront) -> Void]>([:])
     /// Per host bundle id, why it needs a look (Status `hosts`).
-    private let hostWarnings = Mutex<[String: String]>([:])
+    private let hostWarnings = Lock<[String: String]>([:])
     private let nextWatcher = Atomic<UInt64>(1)
-    private let unusableHandler = Mutex<(@Sendable (StorefrontEdition) -> Void)?>(nil)
+    private let unusableHandler = Lock<(@Sendable (StorefrontEdition) -> Void)?>(nil)
 
     /// An empty store; the daemon fills it from the cache listing at startup.
     public init() {}

@@ -1,12 +1,12 @@
+import Locking
 import ShowcaseCore
-import Synchronization
 
 /// The storefronts the daemon keeps refreshed: the configured ones plus any fetched on demand.
 ///
 /// Mirrors the scheduler's set so loop-thread handlers (`Storefronts`, `Get`) can answer without
 /// awaiting the scheduler actor.
 final class WarmSet: Sendable {
-    private let members = Mutex<Set<Storefront>>([])
+    private let members = Lock<Set<Storefront>>([])
 
     var all: Set<Storefront> { members.withLock { $0 } }
 

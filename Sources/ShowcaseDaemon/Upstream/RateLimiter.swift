@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import ShowcaseCore
-import Synchronization
 
 /// The one upstream request budget (`lookup.rate_limit`) that every fetch — scheduled refresh, on-demand
 /// storefront, `Admin.Refresh` — passes through, so nothing can exceed Apple's per-IP limit.
@@ -18,14 +18,14 @@ final class RateLimiter: Sendable {
 
     private let clock: any ShowcaseClock
     private let spacingSource: @Sendable () -> Duration
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A limiter on `clock` that spaces requests by what `spacing` answers at each request.
     init(clock: any ShowcaseClock, spacing: @escaping @Sendable () -> Duration) {
         self.clock = clock
         self.spacingSource = spacing
         let now = clock.instant
-        state = Mutex(State(nextSlot: now, pausedUntil: now))
+        state = Lock(State(nextSlot: now, pausedUntil: now))
     }
 
     /// The spacing `count` requests per `period` give (for `20/min`: 3 s).

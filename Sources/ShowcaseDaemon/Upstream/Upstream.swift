@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import ShowcaseCore
-import Synchronization
 
 /// The only way the daemon reaches the lookup endpoint: every request waits for the shared rate limiter,
 /// is counted for Status, and a 403/429 pauses all upstream traffic (for `Retry-After` when given).
@@ -17,7 +17,7 @@ final class Upstream: Sendable {
 
     private let config: ConfigHolder
     let limiter: RateLimiter
-    private let counters = Mutex(Counters())
+    private let counters = Lock(Counters())
     private let log: DaemonLog
 
     /// The upstream of the current configuration's transport, behind `limiter`.

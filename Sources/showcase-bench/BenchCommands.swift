@@ -25,9 +25,10 @@ enum BenchCommands {
           gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
               Lookup responses for the bench developer, named for lookup-replay.
           gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--developers 1]
-                    [--touch-file F] [--hosts-file H]
+                    [--touch-file F] [--hosts-file H] [--local-prices]
               Fresh rosters written in ShowcaseCore's FileCache format, per developer; F gets one Roster.Get per
-              storefront (per host and storefront with several developers), H the host bundle ids.
+              storefront (per host and storefront with several developers), H the host bundle ids. --local-prices:
+              each storefront's own currency and price label in every row, as in a real catalog.
           gen-calls --storefronts us,de,… [--out FILE]
               The varied-calls rotation: one Roster.Get per line, each differing from the one before.
           median-reply --socket PATH --rotation-file FILE [--out REPLY]
@@ -270,7 +271,7 @@ enum BenchCommands {
             rest,
             known: [
                 "template", "dir", "storefronts", "apps", "hosts", "developers", "touch-file", "hosts-file", "label",
-            ])
+            ], switches: ["local-prices"])
         let template = try arguments.required("template")
         let directory = try arguments.required("dir")
         let developers = try arguments.int("developers", default: 1)
@@ -282,7 +283,8 @@ enum BenchCommands {
             outcomes.append(
                 try CacheGenerator.run(
                     generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
-                    apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1)))
+                    apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1),
+                    localPrices: arguments.flag("local-prices")))
         }
         let storefronts = outcomes.first?.storefronts ?? []
         let hosts = outcomes.flatMap(\.hosts)

@@ -13,7 +13,8 @@ enum CacheGenerator {
     }
 
     static func run(
-        generator: LookupFixtureGenerator, directory: String, storefronts: String, apps: Int, hosts: Int
+        generator: LookupFixtureGenerator, directory: String, storefronts: String, apps: Int, hosts: Int,
+        localPrices: Bool = false
     ) throws(BenchError) -> Outcome {
         let cache = FileCache(directory: URL(fileURLWithPath: directory, isDirectory: true))
         let codes: [Storefront]
@@ -32,7 +33,7 @@ enum CacheGenerator {
         let now = Date()
         var bytes = 0
         for storefront in codes {
-            let body = generator.rosterBody(apps: apps, storefront: storefront.code)
+            let body = generator.rosterBody(apps: apps, storefront: storefront.code, localPrices: localPrices)
             bytes += body.count
             do {
                 let roster = try Roster(

@@ -77,9 +77,19 @@ struct LookupFixtureGenerator {
     }
 
     /// `lookup?id=<artist>&entity=software&limit=200&country=<code>`: the artist row and `apps` software rows.
-    func rosterBody(apps: Int, storefront code: String) -> Data {
-        let text = rosterText(apps: apps)
-        return Data(text.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/").utf8)
+    ///
+    /// With `localPrices`, every row also has the storefront's own currency and price label, as a real catalog
+    /// does (EUR in de, JPY in jp): no app's fields are then alike in two storefronts, so the daemon cannot share
+    /// one record between them (the bench's other rows differ only in store URLs, which it can).
+    func rosterBody(apps: Int, storefront code: String, localPrices: Bool = false) -> Data {
+        var text = rosterText(apps: apps).replacingOccurrences(
+            of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")
+        if localPrices {
+            let currency = code.uppercased() + "X"  // a made-up code per storefront: the worst case for sharing
+            text = text.replacingOccurrences(of: #""currency":"USD""#, with: #""currency":"\#(currency)""#)
+                .replacingOccurrences(of: #""formattedPrice":"Free""#, with: #""formattedPrice":"Free (\#(code))""#)
+        }
+        return Data(text.utf8)
     }
 
     /// The `us` roster text; other storefronts differ only in their store URLs. Built once per app count.

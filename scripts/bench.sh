@@ -285,8 +285,24 @@ if [ "$DAEMON_REAL" = 1 ]; then
             --log "$WORK/daemon-20.log" --timeout 120 --label startup-20 -- \
             "$BIN/showcased" --config "$WORK/showcase-20.yaml" | record
     done
+    # The same load as a real catalog lists it: each storefront's own currency, price label and rating count, so
+    # no app is alike in two storefronts (only what does not depend on the storefront can be shared).
+    log "the same, with each storefront's own currency, price label and ratings"
+    rm -rf "$WORK/cache-20"  # 2 GB of bodies: one such cache at a time
+    "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-20p" --storefronts all --apps 200 --hosts 1 \
+        --developers "$DEVELOPERS" --touch-file "$WORK/touch-20p.txt" --hosts-file "$WORK/hosts-20p.txt" \
+        --local-prices --label gen-cache-20-prices | record
+    write_config "$WORK/showcase-20p.yaml" "$WORK/cache-20p" "$WORK/t.sock" "${REPLAY:-http://127.0.0.1:9}/lookup" \
+        all 0 overlay.yaml "$WORK/hosts-20p.txt"
+    for ((round = 1; round <= SCALE_ROUNDS; round++)); do
+        "$BENCH" startup --socket "$WORK/t.sock" --call "$GET_US" --touch-file "$WORK/touch-20p.txt" \
+            --log "$WORK/daemon-20p.log" --timeout 120 --label startup-20-prices -- \
+            "$BIN/showcased" --config "$WORK/showcase-20p.yaml" | record
+    done
+    rm -rf "$WORK/cache-20p"
 else
     skip twenty "daemon not available"
+    skip twenty-prices "daemon not available"
 fi
 
 # --- export: every storefront × 200 apps from the cache, exported; a reload that changes one tagline -------------

@@ -65,8 +65,76 @@ struct SharedStorageTests {
             #expect(result == gb)
             for index in 0..<5 { #expect(!result[index].sharesStorage(with: us.apps[index])) }
             for index in 5..<gb.count { #expect(result[index].sharesStorage(with: us.apps[index])) }
+            // A rating or a price label of its own is the listing's: the app's record is still the sibling's.
+            for index in [1, 2] { #expect(result[index].sharesAppRecord(with: us.apps[index])) }
+            for index in [0, 3, 4] { #expect(!result[index].sharesAppRecord(with: us.apps[index])) }
         }
         #expect(refreshed.hasSameContent(as: roster))
+    }
+
+    /// `roster`'s apps as a storefront in another currency lists them: its own price, currency, label and ratings.
+    static func priced(_ roster: Roster, in code: String, currency: String) -> Roster {
+        let moved = sameApps(roster, in: code)
+        let apps = moved.apps.enumerated().map { index, app in
+            var priced = app
+            priced.currency = currency
+            priced.price = Double(index) + 0.5
+            priced.formattedPrice = "\(currency) \(index),50"
+            priced.averageUserRating = 4.25
+            priced.userRatingCount = 10 + index
+            return priced
+        }
+        return Roster(
+            artistId: moved.artistId, storefront: moved.storefront, fetchedAt: moved.fetchedAt,
+            resultCount: moved.resultCount, apps: apps, body: moved.body)
+    }
+
+    @Test("an app priced and rated in each storefront's own currency still shares the app's record with its sibling")
+    func otherCurrencySharesTheRecord() throws {
+        let us = Fixtures.roster("us")
+        let de = Self.priced(us, in: "de", currency: "EUR")
+        try cache.store(de)
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry, sharingWith: us))
+        for result in [decoded, de.sharingStorage(with: us)] {
+            #expect(result.apps == de.apps)
+            #expect(result.apps.map(\.currency) == de.apps.map(\.currency))
+            #expect(result.apps.map(\.formattedPrice) == de.apps.map(\.formattedPrice))
+            #expect(result.apps.map(\.userRatingCount) == de.apps.map(\.userRatingCount))
+            for (app, sibling) in zip(result.apps, us.apps) {
+                #expect(app.sharesAppRecord(with: sibling))
+                #expect(!app.sharesStorage(with: sibling))
+                #expect(!app.hasSameServedFields(as: sibling))
+            }
+        }
+        // A third storefront in the same currency, priced and rated alike, shares the listing as well.
+        let at = Self.priced(us, in: "at", currency: "EUR")
+        let sharedAt = at.sharingStorage(with: decoded)
+        #expect(sharedAt.apps == at.apps)
+        #expect(zip(sharedAt.apps, decoded.apps).allSatisfy { $0.sharesStorage(with: $1) })
+    }
+
+    @Test("an absent price, rating or count reads back absent, and zero reads back zero")
+    func listingKeepsAbsentApartFromZero() throws {
+        var app = Fixtures.roster("us").apps[0]
+        app.price = 0
+        app.averageUserRating = nil
+        app.userRatingCount = 0
+        #expect(app.price == 0)
+        #expect(app.averageUserRating == nil)
+        #expect(app.userRatingCount == 0)
+        var other = app
+        other.price = nil
+        other.averageUserRating = 0
+        other.userRatingCount = nil
+        #expect(other.price == nil)
+        #expect(other.averageUserRating == 0)
+        #expect(other.userRatingCount == nil)
+        #expect(app != other)
+        #expect(!app.hasSameServedFields(as: other))  // a free app is not one without a price
+        let roundTrip = try JSONDecoder().decode([App].self, from: JSONEncoder().encode([app, other]))
+        #expect(roundTrip == [app, other])
+        #expect(roundTrip[0].price == 0 && roundTrip[1].price == nil)
     }
 
     @Test("real storefronts that localize names and URLs share nothing they do not have in common")

@@ -132,7 +132,8 @@ extension App {
         func bytes(_ field: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base + fields.starts[field], count: fields.ends[field] - fields.starts[field])
         }
-        // Stays true while every field equals the reference app's: the app then shares its record.
+        // Stays true while every field read so far equals the reference app's: the app then shares its record
+        // (the app's own fields) and, reset between the two, its listing (price, currency, ratings).
         var allSame = true
         func text(_ field: Int, _ shared: String?) -> String {
             let raw = bytes(field)
@@ -181,15 +182,13 @@ extension App {
         }
 
         guard let id = integer(bytes(0)), let artistId = integer(bytes(1)) else { return nil }
-        let shared = reference[id]?.record
-        let mine = shared?.fields
+        let shared = reference[id]
+        let mine = shared?.record.fields
         if shared == nil { allSame = false }
         let floorText = text(7, mine?.minimumOsVersion)
         guard let platform = Platform(rawValue: text(6, mine?.platform.rawValue)),
             let floor = mine?.minimumOsVersion == floorText ? mine?.minimumOS : OSVersion(floorText),
-            let formattedPrice = optional(5, mine.map(\.formattedPrice)), let price = optional(10, nil),
-            let currency = optional(11, mine.map(\.currency)), let version = optional(12, mine.map(\.version)),
-            let rating = optional(13, nil), let ratingCount = optional(14, nil)
+            let version = optional(12, mine.map(\.version))
         else { return nil }
         var devices = DeviceFamilies(supportedDevices: nil, platform: platform)
         if fields.count == 16 {
@@ -200,9 +199,6 @@ extension App {
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)
         let iconUrl = text(8, mine?.iconUrl)
-        let prices = same(price.flatMap { Double($0) }, mine?.price)
-        let averageUserRating = same(rating.flatMap { Double($0) }, mine?.averageUserRating)
-        let userRatingCount = same(ratingCount.flatMap { Int($0) }, mine?.userRatingCount)
         if devices != mine?.devices { allSame = false }
         // The store URL: the reference's template when it matches up to the segment, else a template of its own.
         var storeUrl: StoreURLTemplate
@@ -221,16 +217,35 @@ extension App {
                 segment = storeUrl.ownSegment
             }
         }
+        let record: AppRecord
         if allSame, let shared, mine?.artistId == artistId, mine?.id == id {
-            return App(record: shared, storeSegment: segment)
+            record = shared.record
+        } else {
+            record = AppRecord(
+                AppFields(
+                    id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
+                    devices: devices, minimumOsVersion: floorText, minimumOS: floor, iconUrl: iconUrl,
+                    storeUrl: storeUrl, version: version))
         }
-        return App(
-            fields: AppFields(
-                id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre,
-                formattedPrice: formattedPrice, platform: platform, devices: devices, minimumOsVersion: floorText,
-                minimumOS: floor, iconUrl: iconUrl, storeUrl: storeUrl, price: prices, currency: currency,
-                version: version, averageUserRating: averageUserRating, userRatingCount: userRatingCount),
-            storeSegment: segment)
+        // The listing, compared on its own: an app priced in another currency still shares the record above.
+        allSame = shared != nil
+        let theirs = shared?.listing.fields
+        guard let formattedPrice = optional(5, theirs.map(\.formattedPrice)), let price = optional(10, nil),
+            let currency = optional(11, theirs.map(\.currency)), let rating = optional(13, nil),
+            let ratingCount = optional(14, nil)
+        else { return nil }
+        let prices = same(price.flatMap { Double($0) }, theirs?.price)
+        let averageUserRating = same(rating.flatMap { Double($0) }, theirs?.averageUserRating)
+        let userRatingCount = same(ratingCount.flatMap { Int($0) }, theirs?.userRatingCount)
+        let listing =
+            allSame
+            ? shared?.listing
+            : ListingRecord(
+                ListingFields(
+                    formattedPrice: formattedPrice, price: prices, currency: currency,
+                    averageUserRating: averageUserRating, userRatingCount: userRatingCount))
+        guard let listing else { return nil }
+        return App(record: record, listing: listing, storeSegment: segment)
     }
 
     private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

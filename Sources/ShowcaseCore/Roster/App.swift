@@ -6,12 +6,15 @@ import Foundation
 /// "¥480", "Kostenlos"); nothing is translated or reformatted. `storeUrl` here is Apple's URL untouched;
 /// attribution is added at read time by ``RosterQuery``.
 ///
-/// The fields live in a shared ``AppRecord``: the same app listed alike in many storefronts is stored once, and
-/// each storefront's `App` adds only its store URL's storefront segment (16 bytes in all, see
+/// The fields live in two shared records: the app itself in an ``AppRecord`` (stored once for every storefront
+/// that lists it alike), its price, currency and ratings in a ``ListingRecord`` (which a real catalog gives per
+/// storefront); each storefront's `App` adds only its store URL's storefront segment (24 bytes in all, see
 /// ``StoreURLTemplate``). It reads and writes like a plain struct; a setter copies the record first.
 public struct App: Sendable, Hashable, Codable {
-    /// The fields, shared with every storefront's equal app.
+    /// The fields that do not depend on the storefront, shared with every storefront's equal app.
     private(set) var record: AppRecord
+    /// Price, currency, price label and ratings in this storefront, shared with every storefront's equal listing.
+    private(set) var listing: ListingRecord
     /// The storefront segment of ``storeUrl`` (see ``StoreURLTemplate``); 0 when the URL has none.
     private(set) var storeSegment: StoreURLTemplate.Segment
 
@@ -42,8 +45,8 @@ public struct App: Sendable, Hashable, Codable {
     }
     /// `formattedPrice` as the storefront formats it; nil when upstream omits it.
     public var formattedPrice: String? {
-        get { record.fields.formattedPrice }
-        set { update(\.formattedPrice, newValue) }
+        get { listing.formattedPrice }
+        set { updateListing(\.formattedPrice, newValue) }
     }
     /// The store, from `kind`.
     public var platform: Platform {
@@ -82,13 +85,13 @@ public struct App: Sendable, Hashable, Codable {
     }
     /// `price` (a float on the wire); nil when absent.
     public var price: Double? {
-        get { record.fields.price }
-        set { update(\.price, newValue) }
+        get { listing.price }
+        set { updateListing(\.price, newValue) }
     }
     /// `currency` (`USD`, `JPY`).
     public var currency: String? {
-        get { record.fields.currency }
-        set { update(\.currency, newValue) }
+        get { listing.currency }
+        set { updateListing(\.currency, newValue) }
     }
     /// `version`.
     public var version: String? {
@@ -97,13 +100,13 @@ public struct App: Sendable, Hashable, Codable {
     }
     /// `averageUserRating` (a float on the wire).
     public var averageUserRating: Double? {
-        get { record.fields.averageUserRating }
-        set { update(\.averageUserRating, newValue) }
+        get { listing.averageUserRating }
+        set { updateListing(\.averageUserRating, newValue) }
     }
     /// `userRatingCount`.
     public var userRatingCount: Int? {
-        get { record.fields.userRatingCount }
-        set { update(\.userRatingCount, newValue) }
+        get { listing.userRatingCount }
+        set { updateListing(\.userRatingCount, newValue) }
     }
 
     /// The parsed floor, compared numerically by the resolver; parsed once, not per query. A floor that does
@@ -117,6 +120,12 @@ public struct App: Sendable, Hashable, Codable {
         var fields = record.fields
         fields[keyPath: field] = value
         record = AppRecord(fields)
+    }
+
+    private mutating func updateListing<Value>(_ field: WritableKeyPath<ListingFields, Value>, _ value: Value) {
+        var fields = listing.fields
+        fields[keyPath: field] = value
+        listing = ListingRecord(fields)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -177,30 +186,34 @@ public struct App: Sendable, Hashable, Codable {
     ) {
         let template = StoreURLTemplate(splitting: storeUrl)
         self.init(
-            fields: AppFields(
-                id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre,
-                formattedPrice: formattedPrice, platform: platform,
-                devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
-                minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion), iconUrl: iconUrl,
-                storeUrl: template, price: price, currency: currency, version: version,
-                averageUserRating: averageUserRating, userRatingCount: userRatingCount),
+            record: AppRecord(
+                AppFields(
+                    id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
+                    devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
+                    minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion), iconUrl: iconUrl,
+                    storeUrl: template, version: version)),
+            listing: ListingRecord(
+                ListingFields(
+                    formattedPrice: formattedPrice, price: price, currency: currency,
+                    averageUserRating: averageUserRating, userRatingCount: userRatingCount)),
             storeSegment: template.ownSegment)
     }
 
-    /// An app with new storage holding `fields`, in the storefront whose store URL segment is `storeSegment`.
-    init(fields: AppFields, storeSegment: StoreURLTemplate.Segment) {
-        self.init(record: AppRecord(fields), storeSegment: storeSegment)
-    }
-
-    /// An app sharing `record` (another storefront's equal app), in the storefront of `storeSegment`.
-    init(record: AppRecord, storeSegment: StoreURLTemplate.Segment) {
+    /// An app of `record` (its own, or another storefront's equal app's) and `listing`, in the storefront whose
+    /// store URL segment is `storeSegment`.
+    init(record: AppRecord, listing: ListingRecord, storeSegment: StoreURLTemplate.Segment) {
         self.record = record
+        self.listing = listing
         self.storeSegment = storeSegment
     }
 
-    /// True when both use the same storage object: what the cache decoder and the store aim for when an app is
+    /// True when both use the same storage objects: what the cache decoder and the store aim for when an app is
     /// listed alike in several storefronts. Says nothing about equality when false.
-    public func sharesStorage(with other: App) -> Bool { record === other.record }
+    public func sharesStorage(with other: App) -> Bool { record === other.record && listing === other.listing }
+
+    /// True when both use the same storage for the fields that do not depend on the storefront (everything but
+    /// price, currency, price label and ratings): what an app listed in several currencies still shares.
+    public func sharesAppRecord(with other: App) -> Bool { record === other.record }
 
     /// The app a row describes, or nil when the row is not one: the artist row, an unknown `kind`, or a row
     /// missing a field the reply needs (id, artist, name, bundle id, genre, a parseable floor, an icon, a store
@@ -227,14 +240,18 @@ public struct App: Sendable, Hashable, Codable {
     /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the
     /// ratings are not served, so a change in them alone is not a change of the roster.
     public func hasSameServedFields(as other: App) -> Bool {
-        if record === other.record { return storeSegment == other.storeSegment }
-        return record.fields.sameServedFieldsButStoreUrl(as: other.record.fields) && sameStoreUrl(as: other)
+        let sameListing = listing === other.listing || listing.fields.sameServedFields(as: other.listing.fields)
+        if record === other.record { return sameListing && storeSegment == other.storeSegment }
+        return sameListing && record.fields.sameServedFieldsButStoreUrl(as: other.record.fields)
+            && sameStoreUrl(as: other)
     }
 
     /// Equal in every field (the floor as text).
     public static func == (lhs: App, rhs: App) -> Bool {
-        if lhs.record === rhs.record { return lhs.storeSegment == rhs.storeSegment }
-        return lhs.record.fields.sameFieldsButStoreUrl(as: rhs.record.fields) && lhs.sameStoreUrl(as: rhs)
+        let sameListing = lhs.listing === rhs.listing || lhs.listing.fields == rhs.listing.fields
+        if lhs.record === rhs.record { return sameListing && lhs.storeSegment == rhs.storeSegment }
+        return sameListing && lhs.record.fields.sameFieldsButStoreUrl(as: rhs.record.fields)
+            && lhs.sameStoreUrl(as: rhs)
     }
 
     /// Hashes the id, the bundle id and the store URL's segment: consistent with `==`.

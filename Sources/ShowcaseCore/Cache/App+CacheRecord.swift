@@ -44,10 +44,11 @@ extension App {
     /// Decodes an apps section; nil if any line does not decode (the cache file is then a miss).
     ///
     /// Works on the bytes directly — no per-field `String` array, no Foundation — because startup and the first
-    /// query of each storefront pay for it. An app equal in every field to the same app in `reference` (another
-    /// storefront's roster of the same developer, keyed by app id; the store URL up to its storefront segment)
-    /// shares that app's record, so 175 storefronts listing it alike hold one copy; a string equal to the
-    /// reference's field is not allocated again either (see ``Roster/sharingStorage(with:)``).
+    /// query of each storefront pay for it. An app equal to the same app in `reference` (another storefront's
+    /// roster of the same developer, keyed by app id; the store URL up to its storefront segment) shares that app's
+    /// record, so 175 storefronts listing it alike hold one copy — compared apart from price, currency and ratings,
+    /// which share the reference's listing only when they are equal too; a string equal to the reference's field
+    /// is not allocated again either (see ``Roster/sharingStorage(with:)``).
     static func fromCacheRecords(_ bytes: UnsafeRawBufferPointer, sharingWith reference: [Int: App] = [:]) -> [App]? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return [] }
         // Exactly one slot per line: 175 long-lived arrays with spare capacity would be megabytes of nothing.

@@ -16,7 +16,7 @@ struct LookupFixtureGenerator {
 
     private let artistRow: String
     private let appRow: String
-    private let rosterCache = RosterTextCache()
+    private let rosterCache = RosterTemplateCache()
     /// Which bench developer this generates: 0 is the one above; each other one has its own artist id,
     /// track ids and bundle ids (nothing shared with another developer but the template's shape).
     let developer: Int
@@ -111,7 +111,7 @@ struct LookupFixtureGenerator {
         let key = apps * 2 + (localPrices ? 1 : 0)
         if let cached = rosterCache.template(key) { return cached }
         let patterns = Self.usPatterns.prefix(localPrices ? Self.usPatterns.count : 1).map { Array($0.utf8) }
-        let bytes = Array(rosterText(apps: apps).utf8)
+        let bytes = usRosterBody(apps: apps)
         var template = RosterTemplate()
         var piece: [UInt8] = []
         var index = 0
@@ -133,13 +133,9 @@ struct LookupFixtureGenerator {
         return template
     }
 
-    /// The `us` roster text; other storefronts differ only in their store URLs. Built once per app count.
-    private func rosterText(apps: Int) -> String {
-        if let cached = rosterCache.text(apps: apps) { return cached }
-        let rows = [artistRow] + (0..<apps).map { row($0, storefront: "us") }
-        let text = String(decoding: Self.body(rows), as: UTF8.self)
-        rosterCache.store(text, apps: apps)
-        return text
+    /// The `us` roster body, from which ``rosterTemplate(apps:localPrices:)`` cuts (and keeps) its templates.
+    private func usRosterBody(apps: Int) -> [UInt8] {
+        Array(Self.body([artistRow] + (0..<apps).map { row($0, storefront: "us") }))
     }
 
     /// `lookup?bundleId=<host>&country=<code>`: the host's own row.

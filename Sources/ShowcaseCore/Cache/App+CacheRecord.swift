@@ -238,14 +238,11 @@ extension App {
         let prices = same(price.flatMap { Double($0) }, theirs?.price)
         let averageUserRating = same(rating.flatMap { Double($0) }, theirs?.averageUserRating)
         let userRatingCount = same(ratingCount.flatMap { Int($0) }, theirs?.userRatingCount)
-        let listing =
-            allSame
-            ? shared?.listing
-            : ListingRecord(
-                ListingFields(
-                    formattedPrice: formattedPrice, price: prices, currency: currency,
-                    averageUserRating: averageUserRating, userRatingCount: userRatingCount))
-        guard let listing else { return nil }
+        if allSame, let shared { return App(record: record, listing: shared.listing, storeSegment: segment) }
+        let listing = ListingRecord(
+            ListingFields(
+                formattedPrice: formattedPrice, price: prices, currency: currency,
+                averageUserRating: averageUserRating, userRatingCount: userRatingCount))
         return App(record: record, listing: listing, storeSegment: segment)
     }
 

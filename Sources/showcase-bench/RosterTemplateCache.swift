@@ -1,15 +1,11 @@
 import Foundation
 
-/// The generated `us` roster text per app count, so generating 175 storefronts clones 200 rows once, not
-/// 175 times. Used from one thread at a time; the lock only keeps that assumption from being load-bearing.
-final class RosterTextCache: @unchecked Sendable {
+/// The roster templates cut so far, by app count and price mode, so generating 173 storefronts builds and cuts
+/// the 200 rows once, not 173 times. Used from one thread at a time; the lock only keeps that assumption from
+/// being load-bearing.
+final class RosterTemplateCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var texts: [Int: String] = [:]
     private var templates: [Int: RosterTemplate] = [:]
-
-    func text(apps: Int) -> String? { lock.withLock { texts[apps] } }
-
-    func store(_ text: String, apps: Int) { lock.withLock { texts[apps] = text } }
 
     func template(_ key: Int) -> RosterTemplate? { lock.withLock { templates[key] } }
 

@@ -44,9 +44,12 @@ let package = Package(
         .target(name: "ShowcaseCore"),
         // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
+        // A directory reached only through its descriptor, never following a link, never blocking on a file, creating
+        // files exclusively: how the daemon writes in trees others may write in too. May use CSystem only.
+        .target(name: "DirectorySafety", dependencies: ["CSystem"]),
         // The static export: JSON documents, index.json, atomic write-when-changed with a manifest. May use
         // ShowcaseCore, CZlib and CSystem (syncfs).
-        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem"]),
+        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem", "DirectorySafety"]),
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem and Locking only.
         .target(name: "Varlink", dependencies: ["CSystem", "Locking"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
@@ -81,8 +84,9 @@ let package = Package(
         // The test harnesses' shared helper: which build's binaries to spawn, and sanitizer reports in them.
         .target(name: "BuiltProducts", path: "Tests/Support"),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore", "BuiltProducts"]),
-        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore"]),
+        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore", "Locking"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "DirectorySafetyTests", dependencies: ["DirectorySafety"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
         .testTarget(

@@ -25,7 +25,7 @@ struct ExistingFiles {
     mutating func remembered(_ relative: String, files: FileSystem) -> ExportMemory.File? {
         if let known = checked[relative] { return known }
         let found = memory[relative].flatMap { file in
-            files.identity(of: root + "/" + relative) == file.identity ? file : nil
+            files.identity(of: relative) == file.identity ? file : nil
         }
         checked[relative] = found
         return found
@@ -49,6 +49,6 @@ struct ExistingFiles {
 
     private mutating func load(_ relative: String, limit: Int, files: FileSystem) -> FileSystem.Read? {
         readCount += 1
-        return files.read(root + "/" + relative, limit: limit)
+        return files.read(relative, limit: limit)
     }
 }

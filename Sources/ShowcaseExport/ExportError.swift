@@ -13,6 +13,10 @@ public struct ExportError: Error, Sendable, Hashable, CustomStringConvertible {
         case removeFailed
         /// A file showcased did not write sits where a document belongs; it is left alone and not overwritten.
         case foreignFile
+        /// Something showcased never makes sits where its own file or directory belongs inside the tree (a symbolic
+        /// link, a FIFO, a device, a hard link at a temporary name, a directory where a document belongs): it is
+        /// left alone, never followed, written through or waited on.
+        case unexpectedEntry
         /// A host, storefront or language would not make a safe file name, or two rosters claim one document.
         case invalidDocument
     }

@@ -26,6 +26,12 @@ public struct ExportReport: Sendable, Hashable {
         self.errors = errors
     }
 
+    /// Adds `error` unless the same failure of the same entry is there already (a planted link under a storefront
+    /// folder fails every document in it: one error says so).
+    mutating func add(_ error: ExportError) {
+        if !errors.contains(error) { errors.append(error) }
+    }
+
     /// True when every wanted file is current and every unwanted one is gone.
     public var succeeded: Bool { errors.isEmpty }
 

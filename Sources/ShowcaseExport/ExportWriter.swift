@@ -58,38 +58,100 @@ public struct ExportWriter: Sendable {
     /// pass saw. The daemon passes the same memory to every pass into the same directory.
     public func export(_ rosters: [ExportRoster], remembering memory: inout ExportMemory) -> ExportReport {
         var report = ExportReport(directory: directory)
-        var files = FileSystem()
-        if let failure = files.makeDirectories(root, below: nil) {
+        let files: FileSystem
+        do {
+            files = try FileSystem(directory: directory)
+        } catch {
             report.errors.append(
                 ExportError(
-                    .directoryUnusable, path: root,
-                    "cannot use the export directory \(root): \(failure); create it writable by the daemon's user, "
-                        + "or point export.directory elsewhere"))
+                    error.isUnexpectedEntry ? .unexpectedEntry : .directoryUnusable, path: root,
+                    "cannot use the export directory \(root): \(error.message); create it writable by the daemon's "
+                        + "user, or point export.directory elsewhere"))
             return report
         }
-        let manifestPath = path(ExportManifest.fileName)
-        let previous = ExportManifest(parsing: files.readRegularFile(manifestPath, limit: Self.readLimit) ?? Data())
+        let manifestName = ExportManifest.fileName
+        let previous = ExportManifest(parsing: files.read(manifestName, limit: Self.readLimit)?.bytes ?? Data())
 
         var existing = ExistingFiles(root: root, memory: memory)
-        var plan = plan(rosters, previous: previous, existing: &existing, files: &files, errors: &report.errors)
+        let planned = plan(rosters, previous: previous, existing: &existing, files: files, errors: &report.errors)
+        var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
-        let listed = ExportManifest(paths: previous.paths.union(plan.map(\.path)))
-        if listed != previous, let failure = files.writeAtomically(listed.encoded(), to: manifestPath) {
+        let indexPaths = ["index.json"] + (gzip ? ["index.json.gz"] : [])
+        let listed = ExportManifest(paths: previous.paths.union(documents.map(\.path)).union(indexPaths))
+        if listed != previous, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
             report.errors.append(
                 ExportError(
-                    .writeFailed, path: manifestPath,
-                    "could not write the export manifest \(manifestPath): \(failure); nothing was exported "
-                        + "(free some space or fix the directory's permissions, then export again)"))
+                    .writeFailed, path: path(manifestName),
+                    "could not write the export manifest \(path(manifestName)): \(failure.reason); nothing was "
+                        + "exported (free some space or fix the directory's permissions, then export again)"))
             return report
         }
 
-        // Stage every changed file, flush them all at once, then rename each over its target: documents first,
-        // index.json last.
-        var staged: [(index: Int, temporary: String)] = []
+        // Documents first, then index.json built from what they came to (so it lists only documents that exist as
+        // this pass wrote or kept them, and a reader that follows it finds them there).
         var remembered: [String: ExportMemory.File] = [:]
+        publish(
+            &documents, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
+        let present = Set(documents.filter { !$0.failed && !$0.isGzip }.map(\.path))
+        let index = ExportIndex(
+            documents: planned.entries.filter { present.contains($0.path) }, diagnostics: planned.diagnostics
+        ).encoded()
+        var indexFiles = ours(
+            withGzip([PlannedFile(path: "index.json", source: index, digest: ContentDigest(index), isGzip: false)]),
+            previous: previous, existing: &existing, files: files, into: &report)
+        publish(
+            &indexFiles, existing: &existing, files: files, flushingEach: true, remembered: &remembered, into: &report)
+        files.releaseReplaced()
+
+        let wanted = Set((documents + indexFiles).map(\.path))
+        var kept = Set<String>()
+        for stale in previous.paths.subtracting(wanted).sorted() {
+            switch files.remove(stale) {
+            case .removed: report.removed += 1
+            case .alreadyGone: break
+            case .failed(let failure):
+                kept.insert(stale)
+                report.add(
+                    ExportError(
+                        failure.unexpected == nil ? .removeFailed : .unexpectedEntry,
+                        path: failure.unexpected ?? path(stale),
+                        "could not remove \(path(stale)), which showcased exported earlier and no longer needs: "
+                            + "\(failure.reason); it stays listed and is retried on the next export"))
+            }
+        }
+
+        // A file that failed to be written for the first time does not exist: it leaves the list again.
+        let absentAfterFailure = (documents + indexFiles).filter { $0.failed && !previous.paths.contains($0.path) }
+            .map(\.path)
+        let final = ExportManifest(paths: wanted.union(kept).subtracting(absentAfterFailure))
+        if final != listed, let failure = files.writeAtomically(final.encoded(), to: manifestName) {
+            report.errors.append(
+                ExportError(
+                    .writeFailed, path: path(manifestName),
+                    "could not update the export manifest \(path(manifestName)): \(failure.reason); files removed "
+                        + "in this export stay listed, which is harmless, until a later export succeeds"))
+        }
+        // One more flush makes the renames and removals durable (instead of an fsync per directory). A pass that
+        // changed nothing flushes nothing: syncfs also waits for every other program's writes to the file system.
+        if files.hasChangedDirectories {
+            if files.syncFileSystem() == nil { files.forgetChangedDirectories() }
+            files.syncDirectories()
+        }
+        report.filesRead = existing.readCount
+        memory = ExportMemory(root: root, files: remembered)
+        return report
+    }
+
+    /// Writes every file of `plan` whose bytes differ from what is on disk: stages each, flushes them (one syncfs,
+    /// or with `flushingEach` an fsync per file, for a batch of one or two), then renames each over its target.
+    /// Marks the ones that failed; counts written and unchanged files; leaves what it knows in `remembered`.
+    private func publish(
+        _ plan: inout [PlannedFile], existing: inout ExistingFiles, files: FileSystem, flushingEach: Bool,
+        remembered: inout [String: ExportMemory.File], into report: inout ExportReport
+    ) {
+        var staged: [(index: Int, temporary: String)] = []
         for index in plan.indices {
-            let target = path(plan[index].path)
             if let known = existing.remembered(plan[index].path, files: files) {
                 // The file is as this writer last saw it: its digest says whether it holds what is wanted.
                 if known.digest == plan[index].digest {
@@ -105,95 +167,56 @@ public struct ExportWriter: Sendable {
                 continue
             }
             guard let bytes = plan[index].bytes() else {
-                fail(&plan[index], "gzip could not compress it", into: &report)
+                fail(&plan[index], FileSystem.Failure(reason: "gzip could not compress it"), into: &report)
                 continue
             }
-            if let failure = files.makeDirectories((target as NSString).deletingLastPathComponent, below: root) {
-                fail(&plan[index], failure, into: &report)
-                continue
-            }
-            switch files.stage(bytes, for: target) {
+            switch files.stage(bytes, for: plan[index].path) {
             case .success(let temporary): staged.append((index, temporary))
-            case .failure(let failure): fail(&plan[index], failure.reason, into: &report)
+            case .failure(let failure): fail(&plan[index], failure, into: &report)
             }
         }
-        if !staged.isEmpty, files.syncFileSystem(containing: root) != nil {
-            // syncfs failed (a writeback error): find out file by file which ones are safe to publish.
+        if !staged.isEmpty, flushingEach || files.syncFileSystem() != nil {
+            // One by one (a small batch, or syncfs failed with a writeback error: find out which files are safe).
             staged = staged.filter { index, temporary in
-                guard let failure = FileSystem.sync(file: temporary) else { return true }
+                guard let failure = files.sync(file: temporary) else { return true }
                 files.discard(temporary)
                 fail(&plan[index], failure, into: &report)
                 return false
             }
         }
         for (index, temporary) in staged {
-            if let failure = files.commit(temporary, to: path(plan[index].path)) {
+            if let failure = files.commit(temporary, to: plan[index].path) {
                 fail(&plan[index], failure, into: &report)
             } else {
                 report.written += 1
             }
         }
-        files.releaseReplaced()
-
-        let wanted = Set(plan.map(\.path))
-        var kept = Set<String>()
-        for stale in previous.paths.subtracting(wanted).sorted() {
-            let target = path(stale)
-            switch files.remove(target, below: root) {
-            case .removed: report.removed += 1
-            case .alreadyGone: break
-            case .failed(let failure):
-                kept.insert(stale)
-                report.errors.append(
-                    ExportError(
-                        .removeFailed, path: target,
-                        "could not remove \(target), which showcased exported earlier and no longer needs: "
-                            + "\(failure); it stays listed and is retried on the next export"))
-            }
-        }
-
-        // A file that failed to be written for the first time does not exist: it leaves the list again.
-        let absentAfterFailure = plan.filter { $0.failed && !previous.paths.contains($0.path) }.map(\.path)
-        let final = ExportManifest(paths: wanted.union(kept).subtracting(absentAfterFailure))
-        if final != listed, let failure = files.writeAtomically(final.encoded(), to: manifestPath) {
-            report.errors.append(
-                ExportError(
-                    .writeFailed, path: manifestPath,
-                    "could not update the export manifest \(manifestPath): \(failure); files removed in this export "
-                        + "stay listed, which is harmless, until a later export succeeds"))
-        }
-        // One more flush makes the renames and removals durable (instead of an fsync per directory). A pass that
-        // changed nothing flushes nothing: syncfs also waits for every other program's writes to the file system.
-        if files.hasChangedDirectories {
-            if files.syncFileSystem(containing: root) == nil { files.forgetChangedDirectories() }
-            files.syncDirectories()
-        }
-        report.filesRead = existing.readCount
-        memory = ExportMemory(root: root, files: remembered)
-        return report
     }
 
     /// Records that writing `file` failed: the previous version, if any, stays.
-    private func fail(_ file: inout PlannedFile, _ failure: String, into report: inout ExportReport) {
+    private func fail(_ file: inout PlannedFile, _ failure: FileSystem.Failure, into report: inout ExportReport) {
         file.failed = true
+        if let planted = failure.unexpected {
+            report.add(ExportError(.unexpectedEntry, path: planted, failure.reason))
+            return
+        }
         let target = path(file.path)
-        report.errors.append(
+        report.add(
             ExportError(
                 .writeFailed, path: target,
-                "could not write \(target): \(failure); the previous version, if any, stays in place "
+                "could not write \(target): \(failure.reason); the previous version, if any, stays in place "
                     + "(free some space or fix the permissions, then export again)"))
     }
 
     /// `relative` (to `v1/`) as an absolute path.
     func path(_ relative: String) -> String { root + "/" + relative }
 
-    /// Every file the tree should hold after this export, documents first and `index.json` last (so a reader
-    /// that follows the index finds the documents already there); foreign files and unsafe names dropped with an
-    /// error.
+    /// What the rosters call for: every document (each with its `.gz` when ``gzip``), the index entry each would
+    /// have, and the diagnostics; unsafe names dropped with an error.
     private func plan(
-        _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: inout FileSystem,
+        _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         errors: inout [ExportError]
-    ) -> [PlannedFile] {
+    ) -> (documents: [PlannedFile], entries: [ExportIndexEntry], diagnostics: [ExportDiagnostic]) {
         var documents: [String: PlannedFile] = [:]
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
@@ -268,23 +291,30 @@ public struct ExportWriter: Sendable {
                 }
             }
         }
-        let index = ExportIndex(documents: entries, diagnostics: diagnostics).encoded()
-        var plan: [PlannedFile] = []
-        let indexFile = PlannedFile(path: "index.json", source: index, digest: ContentDigest(index), isGzip: false)
-        for document in documents.values.sorted(by: { $0.path < $1.path }) + [indexFile] {
-            plan.append(document)
-            if gzip {
-                plan.append(
-                    PlannedFile(
-                        path: document.path + ".gz", source: document.source, digest: document.digest, isGzip: true))
-            }
+        return (withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries, diagnostics)
+    }
+
+    /// `files`, each followed by its `.gz` when ``gzip``.
+    private func withGzip(_ files: [PlannedFile]) -> [PlannedFile] {
+        files.flatMap { file in
+            [file]
+                + (gzip
+                    ? [PlannedFile(path: file.path + ".gz", source: file.source, digest: file.digest, isGzip: true)]
+                    : [])
         }
-        return plan.filter { file in
-            guard !previous.paths.contains(file.path), files.exists(path(file.path)) else { return true }
-            // Not ours. Identical bytes (a tree exported before the manifest existed) are adopted; anything else
-            // is left alone.
+    }
+
+    /// `plan` without the files that are not ours: a file at a planned path that the manifest does not list is
+    /// left alone and reported, unless it already holds the wanted bytes (a tree exported before the manifest
+    /// existed), which is adopted.
+    private func ours(
+        _ plan: [PlannedFile], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
+        into report: inout ExportReport
+    ) -> [PlannedFile] {
+        plan.filter { file in
+            guard !previous.paths.contains(file.path), files.exists(file.path) else { return true }
             if file.matches(existing.read(file.path, limit: Self.readLimit, files: files)?.bytes) { return true }
-            errors.append(
+            report.add(
                 ExportError(
                     .foreignFile, path: path(file.path),
                     "\(path(file.path)) was not written by showcased, so it is left alone and not exported there; "

@@ -1,91 +1,98 @@
-import CSystem
+import DirectorySafety
 import Foundation
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
 
-/// The few POSIX file operations the export needs, each reporting failure as the system's reason (`No space left
-/// on device`) instead of throwing, and remembering which directories changed so each is fsynced once at the end.
-struct FileSystem {
+/// The file operations of one export pass inside `v1/`, every one through ``TrustedDirectory`` (relative to an open
+/// directory's descriptor, never following a link, never blocking on a file), each reporting failure as a value,
+/// and remembering which directories changed so each is flushed once at the end.
+///
+/// Paths are relative to `v1/` (`<host>/<storefront>/ios.json`); only the tree's root was opened by a path.
+final class FileSystem {
     /// What removing a file came to.
     enum Removal: Equatable {
         case removed
         case alreadyGone
-        case failed(String)
+        case failed(Failure)
     }
 
-    /// Why a file operation failed, as the system words it.
-    struct Failure: Error {
+    /// Why a file operation failed: the system's reason, and for something planted where our own file or directory
+    /// belongs, the entry concerned (reported as ``ExportError/Code/unexpectedEntry``).
+    struct Failure: Error, Equatable {
         var reason: String
+        /// The absolute path of the unexpected entry, when that is the failure.
+        var unexpected: String?
+        /// Whether the failure is that nothing is there.
+        var missing = false
+
+        init(_ error: DirectoryError) {
+            reason = error.message
+            unexpected = error.isUnexpectedEntry ? error.path : nil
+            missing = error.code == .missing
+        }
+
+        init(reason: String) { self.reason = reason }
     }
 
-    /// Directories known to exist (saves repeating mkdir for every document of a storefront).
-    private var existing = Set<String>()
-    /// Directories whose entries changed (a rename, an unlink, a new subdirectory): fsynced by ``syncDirectories()``.
+    /// `v1/`, opened once per pass.
+    let root: TrustedDirectory
+    /// Directories opened this pass, by path relative to `v1/` ("" is `v1/` itself).
+    private var directories: [String: TrustedDirectory]
+    /// Directories whose entries changed (a rename, an unlink, a new subdirectory): flushed by ``syncDirectories()``.
     private var changed = Set<String>()
     /// Open descriptors of the versions ``commit(_:to:)`` replaced, until ``releaseReplaced()``.
     private var replaced: [Int32] = []
 
-    /// Creates `path` and its missing parents (mode 0755); with `base`, only the part below it. Nil on success,
-    /// else why not.
-    mutating func makeDirectories(_ path: String, below base: String?) -> String? {
-        if existing.contains(path) { return nil }
-        let components = path.split(separator: "/").map(String.init)
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in components {
-            let parent = current.isEmpty ? "/" : current
-            current += "/" + component
-            if let base, base == current || base.hasPrefix(current + "/") { continue }
-            if existing.contains(current) { continue }
-            if mkdir(current, 0o755) == 0 {
-                // mkdir applies the umask (the unit's UMask=0077 would make it 0700): a web server running as
-                // another user must be able to traverse the tree.
-                chmod(current, 0o755)
-                changed.insert(parent)
-            } else if errno == EEXIST {
-                var info = stat()
-                guard stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                    return "\(current) exists and is not a directory"
-                }
-            } else {
-                return "\(current): \(Self.reason())"
-            }
-            existing.insert(current)
-        }
-        existing.insert(path)
-        return nil
+    /// The tree `<directory>/v1`: `directory` is the operator's (made when missing), `v1` is opened without following a
+    /// link and made 0755 when missing.
+    init(directory: String) throws(DirectoryError) {
+        let top = try TrustedDirectory.open(directory, creating: 0o755)
+        root = try top.subdirectory("v1", creating: 0o755)
+        directories = ["": root]
     }
 
-    /// The content of `path` when it is a regular file (a symlink, FIFO or directory is not read: nil) of at most
-    /// `limit` bytes.
-    func readRegularFile(_ path: String, limit: Int) -> Data? { read(path, limit: limit)?.bytes }
-
-    /// The content of `path` when it is a regular file of at most `limit` bytes, with the file's identity as it
-    /// was just before the read (so a write during the read shows as another identity on the next look) and
-    /// whether that identity was settled (``FileIdentity/isSettled(now:)``).
-    func read(_ path: String, limit: Int) -> Read? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0, info.st_size <= limit else {
-            return nil
-        }
-        let identity = FileIdentity(info)
-        let settled = identity.isSettled(now: FileIdentity.now())
-        var data = Data(count: Int(info.st_size))
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { return false }
-                offset += count
+    /// The directory `relative` (below `v1/`), opened component by component without following a link; with
+    /// `creating`, missing ones are made (mode 0755: a web server running as another user must traverse them).
+    func directory(_ relative: String, creating: Bool) -> Result<TrustedDirectory, Failure> {
+        if let known = directories[relative] { return .success(known) }
+        var current = root
+        var walked = ""
+        for component in relative.split(separator: "/") {
+            let next = walked.isEmpty ? String(component) : walked + "/" + component
+            if let known = directories[next] {
+                current = known
+            } else {
+                let existed = current.entry(String(component)) != nil
+                do {
+                    current = try current.subdirectory(String(component), creating: creating ? 0o755 : nil)
+                } catch {
+                    return .failure(Failure(error))
+                }
+                if !existed { changed.insert(walked) }
+                directories[next] = current
             }
-            return true
+            walked = next
         }
-        return complete ? Read(bytes: data, identity: identity, settled: settled) : nil
+        return .success(current)
+    }
+
+    /// The directory holding `relative` and the file's own name.
+    private func parent(of relative: String, creating: Bool) -> Result<(TrustedDirectory, String), Failure> {
+        let (folder, name) = Self.split(relative)
+        return directory(folder, creating: creating).map { ($0, name) }
+    }
+
+    /// The content of the regular file `relative` (a link, FIFO or directory is never read: nil) of at most `limit`
+    /// bytes, with the file's identity as it was just before the read (so a write during the read shows as another
+    /// identity on the next look) and whether that identity was settled (``FileIdentity/isSettled(now:)``).
+    func read(_ relative: String, limit: Int) -> Read? {
+        guard case .success(let (folder, name)) = parent(of: relative, creating: false),
+            case .success(let contents) = folder.read(name, limit: limit)
+        else { return nil }
+        let identity = FileIdentity(contents.entry.info)
+        return Read(bytes: contents.bytes, identity: identity, settled: identity.isSettled(now: FileIdentity.now()))
     }
 
     /// A file's bytes as read, with its identity just before the read and whether that identity was settled.
@@ -95,115 +102,125 @@ struct FileSystem {
         var settled: Bool
     }
 
-    /// The identity of the regular file at `path` (not following a symlink); nil when there is none.
-    func identity(of path: String) -> FileIdentity? {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return FileIdentity(info)
+    /// The identity of the regular file at `relative` (not following a symlink); nil when there is none.
+    func identity(of relative: String) -> FileIdentity? {
+        guard case .success(let (folder, name)) = parent(of: relative, creating: false),
+            let entry = folder.entry(name), entry.kind == .regular
+        else { return nil }
+        return FileIdentity(entry.info)
     }
 
-    /// Whether anything (a file, directory, symlink — even a dangling one) is at `path`.
-    func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+    /// Whether anything (a file, directory, symlink — even a dangling one) is at `relative`. A parent folder that
+    /// cannot be opened counts as nothing there: writing will report why.
+    func exists(_ relative: String) -> Bool {
+        guard case .success(let (folder, name)) = parent(of: relative, creating: false) else { return false }
+        return folder.entry(name) != nil
     }
 
-    /// Writes `data` to `path` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)`` (the
-    /// replaced version released at once), then fsync of the directory. For a single file (the manifest); documents are staged in bulk instead.
-    mutating func writeAtomically(_ data: Data, to path: String) -> String? {
+    /// Writes `data` to `relative` atomically and durably on its own: ``stage(_:for:)``, fsync, ``commit(_:to:)``
+    /// (the replaced version released at once), then fsync of the directory. For single files (the manifest);
+    /// documents are staged in bulk instead.
+    func writeAtomically(_ data: Data, to relative: String) -> Failure? {
         let temporary: String
-        switch stage(data, for: path) {
+        switch stage(data, for: relative) {
         case .success(let staged): temporary = staged
-        case .failure(let failure): return failure.reason
+        case .failure(let failure): return failure
         }
-        if let failure = Self.sync(file: temporary) {
-            unlink(temporary)
+        if let failure = sync(file: temporary) {
+            discard(temporary)
             return failure
         }
-        if let failure = commit(temporary, to: path) { return failure }
+        if let failure = commit(temporary, to: relative) { return failure }
         releaseReplaced()
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        if case .success(let folder) = directory(Self.split(relative).folder, creating: false) { folder.sync() }
         return nil
     }
 
-    /// Writes `data` to a temporary file beside `path` (mode 0644), not yet flushed: the caller flushes every
-    /// staged file at once (``syncFileSystem(containing:)``) and then commits each. On failure nothing is left.
-    func stage(_ data: Data, for path: String) -> Result<String, Failure> {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".showcase-tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return .failure(Failure(reason: Self.reason())) }
-        var failure: String?
-        if fchmod(fd, 0o644) != 0 { failure = Self.reason() }
-        if failure == nil {
-            failure = data.withUnsafeBytes { buffer -> String? in
-                var offset = 0
-                while offset < buffer.count {
-                    let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if count < 0, errno == EINTR { continue }
-                    if count <= 0 { return Self.reason() }
-                    offset += count
-                }
-                return nil
+    /// Writes `data` to a new temporary file beside `relative` (mode 0644), not yet flushed: the caller flushes every
+    /// staged file at once (``syncFileSystem()``) and then commits each. On failure nothing is left.
+    ///
+    /// The temporary file is created exclusively: a leftover of ours (a regular file of this user with one name, as a
+    /// crash leaves it) is removed first; anything else at that name — a FIFO, a link, a hard link to a file
+    /// elsewhere — is reported and left alone, never opened, truncated or written through.
+    func stage(_ data: Data, for relative: String) -> Result<String, Failure> {
+        let folder: TrustedDirectory
+        let name: String
+        switch parent(of: relative, creating: true) {
+        case .success(let found): (folder, name) = found
+        case .failure(let failure): return .failure(failure)
+        }
+        let temporary = "." + name + ".showcase-tmp"
+        var failure = folder.create(temporary, bytes: data)
+        if failure?.code == .exists, let entry = folder.entry(temporary) {
+            guard entry.isOwnSingleFile else {
+                let planted = folder.child(temporary)
+                let kind =
+                    entry.kind == .regular ? "a file with another name elsewhere or another owner" : entry.kind.phrase
+                return .failure(
+                    Failure(
+                        DirectoryError(
+                            .unexpected(entry.kind), path: planted,
+                            "\(planted), a temporary name of showcased's, is \(kind); it is left alone")))
             }
+            _ = folder.removeFile(temporary)
+            failure = folder.create(temporary, bytes: data)
         }
-        if close(fd) != 0, failure == nil { failure = Self.reason() }
-        if let failure {
-            unlink(temporary)
-            return .failure(Failure(reason: failure))
+        if let failure { return .failure(Failure(failure)) }
+        let (directoryPath, _) = Self.split(relative)
+        return .success(directoryPath.isEmpty ? temporary : directoryPath + "/" + temporary)
+    }
+
+    /// Flushes everything written to the tree's file system with one syncfs(2): a single journal commit for hundreds
+    /// of files, where an fsync each would cost one commit per file.
+    func syncFileSystem() -> Failure? { root.syncFileSystem().map(Failure.init) }
+
+    /// fsync(2) of one file; nil on success.
+    func sync(file relative: String) -> Failure? {
+        switch parent(of: relative, creating: false) {
+        case .success(let (folder, name)): return folder.syncFile(name).map(Failure.init)
+        case .failure(let failure): return failure
         }
-        return .success(temporary)
     }
 
-    /// Flushes everything written to the file system holding `path` with one syncfs(2): a single journal commit
-    /// for hundreds of files, where an fsync each would cost one commit per file (~4 ms apiece on ext4).
-    func syncFileSystem(containing path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return Self.reason() }
-        defer { close(fd) }
-        let result = csys_syncfs(fd)
-        return result < 0 ? String(cString: strerror(-result)) : nil
-    }
-
-    /// fsync(2) of one file by path; nil on success.
-    static func sync(file path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return reason() }
-        defer { close(fd) }
-        return fsync(fd) == 0 ? nil : reason()
-    }
-
-    /// Renames a staged (and flushed) temporary file over `path`: the moment readers see the new content. On
-    /// failure the temporary file is removed and `path` is as it was.
+    /// Renames a staged (and flushed) temporary file over `relative`: the moment readers see the new content. On
+    /// failure the temporary file is removed and `relative` is as it was. A symlink or hard link at `relative` is
+    /// replaced as a name (never followed); a FIFO, device, socket or directory there is reported and left alone.
     ///
     /// The version being replaced is held open across the rename, so the rename does not free its blocks:
-    /// freeing them is I/O (a discard per file where the file system discards on free: 1.5–3 ms each on the
-    /// bench machine, which made publishing 348 files take most of a second) that readers need not wait for.
-    /// ``releaseReplaced()`` frees them all at once afterwards.
-    mutating func commit(_ temporary: String, to path: String) -> String? {
-        let previous = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard rename(temporary, path) == 0 else {
-            let failure = Self.reason()
-            if previous >= 0 { close(previous) }
-            unlink(temporary)
-            return failure
+    /// ``releaseReplaced()`` frees them all at once afterwards (BENCHMARKS.md, "Export": discards per file).
+    func commit(_ temporary: String, to relative: String) -> Failure? {
+        let folder: TrustedDirectory
+        let name: String
+        switch parent(of: relative, creating: false) {
+        case .success(let found): (folder, name) = found
+        case .failure(let failure): return failure
         }
-        if previous >= 0 {
+        let staged = Self.split(temporary).name
+        if let entry = folder.entry(name), ![.regular, .symbolicLink].contains(entry.kind) {
+            _ = folder.removeFile(staged)
+            let planted = folder.child(name)
+            return Failure(
+                DirectoryError(
+                    .unexpected(entry.kind), path: planted,
+                    "\(planted) is \(entry.kind.phrase) where showcased writes a file; it is left alone"))
+        }
+        let previous = folder.holdFile(name)
+        if let failure = folder.rename(staged, to: name) {
+            if let previous { close(previous) }
+            _ = folder.removeFile(staged)
+            return Failure(failure)
+        }
+        if let previous {
             replaced.append(previous)
             if replaced.count >= Self.replacedHeldLimit { releaseReplaced() }
         }
-        changed.insert((path as NSString).deletingLastPathComponent)
+        changed.insert(Self.split(relative).folder)
         return nil
     }
 
     /// Closes the replaced versions ``commit(_:to:)`` held open, which frees them, on several threads: the cost
-    /// is the device's latency per file (a discard), which overlaps well (8 threads: 0.12 ms a file instead of 3).
-    mutating func releaseReplaced() {
+    /// is the device's latency per file (a discard), which overlaps well.
+    func releaseReplaced() {
         let descriptors = replaced
         replaced = []
         let workers = min(Self.releaseThreads, descriptors.count)
@@ -229,45 +246,56 @@ struct FileSystem {
     static let releaseThreads = 8
 
     /// Removes a staged file that will not be committed.
-    func discard(_ temporary: String) { unlink(temporary) }
+    func discard(_ temporary: String) {
+        if case .success(let (folder, name)) = parent(of: temporary, creating: false) { _ = folder.removeFile(name) }
+    }
 
     /// Whether any directory's entries changed since the last ``syncDirectories()``.
     var hasChangedDirectories: Bool { !changed.isEmpty }
 
     /// Forgets the directories waiting for an fsync (a syncfs already made them durable).
-    mutating func forgetChangedDirectories() { changed.removeAll() }
+    func forgetChangedDirectories() { changed.removeAll() }
 
-    /// Removes the file at `path` (never a directory), then its parent directories up to, not including, `base`
-    /// while they are empty (a directory holding anything else stays).
-    mutating func remove(_ path: String, below base: String) -> Removal {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            return errno == ENOENT ? .alreadyGone : .failed(Self.reason())
+    /// Removes the file at `relative` (never a directory, never through a link), then its parent directories up to,
+    /// not including, `v1/` while they are empty (a directory holding anything else stays).
+    func remove(_ relative: String) -> Removal {
+        let folder: TrustedDirectory
+        let name: String
+        switch parent(of: relative, creating: false) {
+        case .success(let found): (folder, name) = found
+        case .failure(let failure):
+            // A parent already gone means the file is; one that is a link is left alone and reported.
+            return failure.missing ? .alreadyGone : .failed(failure)
         }
-        guard info.st_mode & S_IFMT != S_IFDIR else { return .failed("it is a directory now") }
-        guard unlink(path) == 0 else { return .failed(Self.reason()) }
-        var directory = (path as NSString).deletingLastPathComponent
-        changed.insert(directory)
-        while directory.hasPrefix(base + "/"), rmdir(directory) == 0 {
-            existing.remove(directory)
-            changed.remove(directory)
-            directory = (directory as NSString).deletingLastPathComponent
-            changed.insert(directory)
+        if let failure = folder.removeFile(name) {
+            return failure.code == .missing ? .alreadyGone : .failed(Failure(failure))
+        }
+        var directoryPath = Self.split(relative).folder
+        changed.insert(directoryPath)
+        while !directoryPath.isEmpty {
+            let (above, last) = Self.split(directoryPath)
+            guard case .success(let parentFolder) = directory(above, creating: false),
+                parentFolder.removeEmptyDirectory(last)
+            else { break }
+            directories = directories.filter { $0.key != directoryPath && !$0.key.hasPrefix(directoryPath + "/") }
+            changed.remove(directoryPath)
+            changed.insert(above)
+            directoryPath = above
         }
         return .removed
     }
 
     /// Fsyncs every directory whose entries changed, so renames and removals survive a power cut.
-    mutating func syncDirectories() {
-        for directory in changed.sorted() {
-            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            fsync(fd)
-            close(fd)
+    func syncDirectories() {
+        for relative in changed.sorted() {
+            if case .success(let folder) = directory(relative, creating: false) { folder.sync() }
         }
         changed.removeAll()
     }
 
-    /// The current `errno` as the system words it.
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    /// `a/b/c.json` → (`a/b`, `c.json`); `c.json` → (``, `c.json`).
+    static func split(_ relative: String) -> (folder: String, name: String) {
+        guard let slash = relative.lastIndex(of: "/") else { return ("", relative) }
+        return (String(relative[..<slash]), String(relative[relative.index(after: slash)...]))
+    }
 }

@@ -149,9 +149,15 @@ struct ExportWriterTests {
         _ = ExportWriter(directory: reference.path).export([Samples.roster()])
         try directory.write(
             "v1/\(host)/us/ios.json", String(decoding: try reference.read("v1/\(host)/us/ios.json"), as: UTF8.self))
+        var before = stat()
+        try #require(lstat(directory.file("v1/\(host)/us/ios.json"), &before) == 0)
         let adopted = ExportWriter(directory: directory.path).export([Samples.roster()])
         #expect(adopted.errors.isEmpty)
-        #expect(adopted.written == 0)
+        // Only index.json and its .gz, which list the document now that it is ours; the document is not rewritten.
+        #expect(adopted.written == 2)
+        var after = stat()
+        try #require(lstat(directory.file("v1/\(host)/us/ios.json"), &after) == 0)
+        #expect(after.st_ino == before.st_ino)
         let later = ExportWriter(directory: directory.path).export([])
         #expect(!directory.exists("v1/\(host)/us/ios.json"), "an adopted file is listed and removed like any other")
         #expect(later.errors.isEmpty)

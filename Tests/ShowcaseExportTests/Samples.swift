@@ -133,3 +133,18 @@ func parsed(_ data: Data, sourceLocation: Testing.SourceLocation = #_sourceLocat
     let object = try JSONSerialization.jsonObject(with: data)
     return try #require(object as? [String: Any], sourceLocation: sourceLocation)
 }
+
+/// One export pass on a thread of its own, so a test can give up on it instead of hanging. The semaphore orders the
+/// write of `report` before the test's read.
+final class PassOnThread: @unchecked Sendable {
+    let finished = DispatchSemaphore(value: 0)
+    private(set) var report: ExportReport?
+
+    init(_ writer: ExportWriter, _ rosters: [ExportRoster], _ memory: ExportMemory) {
+        Thread { [self] in
+            var memory = memory
+            report = writer.export(rosters, remembering: &memory)
+            finished.signal()
+        }.start()
+    }
+}

@@ -62,6 +62,7 @@ let package = Package(
             name: "ShowcaseDaemon",
             dependencies: [
                 "ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "Locking", "CCurl",
+                "DirectorySafety",
             ]),
         // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation and
         // Locking only.

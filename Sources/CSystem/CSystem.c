@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -93,6 +94,30 @@ int csys_unix_listen(const char *path, int backlog) {
     if (fd < 0) return -errno;
     if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(fd, backlog) < 0) {
         int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
+}
+
+int csys_unix_listen_mode(const char *path, int backlog, unsigned int mode) {
+    struct sockaddr_un addr;
+    int r = fill_address(&addr, path);
+    if (r < 0) return r;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    // Linux creates the socket file with the socket inode's mode less the umask.
+    if (fchmod(fd, (mode_t)(mode & 07777)) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    mode_t previous = umask((mode_t)(~mode & 0777));
+    int bound = bind(fd, (struct sockaddr *)&addr, sizeof addr);
+    int bind_errno = errno;
+    umask(previous);
+    if (bound < 0 || listen(fd, backlog) < 0) {
+        int e = bound < 0 ? bind_errno : errno;
         close(fd);
         return -e;
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
 /// Why a ``TrustedDirectory`` operation did not happen, as a value: the caller reports it and goes on.
 ///
 /// Compared by ``code`` and ``path``; ``message`` is the sentence an operator reads.
@@ -33,6 +37,17 @@ public struct DirectoryError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The sentence an operator reads.
     public var description: String { message }
+
+    /// The failure as an `errno` value, for callers that report one.
+    public var errno: Int32 {
+        switch code {
+        case .missing: ENOENT
+        case .exists: EEXIST
+        case .unexpected(let kind): kind == .directory ? EISDIR : ELOOP
+        case .tooLarge: EFBIG
+        case .system(let code): code
+        }
+    }
 
     /// Whether the failure is something planted where the caller's own file or directory belongs.
     public var isUnexpectedEntry: Bool {

@@ -60,7 +60,8 @@ public final class VarlinkServer: @unchecked Sendable {
                     detail: "Could not create the socket directory \(directory); check its parent's permissions.")
             }
         }
-        var fd = csys_unix_listen(path, SOMAXCONN)
+        // The mode is set as the socket file is made (csys_unix_listen_mode), never by a chmod of the path after it.
+        var fd = csys_unix_listen_mode(path, SOMAXCONN, UInt32(mode))
         if fd == -EADDRINUSE {
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else {
@@ -75,18 +76,12 @@ public final class VarlinkServer: @unchecked Sendable {
                     detail: "Another process is already serving \(path); stop it before starting this one.")
             }
             unlink(path)
-            fd = csys_unix_listen(path, SOMAXCONN)
+            fd = csys_unix_listen_mode(path, SOMAXCONN, UInt32(mode))
         }
         guard fd >= 0 else {
             throw VarlinkError(
                 code: .bindFailed,
                 detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
-        }
-        guard chmod(path, mode) == 0 else {
-            let code = errno
-            _ = csys_close(fd)
-            unlink(path)
-            throw VarlinkError(code: .bindFailed, detail: "Could not set the mode of \(path): \(errnoText(code)).")
         }
         stateLock.lock()
         boundPaths.append(path)

@@ -15,6 +15,24 @@ struct ServerSocketTests {
         #expect(attributes[.type] as? FileAttributeType == .typeSocket)
     }
 
+    @Test("makes the socket file with exactly the asked mode, whatever the umask, with no chmod by path after bind")
+    func modeWithoutChmod() throws {
+        let directory = "/tmp/varlink-tests-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The test process's umask (022 or 077) would strip group and other bits from a plain bind.
+        for mode: mode_t in [0o666, 0o660, 0o600] {
+            let path = directory + "/mode-\(String(mode, radix: 8)).sock"
+            let fd = csys_unix_listen_mode(path, 1, UInt32(mode))
+            try #require(fd >= 0)
+            _ = csys_close(fd)
+            var info = stat()
+            try #require(lstat(path, &info) == 0)
+            #expect(info.st_mode & 0o7777 == mode, "socket made \(String(info.st_mode & 0o7777, radix: 8))")
+            #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        }
+    }
+
     @Test("replaces a stale socket file nobody listens on")
     func staleSocketReplaced() throws {
         let directory = "/tmp/varlink-tests-\(UUID().uuidString.prefix(8))"

@@ -40,6 +40,11 @@ int csys_eventfd_drain(int fd);
 /// Creates a nonblocking, close-on-exec Unix stream socket bound to `path` and listening.
 /// -EADDRINUSE if the path exists; -ENAMETOOLONG if the path does not fit sockaddr_un.
 int csys_unix_listen(const char *path, int backlog);
+/// As csys_unix_listen, with the socket file created with exactly `mode` (e.g. 0660): set on the socket before
+/// bind, with the umask cleared of those bits for the bind alone, so no chmod by path follows (a path another user
+/// could swap for a link between bind and chmod). The umask is the process's: call it before other threads create
+/// files, or accept that a file created in that instant gets `mode`'s complement as its umask.
+int csys_unix_listen_mode(const char *path, int backlog, unsigned int mode);
 /// Connects a close-on-exec Unix stream socket to `path` (blocking connect).
 int csys_unix_connect(const char *path);
 /// 1 if `fd` is a listening stream socket, 0 if not, -errno on failure.

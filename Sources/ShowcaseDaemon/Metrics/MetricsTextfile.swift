@@ -1,3 +1,4 @@
+import DirectorySafety
 import Foundation
 @preconcurrency import Glibc
 
@@ -18,39 +19,32 @@ public struct MetricsTextfile: Sendable, Equatable {
         self.path = path
     }
 
-    /// Replaces the file's content with `text`, or changes nothing and throws.
+    /// Replaces the file's content with `text`, or changes nothing and throws. The directory is the operator's
+    /// (`metrics.textfile`'s folder); inside it everything goes through ``TrustedDirectory``: the temporary file is
+    /// created exclusively under a fresh name, never through a link another user planted.
     public func write(_ text: String) throws(MetricsTextfileError) {
         let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent).tmp.XXXXXX".utf8CString)
-        // mkstemp, then close-on-exec: mkostemp needs _GNU_SOURCE, which this package does not build with.
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw MetricsTextfileError(path: path, step: "mkstemp", errno) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var renamed = false
-        defer {
-            close(descriptor)
-            if !renamed { unlink(temporary) }
+        let name = url.lastPathComponent
+        let directory: TrustedDirectory
+        do {
+            directory = try TrustedDirectory.open(url.deletingLastPathComponent().path)
+        } catch {
+            throw MetricsTextfileError(path: path, step: "mkstemp", error.errno)
         }
-
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw MetricsTextfileError(path: path, step: "write", errno) }
-            offset += n
+        let temporary = ".\(name).tmp.\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        if let failure = directory.create(temporary, bytes: Data(text.utf8), mode: 0o644) {
+            let writing = [ENOSPC, EDQUOT, EIO, EFBIG].contains(failure.errno)
+            throw MetricsTextfileError(path: path, step: writing ? "write" : "mkstemp", failure.errno)
         }
-        guard fchmod(descriptor, 0o644) == 0 else { throw MetricsTextfileError(path: path, step: "fchmod", errno) }
-        guard fsync(descriptor) == 0 else { throw MetricsTextfileError(path: path, step: "fsync", errno) }
-        guard rename(temporary, path) == 0 else { throw MetricsTextfileError(path: path, step: "rename", errno) }
-        renamed = true
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            // The new content is in place either way; a failed directory sync only risks the old file after a crash.
-            _ = fsync(directoryDescriptor)
-            close(directoryDescriptor)
+        if let failure = directory.syncFile(temporary) {
+            _ = directory.removeFile(temporary)
+            throw MetricsTextfileError(path: path, step: "fsync", failure.errno)
         }
+        if let failure = directory.rename(temporary, to: name) {
+            _ = directory.removeFile(temporary)
+            throw MetricsTextfileError(path: path, step: "rename", failure.errno)
+        }
+        // The new content is in place either way; a failed directory sync only risks the old file after a crash.
+        directory.sync()
     }
 }

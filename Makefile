@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint conformance check-export-web
+.PHONY: all deps build test lint conformance check-export-web check-hostile-export
 
 all: build
 
@@ -19,6 +19,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-hostile-export
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
 
@@ -29,6 +30,11 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# The real daemon, as root and as uid 65534, exporting into a tree with planted symlinks, a FIFO, a hard link and a
+# folder-swapping racer: nothing outside the tree may change (README "Security").
+check-hostile-export:
+	scripts/check-hostile-export.sh
 
 # Locking's `Lock`, not Synchronization.Mutex: ThreadSanitizer cannot see Mutex's locking on Linux (Lock.swift).
 lint:

@@ -39,9 +39,10 @@ let package = Package(
         .target(name: "Locking", dependencies: ["CSystem"]),
         // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
-        // ShowcaseCore: Foundation only — lookup requests and decoding, rosters and their resolution, the file cache,
+        // ShowcaseCore: Foundation and DirectorySafety (the cache's writes) only — lookup requests and decoding,
+        // rosters and their resolution, the file cache,
         // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
-        .target(name: "ShowcaseCore"),
+        .target(name: "ShowcaseCore", dependencies: ["DirectorySafety"]),
         // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
         // A directory reached only through its descriptor, never following a link, never blocking on a file, creating

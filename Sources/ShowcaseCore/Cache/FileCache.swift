@@ -1,3 +1,4 @@
+import DirectorySafety
 import Foundation
 
 #if canImport(Glibc)
@@ -321,46 +322,32 @@ public struct FileCache: Sendable {
 
     // MARK: Atomic write
 
-    /// Temporary file in the same directory, write, fsync, rename over `url`, fsync the directory.
+    /// Temporary file in the same directory (created exclusively under a fresh name), write, fsync, rename over
+    /// `url`, fsync the directory: all through ``TrustedDirectory``, so nothing planted in the directory is followed
+    /// or written through.
     func writeAtomically(_ data: Data, to url: URL) throws(CacheError) {
+        let folder: TrustedDirectory
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            folder = try TrustedDirectory.open(directory.path, creating: 0o755)
         } catch {
-            throw CacheError(path: directory.path, detail: "cannot create the directory")
+            throw CacheError(path: directory.path, detail: "cannot create the directory: \(error.message)")
         }
-        let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp", isDirectory: false
-        ).path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Self.failure("open", temporary) }
-        var failure: CacheError?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = Self.failure("write", temporary)
-                    return
-                }
-                offset += written
-            }
+        let name = url.lastPathComponent
+        let temporary = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        if let failure = folder.create(temporary, bytes: data, mode: 0o644) {
+            throw CacheError(path: folder.child(temporary), detail: "write: \(Self.reason(failure.errno))")
         }
-        if failure == nil, fsync(fd) != 0 { failure = Self.failure("fsync", temporary) }
-        close(fd)
-        if failure == nil, rename(temporary, url.path) != 0 { failure = Self.failure("rename", url.path) }
-        if let failure {
-            unlink(temporary)
-            throw failure
+        if let failure = folder.syncFile(temporary) {
+            _ = folder.removeFile(temporary)
+            throw CacheError(path: folder.child(temporary), detail: "fsync: \(Self.reason(failure.errno))")
         }
-        let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        if let failure = folder.rename(temporary, to: name) {
+            _ = folder.removeFile(temporary)
+            throw CacheError(path: url.path, detail: "rename: \(Self.reason(failure.errno))")
         }
+        folder.sync()
     }
 
-    private static func failure(_ call: String, _ path: String) -> CacheError {
-        CacheError(path: path, detail: "\(call): \(String(cString: strerror(errno)))")
-    }
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
 }

@@ -305,11 +305,15 @@ public enum ConfigLoader {
                         .missing, at: item, "this host has no 'bundle_id'; add the app's bundle identifier")
                     continue
                 }
-                guard let bundleID = value.scalar, !value.isNull, HostConfiguration.isBundleID(bundleID) else {
+                guard let bundleID = value.scalar, !value.isNull else {
                     diagnostics.report(
                         .invalidValue, at: value,
                         "expected a bundle identifier like com.example.NoteJar for 'bundle_id', "
                             + "found \(value.kindDescription)")
+                    continue
+                }
+                if let problem = HostConfiguration.bundleIDProblem(bundleID) {
+                    diagnostics.report(.invalidValue, at: value, problem)
                     continue
                 }
                 if let first = firstSeen[bundleID.lowercased()] {

@@ -36,6 +36,17 @@ struct ConfigOptionTests {
         }
     }
 
+    @Test("check-config names file:line:column of each rejected bundle_id, and exits 78")
+    func rejectedIdentifiers() throws {
+        let hosts = Self.fixture("invalid/bad-bundle-ids.yaml")
+        let result = try Ctl.run(["check-config", hosts])
+        #expect(result.status == 78)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 7, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("\(hosts):3:16: 'index.json' is a name the export tree reserves") == true)
+        #expect(lines.last?.hasPrefix("\(hosts):9:16: expected a bundle identifier") == true)
+    }
+
     @Test("check-config escapes control characters the file spells in a quoted value; --json keeps them")
     func escapesQuotedValues() throws {
         let dir = try Ctl.temporaryDirectory()

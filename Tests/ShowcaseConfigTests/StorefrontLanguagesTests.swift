@@ -44,14 +44,38 @@ struct StorefrontLanguagesTests {
         #expect(configuration.edition(of: us, locale: "fr") == StorefrontEdition(us))
     }
 
-    @Test("rejects a language that is not 2–3 letters, at its line and column")
+    @Test("rejects a language that is not two letters, at its line and column")
     func rejectsBadLanguage() throws {
         let error = try onlyError(minimalHosts + "storefronts:\n  - {code: ca, languages: [en, fr-CA]}\n")
         #expect(error?.code == .invalidValue)
         #expect(error?.line == 4)
         #expect(error?.column == 32)
         #expect(error?.message.contains("'fr-CA'") == true)
-        #expect(error?.message.contains("2 or 3 letters") == true)
+        #expect(error?.message.contains("ISO 639-1 language code of two letters") == true)
+    }
+
+    @Test("rejects 9 languages at the ninth, a three-letter code and an unknown two-letter one, each where written")
+    func fixtureErrors() throws {
+        let found = errors(inFixture: "invalid/bad-languages.yaml")
+        #expect(
+            found.map { "\($0.line):\($0.column):\($0.code.rawValue)" } == [
+                "5:60:invalidValue", "6:32:invalidValue", "7:32:invalidValue",
+            ])
+        guard found.count == 3 else { return }
+        #expect(found[0].message.hasPrefix("a storefront lists at most 8 languages"))
+        #expect(found[0].message.contains("has 9"))
+        #expect(found[1].message.contains("ISO 639-1 language code of two letters"))
+        #expect(found[1].message.contains("found 'fra'"))
+        #expect(found[2].message.hasPrefix("'xx' is not an ISO 639-1 language code"))
+    }
+
+    @Test("accepts exactly 8 languages and a code in capitals, stored lowercased")
+    func acceptsEightAndCapitals() throws {
+        let eight = "[en, fr, de, it, es, pt, nl, ja]"
+        let configuration = try load(
+            minimalHosts + "storefronts: [{code: ca, languages: \(eight)}, {code: ch, languages: [FR]}]\n")
+        #expect(configuration.languages[ca]?.count == 8)
+        #expect(configuration.languages[try Storefront(parsing: "ch")]?.map(\.code) == ["fr"])
     }
 
     @Test("rejects a repeated language, naming where it was first listed")

@@ -36,7 +36,7 @@ struct ConfigOptionTests {
         }
     }
 
-    @Test("check-config names file:line:column of each rejected bundle_id, and exits 78")
+    @Test("check-config names file:line:column of each rejected bundle_id and language, and exits 78")
     func rejectedIdentifiers() throws {
         let hosts = Self.fixture("invalid/bad-bundle-ids.yaml")
         let result = try Ctl.run(["check-config", hosts])
@@ -45,6 +45,13 @@ struct ConfigOptionTests {
         #expect(lines.count == 7, "stderr: \(result.stderr)")
         #expect(lines.first?.hasPrefix("\(hosts):3:16: 'index.json' is a name the export tree reserves") == true)
         #expect(lines.last?.hasPrefix("\(hosts):9:16: expected a bundle identifier") == true)
+        let languages = Self.fixture("invalid/bad-languages.yaml")
+        let rejected = try Ctl.run(["check-config", languages])
+        #expect(rejected.status == 78)
+        #expect(
+            rejected.stderr.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" } == [
+                "\(languages):5:60:", "\(languages):6:32:", "\(languages):7:32:",
+            ])
     }
 
     @Test("check-config escapes control characters the file spells in a quoted value; --json keeps them")

@@ -89,6 +89,52 @@ struct HostileTextTests {
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == expectedLines + 1)
     }
 
+    @Test("watch prints each revision's hostile app names escaped, one row per app")
+    func watch() throws {
+        let reply: JSONValue = [
+            "storefront": "de", "revision": 1, "state": "fresh", "apps": Self.hostileRoster["apps"] ?? [],
+        ]
+        let daemon = try FakeDaemon(["io.showcase.Roster.Watch": .stream([reply])])
+        defer { daemon.stop() }
+        let (result, _) = try WatchAndTerminalTests.runUntilLines(
+            ["--socket", daemon.socketPath, "watch", "--storefront", "de"], lines: 2 + Self.names.count)
+        #expect(!result.stdout.unicodeScalars.contains(where: Self.isControl), "raw: \(result.stdout.debugDescription)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 + Self.names.count, "stdout:\n\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Line\\x0aBreak ") })
+    }
+
+    @Test("refresh, export and metrics escape what they quote; metrics keeps its own line breaks")
+    func adminLines() throws {
+        let hostile = "de\u{1B}[2J\n\u{0}"
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Refresh": .reply([
+                "refreshed": [.string(hostile)], "failed": [["storefront": "jp", "error": .string(hostile)]],
+            ]),
+            "io.showcase.Admin.Export": .reply([
+                "directory": .string("/srv/\u{1B}]0;x\u{7}"), "written": 1, "unchanged": 0, "removed": 0,
+                "errors": [.string(hostile)],
+            ]),
+            "io.showcase.Admin.Metrics": .reply([
+                "text": .string("# HELP a b\nshowcase_x{host=\"\u{1B}[2J\u{2028}\"} 1\n")
+            ]),
+        ])
+        defer { daemon.stop() }
+        let refresh = try daemon.run(["refresh"])
+        #expect(refresh.status == 1)
+        #expect(refresh.stdout == "refreshed: de\\x1b[2J\\x0a\\x00\nfailed: jp: de\\x1b[2J\\x0a\\x00\n")
+        #expect(refresh.stderr.split(separator: "\n").count == 1, "stderr: \(refresh.stderr)")
+        #expect(!refresh.stderr.unicodeScalars.contains(where: Self.isControl))
+        let export = try daemon.run(["export"])
+        #expect(export.status == 1)
+        #expect(export.stdout.hasPrefix("exported to /srv/\\x1b]0;x\\x07: 1 written"))
+        #expect(export.stdout.hasSuffix("failed: de\\x1b[2J\\x0a\\x00\n"))
+        #expect(!export.stderr.unicodeScalars.contains(where: Self.isControl))
+        let metrics = try daemon.run(["metrics"])
+        #expect(metrics.status == 0)
+        #expect(metrics.stdout == "# HELP a b\nshowcase_x{host=\"\\x1b[2J\\u2028\"} 1\n")
+    }
+
     @Test("a daemon error quoting upstream text is one escaped line on stderr")
     func errorLine() throws {
         let daemon = try FakeDaemon([

@@ -69,6 +69,18 @@ struct StorefrontLanguagesTests {
         #expect(found[2].message.hasPrefix("'xx' is not an ISO 639-1 language code"))
     }
 
+    @Test("17,576 invented languages are refused in a bounded report: the first 8 and the overflow at the ninth")
+    func boundedReport() throws {
+        let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+        let invented = letters.flatMap { a in letters.flatMap { b in letters.map { a + b + $0 } } }
+        #expect(invented.count == 17_576)
+        let found = try errors(
+            minimalHosts + "storefronts: [{code: ca, languages: [\(invented.joined(separator: ", "))]}]\n")
+        #expect(found.count == 9)
+        #expect(found.filter { $0.message.hasPrefix("a storefront lists at most 8 languages") }.count == 1)
+        #expect(found.last?.message.contains("has 17576") == true)
+    }
+
     @Test("accepts exactly 8 languages and a code in capitals, stored lowercased")
     func acceptsEightAndCapitals() throws {
         let eight = "[en, fr, de, it, es, pt, nl, ja]"

@@ -135,6 +135,34 @@ struct HostileTextTests {
         #expect(metrics.stdout == "# HELP a b\nshowcase_x{host=\"\\x1b[2J\\u2028\"} 1\n")
     }
 
+    @Test("end to end: an upstream app name with ESC, OSC, NUL and line breaks reaches the table escaped")
+    func realDaemon() throws {
+        let daemon = try RealDaemon(storefronts: ["us"])
+        defer { daemon.stop() }
+        // The us roster as captured, one name rewritten, JSON-escaped as Apple would send it.
+        let fixture = try String(
+            contentsOf: RealDaemon.fixtures.appendingPathComponent("roster-1641000001-us.json"), encoding: .utf8)
+        let hostile = #""trackName":"Lantern\u001b[2J\u001b]0;pwned\u0007\u0000\nlight\r\u2028""#
+        #expect(fixture.contains(#""trackName":"Lanternlight""#))
+        let rewritten = daemon.directory.appendingPathComponent("hostile-roster.json")
+        try fixture.replacingOccurrences(of: #""trackName":"Lanternlight""#, with: hostile)
+            .write(to: rewritten, atomically: true, encoding: .utf8)
+        try daemon.override("roster-1641000001-us.json", withFile: rewritten.path)
+        let refresh = try daemon.run(["refresh", "--storefront", "us"])
+        #expect(refresh.status == 0, "stderr: \(refresh.stderr)\n\(daemon.log)")
+
+        let human = try daemon.run(["roster", "--storefront", "us"])
+        #expect(human.status == 0, "stderr: \(human.stderr)")
+        #expect(!human.stdout.unicodeScalars.contains(where: Self.isControl), "raw: \(human.stdout.debugDescription)")
+        #expect(human.stdout.contains("Lantern\\x1b[2J\\x1b]0;pwned\\x07\\x00\\x0alight\\x0d\\u2028 "))
+        let json = try daemon.run(["--json", "roster", "--storefront", "us"])
+        let reply = try JSONValue(parsing: json.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let names = reply["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names.contains("Lantern\u{1B}[2J\u{1B}]0;pwned\u{7}\u{0}\nlight\r\u{2028}"), "names: \(names)")
+        // One row per app: the table has the JSON reply's app count plus the header and the titles.
+        #expect(human.stdout.split(separator: "\n").count == 2 + names.count)
+    }
+
     @Test("a daemon error quoting upstream text is one escaped line on stderr")
     func errorLine() throws {
         let daemon = try FakeDaemon([

@@ -196,7 +196,8 @@ public enum ConfigLoader {
         }
 
         /// One `{code: ca, languages: [en, fr]}` entry: its `code` node and its languages, or nil after reporting
-        /// what is wrong (an unknown key, no code, an empty or repeated language, a tag that is not 2–3 letters).
+        /// what is wrong (an unknown key, no code, an empty or repeated language, more than 8 languages, a tag that is
+        /// not an ISO 639-1 code).
         mutating func readMultilingualStorefront(_ item: YAMLNode) -> (YAMLNode, [RosterLanguage])? {
             let reported = diagnostics.errors.count
             guard let fields = diagnostics.fields(of: item, in: "storefronts[]", known: ["code", "languages"])
@@ -229,12 +230,19 @@ public enum ConfigLoader {
             var languages: [RosterLanguage] = []
             var firstSeen: [RosterLanguage: YAMLNode] = [:]
             var valid = true
-            for entry in items {
+            let limit = RosterLanguage.maximumPerStorefront
+            if items.count > limit {
+                // At the first language past the limit: the operator sees where the list went too long. Entries past
+                // it are not checked one by one, so 17,576 invented codes are one error, not 17,576.
+                diagnostics.report(
+                    .invalidValue, at: items[limit],
+                    "a storefront lists at most \(limit) languages, each a roster of its own; "
+                        + "'storefronts[].languages' has \(items.count): keep the ones your apps are localized in")
+                valid = false
+            }
+            for entry in items.prefix(limit) {
                 guard let text = entry.scalar, !entry.isNull, let language = RosterLanguage(parsing: text) else {
-                    diagnostics.report(
-                        .invalidValue, at: entry,
-                        "expected a language code of 2 or 3 letters like fr in 'storefronts[].languages' "
-                            + "(no region: the storefront is the region), found \(entry.kindDescription)")
+                    diagnostics.report(.invalidValue, at: entry, Self.languageProblem(entry))
                     valid = false
                     continue
                 }
@@ -250,6 +258,19 @@ public enum ConfigLoader {
                 languages.append(language)
             }
             return valid ? (code, languages) : nil
+        }
+
+        /// Why `entry` is not a language of `storefronts[].languages`: not two letters, or two letters that are not
+        /// an ISO 639-1 code.
+        static func languageProblem(_ entry: YAMLNode) -> String {
+            guard let text = entry.scalar, !entry.isNull, text.count == 2,
+                text.allSatisfy({ $0.isASCII && $0.isLetter })
+            else {
+                return "expected an ISO 639-1 language code of two letters like fr in 'storefronts[].languages' "
+                    + "(no region: the storefront is the region), found \(entry.kindDescription)"
+            }
+            return "'\(text)' is not an ISO 639-1 language code; write a two-letter code of the standard "
+                + "like en, fr or ja in 'storefronts[].languages'"
         }
 
         mutating func readAttribution(_ node: YAMLNode) -> Attribution {
@@ -305,11 +326,15 @@ public enum ConfigLoader {
                         .missing, at: item, "this host has no 'bundle_id'; add the app's bundle identifier")
                     continue
                 }
-                guard let bundleID = value.scalar, !value.isNull, HostConfiguration.isBundleID(bundleID) else {
+                guard let bundleID = value.scalar, !value.isNull else {
                     diagnostics.report(
                         .invalidValue, at: value,
                         "expected a bundle identifier like com.example.NoteJar for 'bundle_id', "
                             + "found \(value.kindDescription)")
+                    continue
+                }
+                if let problem = HostConfiguration.bundleIDProblem(bundleID) {
+                    diagnostics.report(.invalidValue, at: value, problem)
                     continue
                 }
                 if let first = firstSeen[bundleID.lowercased()] {

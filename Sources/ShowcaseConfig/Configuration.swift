@@ -9,8 +9,8 @@ import ShowcaseCore
 /// - `hosts` — list of `HostConfiguration`, required, at least one.
 /// - `storefronts` — list of alpha-2 or alpha-3 codes in any case, or the scalar `all` (every App
 ///   Store storefront), default `[us]`: the storefronts kept warm. An entry may be a mapping
-///   `{code: ca, languages: [en, fr]}` (keys `code`, required, and `languages`, a non-empty list of 2–3 letter
-///   language codes without repeats): that storefront is fetched once per language with `lang=fr_ca`, each its
+///   `{code: ca, languages: [en, fr]}` (keys `code`, required, and `languages`, a non-empty list of at most 8
+///   ISO 639-1 two-letter language codes without repeats, any case, stored lowercased): that storefront is fetched once per language with `lang=fr_ca`, each its
 ///   own roster, and the first language is its default. A plain entry is fetched without `lang`.
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
 /// - `refresh` — `RefreshSchedule`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.

@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseAPI
+import ShowcaseCore
 import Varlink
 
 /// `showcasectl check [--max-age DURATION]`: a monitoring plugin over `Roster.Health`, which needs no admin
@@ -17,7 +18,7 @@ func checkCommand(maxAge: Duration?, options: GlobalOptions, environment: [Strin
         let socket = try SocketPath.resolve(options, environment: environment)
         reply = try DaemonConnection(socket).call(ShowcaseInterfaces.Method.health, timeout: .seconds(10))
     } catch {
-        console.line(HealthCheck.unknown(error.message))
+        console.line(HealthCheck.unknown(error.message).escapingControlCharacters())
         return HealthCheck.Outcome.unknown.rawValue
     }
     let decoded: RosterHealthReply
@@ -27,10 +28,13 @@ func checkCommand(maxAge: Duration?, options: GlobalOptions, environment: [Strin
         console.line(
             HealthCheck.unknown(
                 "could not read the daemon's Health reply (\(error)); showcasectl and showcased versions differ? "
-                    + "compare with: showcasectl version"))
+                    + "compare with: showcasectl version"
+            ).escapingControlCharacters())
         return HealthCheck.Outcome.unknown.rawValue
     }
     let check = HealthCheck(decoded, maxAge: maxAge)
-    console.line(options.json ? String(decoding: reply.serialized(), as: UTF8.self) : check.line)
+    // The plugin line is never coloured, so it is escaped whole: one line, whatever the daemon's text holds.
+    console.line(
+        options.json ? String(decoding: reply.serialized(), as: UTF8.self) : check.line.escapingControlCharacters())
     return check.outcome.rawValue
 }

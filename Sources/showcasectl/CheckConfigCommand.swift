@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseConfig
+import ShowcaseCore
 import Varlink
 
 /// `showcasectl check-config [PATH]`: validates a configuration and every overlay it references
@@ -23,12 +24,13 @@ func checkConfigCommand(path: String?, environment: [String: String], json: Bool
             ]
             print(String(decoding: document.serialized(), as: UTF8.self))
         } else {
-            print("\(file): configuration is valid: \(configuration.summary)")
+            print("\(file): configuration is valid: \(configuration.summary)".escapingControlCharacters())
         }
         return 0
     } catch {
         for problem in error.errors {
-            FileHandle.standardError.write(Data("\(problem)\n".utf8))
+            // A message may quote the file's own text, and YAML can spell any control character ("\e[2J").
+            FileHandle.standardError.write(Data("\(problem.description.escapingControlCharacters())\n".utf8))
         }
         if json {
             let errors = error.errors.map { problem -> JSONValue in

@@ -1,9 +1,14 @@
 @preconcurrency import Glibc
+import ShowcaseCore
 
 /// Where output goes, and whether it may be decorated.
 ///
 /// Colour is used only when standard output is a terminal and `NO_COLOR` is unset or empty
 /// (no-color.org), so pipes, files and scripts always get plain text.
+///
+/// Control characters from data never reach the terminal raw (SPEC §17): error lines are escaped here, as a
+/// whole; standard output lines carry colour of their own, so their data is escaped before it is composed
+/// (views read `JSONValue.escapingControlCharacters()`'s copy of a reply, other lines escape what they quote).
 struct Console: Sendable {
     /// Standard output is a terminal (a person is reading).
     let isTerminal: Bool
@@ -27,14 +32,15 @@ struct Console: Sendable {
         fflush(stdout)
     }
 
-    /// Writes one line to standard error, prefixed with the program name.
+    /// Writes one line to standard error, prefixed with the program name, its control characters escaped (it
+    /// may quote the daemon's or upstream's text, and is never coloured).
     func error(_ text: String) {
-        fputs("showcasectl: \(text)\n", stderr)
+        fputs("showcasectl: \(text.escapingControlCharacters())\n", stderr)
     }
 
-    /// Writes a line to standard error as is (the usage line under an error).
+    /// Writes a line to standard error, its control characters escaped (the usage line under an error).
     func errorDetail(_ text: String) {
-        fputs(text + "\n", stderr)
+        fputs(text.escapingControlCharacters() + "\n", stderr)
     }
 
     /// Wraps `text` in an SGR colour when colour is allowed.

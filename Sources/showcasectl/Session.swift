@@ -31,12 +31,13 @@ struct Session {
             let request = RosterGetAppRequest(id: id, storefront: storefront.code, host: host)
             let reply = try daemon.call(ShowcaseInterfaces.Method.getApp, request.encoded())
             if options.json { return printJSON(reply) }
-            let app = try decode(RosterGetAppReply.self, from: reply, method: ShowcaseInterfaces.Method.getApp).app
-            AppView.lines(app, storefront: storefront.code, console: console).forEach(console.line)
+            let decoded = try decodeForDisplay(
+                RosterGetAppReply.self, from: reply, method: ShowcaseInterfaces.Method.getApp)
+            AppView.lines(decoded.app, storefront: storefront.code, console: console).forEach(console.line)
         case .storefronts:
             let reply = try daemon.call(ShowcaseInterfaces.Method.storefronts)
             if options.json { return printJSON(reply) }
-            let decoded = try decode(
+            let decoded = try decodeForDisplay(
                 RosterStorefrontsReply.self, from: reply, method: ShowcaseInterfaces.Method.storefronts)
             StorefrontsView.lines(decoded, console: console).forEach(console.line)
         case .watch(let storefront):
@@ -44,7 +45,8 @@ struct Session {
         case .status:
             let reply = try daemon.call(ShowcaseInterfaces.Method.status)
             if options.json { return printJSON(reply) }
-            let decoded = try decode(AdminStatusReply.self, from: reply, method: ShowcaseInterfaces.Method.status)
+            let decoded = try decodeForDisplay(
+                AdminStatusReply.self, from: reply, method: ShowcaseInterfaces.Method.status)
             StatusView.lines(decoded, time: time, console: console).forEach(console.line)
         case .reload:
             let reply = try daemon.call(ShowcaseInterfaces.Method.reload, timeout: .seconds(60))
@@ -59,7 +61,11 @@ struct Session {
             let reply = try daemon.call(ShowcaseInterfaces.Method.metrics)
             if options.json { return printJSON(reply) }
             let decoded = try decode(AdminMetricsReply.self, from: reply, method: ShowcaseInterfaces.Method.metrics)
-            console.line(decoded.text.hasSuffix("\n") ? String(decoded.text.dropLast()) : decoded.text)
+            // Line by line: the exposition's own line breaks stay, anything else a line holds is escaped.
+            let text = decoded.text.hasSuffix("\n") ? String(decoded.text.dropLast()) : decoded.text
+            text.split(separator: "\n", omittingEmptySubsequences: false).forEach {
+                console.line(String($0).escapingControlCharacters())
+            }
         case .version, .help, .checkConfig, .check:
             break
         }
@@ -76,7 +82,7 @@ struct Session {
         if options.json {
             printJSON(reply)
         } else {
-            let decoded = try decode(RosterGetReply.self, from: reply, method: ShowcaseInterfaces.Method.get)
+            let decoded = try decodeForDisplay(RosterGetReply.self, from: reply, method: ShowcaseInterfaces.Method.get)
             RosterView.lines(decoded, time: time, console: console).forEach(console.line)
         }
         if reply["state"]?.stringValue == RosterState.warming.rawValue {
@@ -103,7 +109,8 @@ struct Session {
                 return
             }
             do throws(CommandFailure) {
-                let decoded = try decode(RosterWatchReply.self, from: reply, method: ShowcaseInterfaces.Method.watch)
+                let decoded = try decodeForDisplay(
+                    RosterWatchReply.self, from: reply, method: ShowcaseInterfaces.Method.watch)
                 if !first { console.line("") }
                 first = false
                 let lines = RosterView.lines(decoded, time: RelativeTime(now: Date()), console: console)
@@ -125,9 +132,10 @@ struct Session {
             printJSON(reply)
         } else {
             let refreshed = decoded.refreshed.isEmpty ? "nothing" : decoded.refreshed.joined(separator: ", ")
-            console.line("refreshed: \(refreshed)")
+            console.line("refreshed: \(refreshed)".escapingControlCharacters())
             for failed in decoded.failed {
-                console.line(console.paint("failed: \(failed.storefront): \(failed.error)", .red))
+                console.line(
+                    console.paint("failed: \(failed.storefront): \(failed.error)".escapingControlCharacters(), .red))
             }
         }
         guard decoded.failed.isEmpty else {
@@ -147,9 +155,11 @@ struct Session {
             printJSON(reply)
         } else {
             console.line(
-                "exported to \(decoded.directory): \(decoded.written) written, \(decoded.unchanged) unchanged, "
-                    + "\(decoded.removed) removed")
-            for error in decoded.errors { console.line(console.paint("failed: \(error)", .red)) }
+                ("exported to \(decoded.directory): \(decoded.written) written, \(decoded.unchanged) unchanged, "
+                    + "\(decoded.removed) removed").escapingControlCharacters())
+            for error in decoded.errors {
+                console.line(console.paint("failed: \(error)".escapingControlCharacters(), .red))
+            }
         }
         guard decoded.errors.isEmpty else {
             let count = decoded.errors.count
@@ -181,13 +191,15 @@ struct Session {
         console.line("showcasectl \(CommandRunner.version)")
         if let info {
             let version = info["version"]?.stringValue ?? "?"
-            console.line("showcased \(version) at \(socket.path)")
+            console.line("showcased \(version) at \(socket.path)".escapingControlCharacters())
         } else {
             // "Not running" is the expected answer here; anything else (permissions, a foreign
             // service on the socket) is worth its own sentence.
             let reason = problem.flatMap { $0.exitCode == .unavailable ? nil : $0.message }
             let place = reason == nil ? socket.triedDescription : socket.path
-            console.line("showcased: not reachable at \(place)" + (reason.map { " (\($0))" } ?? ""))
+            console.line(
+                ("showcased: not reachable at \(place)" + (reason.map { " (\($0))" } ?? "")).escapingControlCharacters()
+            )
         }
     }
 
@@ -195,6 +207,14 @@ struct Session {
 
     private func printJSON(_ value: JSONValue) {
         console.line(String(decoding: value.serialized(), as: UTF8.self))
+    }
+
+    /// Reads `method`'s reply for a view: the copy with control characters escaped
+    /// (`JSONValue.escapingControlCharacters()`), the only form of daemon data tables and lines are made of.
+    private func decodeForDisplay<T: APIValue>(_ type: T.Type, from value: JSONValue, method: String)
+        throws(CommandFailure) -> T
+    {
+        try decode(type, from: value.escapingControlCharacters(), method: method)
     }
 
     /// Reads `method`'s reply, or fails naming the method (`Status`) and the field that did not fit.

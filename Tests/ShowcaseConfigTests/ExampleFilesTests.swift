@@ -62,8 +62,8 @@ struct ExampleFilesTests {
     @Test(
         "rejects every invalid fixture",
         arguments: [
-            "invalid/alias-bomb.yaml", "invalid/bad-indentation.yaml", "invalid/bad-overlay.yaml",
-            "invalid/many-errors.yaml",
+            "invalid/alias-bomb.yaml", "invalid/bad-bundle-ids.yaml", "invalid/bad-indentation.yaml",
+            "invalid/bad-languages.yaml", "invalid/bad-overlay.yaml", "invalid/many-errors.yaml",
             "invalid/missing-overlay.yaml", "invalid/multiple-documents.yaml", "invalid/no-hosts.yaml",
             "invalid/tab-indentation.yaml",
         ])

@@ -44,14 +44,50 @@ struct StorefrontLanguagesTests {
         #expect(configuration.edition(of: us, locale: "fr") == StorefrontEdition(us))
     }
 
-    @Test("rejects a language that is not 2–3 letters, at its line and column")
+    @Test("rejects a language that is not two letters, at its line and column")
     func rejectsBadLanguage() throws {
         let error = try onlyError(minimalHosts + "storefronts:\n  - {code: ca, languages: [en, fr-CA]}\n")
         #expect(error?.code == .invalidValue)
         #expect(error?.line == 4)
         #expect(error?.column == 32)
         #expect(error?.message.contains("'fr-CA'") == true)
-        #expect(error?.message.contains("2 or 3 letters") == true)
+        #expect(error?.message.contains("ISO 639-1 language code of two letters") == true)
+    }
+
+    @Test("rejects 9 languages at the ninth, a three-letter code and an unknown two-letter one, each where written")
+    func fixtureErrors() throws {
+        let found = errors(inFixture: "invalid/bad-languages.yaml")
+        #expect(
+            found.map { "\($0.line):\($0.column):\($0.code.rawValue)" } == [
+                "5:60:invalidValue", "6:32:invalidValue", "7:32:invalidValue",
+            ])
+        guard found.count == 3 else { return }
+        #expect(found[0].message.hasPrefix("a storefront lists at most 8 languages"))
+        #expect(found[0].message.contains("has 9"))
+        #expect(found[1].message.contains("ISO 639-1 language code of two letters"))
+        #expect(found[1].message.contains("found 'fra'"))
+        #expect(found[2].message.hasPrefix("'xx' is not an ISO 639-1 language code"))
+    }
+
+    @Test("17,576 invented languages are refused in a bounded report: the first 8 and the overflow at the ninth")
+    func boundedReport() throws {
+        let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+        let invented = letters.flatMap { a in letters.flatMap { b in letters.map { a + b + $0 } } }
+        #expect(invented.count == 17_576)
+        let found = try errors(
+            minimalHosts + "storefronts: [{code: ca, languages: [\(invented.joined(separator: ", "))]}]\n")
+        #expect(found.count == 9)
+        #expect(found.filter { $0.message.hasPrefix("a storefront lists at most 8 languages") }.count == 1)
+        #expect(found.last?.message.contains("has 17576") == true)
+    }
+
+    @Test("accepts exactly 8 languages and a code in capitals, stored lowercased")
+    func acceptsEightAndCapitals() throws {
+        let eight = "[en, fr, de, it, es, pt, nl, ja]"
+        let configuration = try load(
+            minimalHosts + "storefronts: [{code: ca, languages: \(eight)}, {code: ch, languages: [FR]}]\n")
+        #expect(configuration.languages[ca]?.count == 8)
+        #expect(configuration.languages[try Storefront(parsing: "ch")]?.map(\.code) == ["fr"])
     }
 
     @Test("rejects a repeated language, naming where it was first listed")

@@ -66,6 +66,17 @@ func errors(_ yaml: String, files: [String: String] = [:], sourceLocation: Testi
     }
 }
 
+/// The errors loading the fixture `name` (under Fixtures/config) produces; fails the test if it loads.
+func errors(inFixture name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [ConfigError] {
+    do {
+        let configuration = try ConfigLoader.load(path: fixture(name), defaults: testDefaults)
+        Issue.record("expected errors, but \(name) loaded: \(configuration.summary)", sourceLocation: sourceLocation)
+        return []
+    } catch {
+        return error.errors
+    }
+}
+
 /// The single error of `yaml`; fails the test when there is not exactly one.
 func onlyError(_ yaml: String, files: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation)
     throws -> ConfigError?

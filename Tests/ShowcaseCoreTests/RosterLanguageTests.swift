@@ -22,10 +22,14 @@ struct RosterLanguageTests {
         #expect(inFrench.edition == StorefrontEdition(ca, language: french))
     }
 
-    @Test("a language is 2–3 ASCII letters, lowercased; a locale's language subtag is found")
+    @Test("a language is an ISO 639-1 code, any case, lowercased; a locale's language subtag is found")
     func parsing() {
         #expect(RosterLanguage(parsing: "FR")?.code == "fr")
-        #expect(RosterLanguage(parsing: "gsw")?.code == "gsw")
+        #expect(RosterLanguage(parsing: "Ja")?.code == "ja")
+        #expect(RosterLanguage(parsing: "gsw") == nil, "three letters are ISO 639-2/3, not 639-1")
+        #expect(RosterLanguage(parsing: "fra") == nil)
+        #expect(RosterLanguage(parsing: "xx") == nil, "two letters the standard does not define")
+        #expect(RosterLanguage(parsing: "sh") == nil, "deprecated in favour of sr, hr and bs")
         #expect(RosterLanguage(parsing: "f") == nil)
         #expect(RosterLanguage(parsing: "fr-CA") == nil)
         #expect(RosterLanguage(parsing: "fra1") == nil)
@@ -34,6 +38,16 @@ struct RosterLanguageTests {
         #expect(RosterLanguage.subtag(of: "fr_ca") == french)
         #expect(RosterLanguage.subtag(of: "zh-Hant-TW")?.code == "zh")
         #expect(RosterLanguage.subtag(of: "") == nil)
+        #expect(RosterLanguage.subtag(of: "gsw-CH") == nil)
+    }
+
+    @Test("the ISO 639-1 table has its 184 two-letter lowercase codes")
+    func isoTable() {
+        #expect(RosterLanguage.iso639_1.count == 184)
+        #expect(RosterLanguage.iso639_1.allSatisfy { $0.utf8.count == 2 && $0 == $0.lowercased() })
+        for code in ["en", "fr", "de", "ja", "zh", "iu", "zu", "aa", "bh"] {
+            #expect(RosterLanguage(parsing: code)?.code == code)
+        }
     }
 
     @Test("one roster request per developer, storefront and language")

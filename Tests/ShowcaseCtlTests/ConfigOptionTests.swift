@@ -36,6 +36,41 @@ struct ConfigOptionTests {
         }
     }
 
+    @Test("check-config names file:line:column of each rejected bundle_id and language, and exits 78")
+    func rejectedIdentifiers() throws {
+        let hosts = Self.fixture("invalid/bad-bundle-ids.yaml")
+        let result = try Ctl.run(["check-config", hosts])
+        #expect(result.status == 78)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 7, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("\(hosts):3:16: 'index.json' is a name the export tree reserves") == true)
+        #expect(lines.last?.hasPrefix("\(hosts):9:16: expected a bundle identifier") == true)
+        let languages = Self.fixture("invalid/bad-languages.yaml")
+        let rejected = try Ctl.run(["check-config", languages])
+        #expect(rejected.status == 78)
+        #expect(
+            rejected.stderr.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" } == [
+                "\(languages):5:60:", "\(languages):6:32:", "\(languages):7:32:",
+            ])
+    }
+
+    @Test("check-config escapes control characters the file spells in a quoted value; --json keeps them")
+    func escapesQuotedValues() throws {
+        let dir = try Ctl.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("showcase.yaml")
+        try "hosts:\n  - bundle_id: \"com.\\e[2J\\u2028x\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try Ctl.run(["check-config", config.path])
+        #expect(result.status == 78)
+        #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{2028}" })
+        #expect(result.stderr.hasPrefix("\(config.path):2:16: "))
+        #expect(result.stderr.contains("'com.\\x1b[2J\\u2028x'"), "stderr: \(result.stderr)")
+        let json = try Ctl.run(["--json", "check-config", config.path])
+        let document = try JSONValue(parsing: json.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            document["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("com.\u{1B}[2J\u{2028}x") == true)
+    }
+
     @Test("check-config --json prints one document: valid with a summary, or each error with file, line and column")
     func jsonOutput() throws {
         let valid = Self.fixture("valid/full.yaml")

@@ -165,6 +165,12 @@ final class RealDaemon: @unchecked Sendable {
         try control("fault", fault.merging(["match": matching]) { $1 })
     }
 
+    /// Answers requests for fixture `name` (`roster-1641000001-us.json`) with the file at `path` from now on
+    /// (`/_replay/override`), until the replay server stops.
+    func override(_ name: String, withFile path: String) throws {
+        try control("override", ["name": name, "file": path])
+    }
+
     /// Removes every armed fault.
     func clearFaults() throws {
         try control("faults/clear", [:])

@@ -19,6 +19,18 @@ struct ExitStatusTests {
         #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
     }
 
+    @Test("an unknown flag holding ESC and a line break is quoted escaped in the usage error")
+    func unknownFlagEscaped() throws {
+        let bed = try TestBed()
+        try bed.writeConfig()
+        let process = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
+            arguments: ["--no\u{1B}[2J\nsuch"], waitForSocket: false)
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("--no\\x1b[2J\\x0asuch"), "\(process.log.debugDescription)")
+        #expect(!process.log.contains("\u{1B}"))
+    }
+
     @Test("a flag missing its value exits 64")
     func missingValueIsUsage() throws {
         let bed = try TestBed()

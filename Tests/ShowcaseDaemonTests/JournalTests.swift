@@ -95,7 +95,7 @@ struct JournalTests {
         let absent = FileManager.default.temporaryDirectory.appendingPathComponent("no-journal-\(UUID())").path
         let log = Self.log(journal: true, socket: absent, stderr: stderr)
         log.notice("started\nwith two lines", fields: [.generation: "1"])
-        #expect(stderr.drain() == "<5>started with two lines\n")
+        #expect(stderr.drain() == "<5>started\\x0awith two lines\n")
 
         // A socket file whose receiver went away (journald stopped): the send fails, the line still gets out.
         let journal = try JournalListener()
@@ -114,6 +114,36 @@ struct JournalTests {
         log.warning("de: throttled", fields: [.storefront: "de"])
         #expect(stderr.drain() == "de: throttled\n")
         #expect(!journal.hasPending())
+    }
+
+    @Test("the <N> fallback line escapes NUL, line breaks and ESC from upstream text, so it forges no record")
+    func fallbackEscapesControlCharacters() throws {
+        let stderr = Stderr()
+        let absent = FileManager.default.temporaryDirectory.appendingPathComponent("no-journal-\(UUID())").path
+        let log = Self.log(journal: true, socket: absent, stderr: stderr)
+        log.error("de: malformed name 'Note\u{0}<0>forged\rJar\u{1B}[2J\u{2028}\u{85}x'")
+        let line = stderr.drain()
+        #expect(line == "<3>de: malformed name 'Note\\x00<0>forged\\x0dJar\\x1b[2J\\u2028\\x85x'\n")
+        #expect(!line.utf8.contains(0), "a NUL ends a line in journald's stream")
+        #expect(line.utf8.filter { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }.count == 1)
+    }
+
+    @Test("outside journald an upstream app name with ESC and NUL reaches stderr escaped")
+    func plainLineEscapesControlCharacters() throws {
+        let stderr = Stderr()
+        let log = Self.log(journal: false, socket: "/nonexistent", stderr: stderr)
+        log.info("refreshed de: new app '\u{1B}]0;pwned\u{7}Jar\u{0}' (C:\\jar)\n")
+        #expect(stderr.drain() == "refreshed de: new app '\\x1b]0;pwned\\x07Jar\\x00' (C:\\\\jar)\\x0a\n")
+    }
+
+    @Test("a field value holding a newline and a forged PRIORITY stays one field in the native datagram")
+    func nativeValueCannotForgeField() throws {
+        let datagram = DaemonLog.journalDatagram(
+            .info, "refreshed de\nPRIORITY=0", fields: [.error: "x\nMESSAGE=forged\n", .host: "a\u{0}b=c"])
+        let fields = try JournalListener.parse(datagram)
+        #expect(fields.map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "SHOWCASE_ERROR", "SHOWCASE_HOST"])
+        #expect(
+            fields.map(\.value) == ["refreshed de\nPRIORITY=0", "6", "showcased", "x\nMESSAGE=forged\n", "a\u{0}b=c"])
     }
 
     @Test("repeated errors are condensed into one record, and the next one carries the count as a field")

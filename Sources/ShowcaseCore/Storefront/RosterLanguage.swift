@@ -5,13 +5,14 @@
 /// French-speaking Canadian's page would be English. A type rather than a `String` so a tag such as `fr-CA` or
 /// `français` is rejected where the operator wrote it, never sent as a `lang` the endpoint ignores.
 public struct RosterLanguage: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// Two or three lowercase ASCII letters (`en`, `fr`, `gsw`): an ISO 639 language code, no region or script.
+    /// Two lowercase ASCII letters (`en`, `fr`): an ISO 639-1 language code (``iso639_1``), no region or script.
     public let code: String
 
-    /// Parses `text` (any case); nil unless it is 2–3 ASCII letters.
+    /// Parses `text` (any case, stored lowercased); nil unless it is one of the ISO 639-1 codes in ``iso639_1``.
     public init?(parsing text: String) {
-        guard (2...3).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
-        code = text.lowercased()
+        let code = text.lowercased()
+        guard code.utf8.count == 2, Self.iso639_1.contains(code) else { return nil }
+        self.code = code
     }
 
     /// The upstream `lang` value for `storefront`: `fr_ca`.

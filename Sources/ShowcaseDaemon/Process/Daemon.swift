@@ -30,7 +30,9 @@ public enum Daemon {
         do {
             options = try DaemonOptions.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("showcased: \(error)\n\(DaemonOptions.usage)\n".utf8))
+            // The message quotes the argument; escaped like a log line, so it cannot drive the terminal.
+            let message = "showcased: \(error)".escapingControlCharacters()
+            FileHandle.standardError.write(Data("\(message)\n\(DaemonOptions.usage)\n".utf8))
             return ExitCode.usage
         }
         if options.showHelp {

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import Glibc
+import ShowcaseCore
 
 /// The daemon's event log: one record per event (start, reload, refresh outcome, upstream error, throttling),
 /// never one per successful query.
@@ -10,6 +11,11 @@ import Foundation
 /// events. When that socket is absent or a send fails, the record is written to stderr instead, as a line
 /// starting with a `<N>` syslog priority so the journal's stream still files it at the right level; outside
 /// systemd it is a plain stderr line.
+///
+/// A stderr line shows every control character of the message escaped (`escapingControlCharacters()`: `\x0a`,
+/// `\x00`, `\x1b`, `\u2028`), so upstream text quoted in a record can neither end the line, forge a `<0>`
+/// priority after a NUL, nor drive the terminal. A native datagram keeps values as they are: a value holding a
+/// newline goes in the length-framed form, so it cannot start a field of its own either.
 ///
 /// An error or warning identical to one logged in the last `condenseWindow` is counted instead of logged, and
 /// the count is reported when it next gets through, so a failing upstream at 20 requests/minute does not flood
@@ -167,7 +173,8 @@ public final class DaemonLog: Sendable {
 
     private func writeLine(_ priority: Priority, _ message: String) {
         let prefix = journalStream ? "<\(priority.rawValue)>" : ""
-        var bytes = Array((prefix + message.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)
+        // Escaped, not just joined: journald's stream also ends a line at NUL, and a terminal obeys ESC.
+        var bytes = Array((prefix + message.escapingControlCharacters() + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes {

@@ -23,7 +23,8 @@ ok() { passed=$((passed + 1)); echo "check-hostile-export: ok: $*"; }
 
 [ "$(id -u)" -eq 0 ] || fail "NOT RUN: needs root to run the daemon as root and as uid 65534 (CI runs as root)"
 command -v setpriv >/dev/null || fail "setpriv is missing (make deps)"
-[ -x /usr/bin/python3 ] || fail "/usr/bin/python3 is missing (make deps): the racer runs as uid 65534"
+command -v python3 >/dev/null || fail "python3 is missing (make deps)"
+command -v cc >/dev/null || fail "cc is missing (make deps)"
 
 bin_dir=${BIN_DIR:-$(swift build --show-bin-path)}
 for exe in showcased showcasectl lookup-replay; do
@@ -44,6 +45,42 @@ trap cleanup EXIT
 
 mkdir -p "$base/bin"
 cp "$bin_dir/showcased" "$bin_dir/showcasectl" "$base/bin/"
+# The racer: removes the folder the moment the pass has made it (rmdir succeeds only while it is still empty, the
+# window between mkdir and setting its mode) and puts a link to the private file there for a moment. In C: a
+# scripting language's loop is too slow to land in that window.
+cat >"$base/racer.c" <<'EOF'
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc != 4) return 64;
+    long swaps = 0;
+    for (long i = 0; i < 4000000000L; i++) {
+        if ((i & 1023) == 0 && access(argv[3], F_OK) == 0) break;
+        if (rmdir(argv[1]) == 0) {
+            if (symlink(argv[2], argv[1]) == 0) {
+                swaps++;
+                usleep(50);
+                unlink(argv[1]);
+            }
+        } else if (errno == ENOTEMPTY) {
+            /* The pass filled it: empty it, so the next pass makes it again. */
+            DIR *folder = opendir(argv[1]);
+            struct dirent *entry;
+            while (folder && (entry = readdir(folder)))
+                if (entry->d_name[0] != '.' || (entry->d_name[1] && entry->d_name[1] != '.'))
+                    unlinkat(dirfd(folder), entry->d_name, 0);
+            if (folder) closedir(folder);
+        }
+    }
+    printf("%ld\n", swaps);
+    return 0;
+}
+EOF
+cc -O2 -o "$base/racer" "$base/racer.c" || fail "could not compile the racer (make deps installs gcc)"
+chmod 0755 "$base/racer"
 "$bin_dir/lookup-replay" --fixtures "$repo/Fixtures/lookup" --port 0 >"$base/replay.out" 2>"$base/replay.log" &
 replay_pid=$!
 for _ in $(seq 100); do [ -s "$base/replay.out" ] && break; sleep 0.1; done
@@ -77,6 +114,8 @@ export:
 EOF
     # What the attacker points at: a folder of "documents" and a private file, both the daemon user's own.
     echo foreign >"$run/outside/folder/ios.json"
+    mkdir -p "$run/outside/host/us" "$run/outside/host/de"
+    for name in us/ios.json us/ios.json.gz us/macos.json de/ios.json; do echo foreign >"$run/outside/host/$name"; done
     echo secret >"$run/outside/secret"
     chmod 0600 "$run/outside/secret"
     chown -R "$uid:$uid" "$run"
@@ -129,7 +168,7 @@ EOF
 
     # The host dropped by a reload while its folder is a link to the outside folder: nothing there is removed.
     rm -rf "$tree"
-    ln -s "$run/outside/folder" "$tree"
+    ln -s "$run/outside/host" "$tree"
     chown -h "$uid:$uid" "$tree"
     sed -i "s#^  - bundle_id: .*#  - bundle_id: com.quietharbor.Knotbook#" "$run/etc/showcase.yaml"
     ctl reload >/dev/null || fail "$who: reload failed"
@@ -141,25 +180,8 @@ EOF
     # The racer: for a bounded number of passes, Knotbook's us folder is removed and replaced by a link to the
     # private file as fast as a loop can, while exports recreate it.
     local racer_pid stop=$run/racer.stop
-    "${runner[@]}" /usr/bin/python3 - "$run/export/v1/com.quietharbor.Knotbook/us" "$run/outside/secret" "$stop" \
-        >"$run/racer.out" <<'EOF' &
-import os, shutil, sys
-folder, target, stop = sys.argv[1:4]
-swaps = 0
-for _ in range(20_000_000):
-    if os.path.exists(stop):
-        break
-    try:
-        if os.path.islink(folder):
-            os.unlink(folder)
-        elif os.path.isdir(folder):
-            shutil.rmtree(folder, ignore_errors=True)
-            os.symlink(target, folder)
-            swaps += 1
-    except OSError:
-        pass
-print(swaps)
-EOF
+    "${runner[@]}" "$base/racer" "$run/export/v1/com.quietharbor.Knotbook/us" "$run/outside/secret" "$stop" \
+        >"$run/racer.out" &
     racer_pid=$!
     for _ in $(seq 150); do ctl export >/dev/null 2>&1 || true; done
     touch "$stop"

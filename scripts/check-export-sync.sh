@@ -20,6 +20,8 @@
 #      account without a shell has no md5sum for rclone to run, and rclone then falls back to size only);
 #   6. dropping a storefront removes its documents from the origin tree (the writer, as the daemon does) and,
 #      after the next sync, from the remote: the mirror nginx answers 404 for them.
+# Run it as root, as make test does. Not as root, sshd can let in only the user it runs as, and only if that
+# account has a login shell (rclone runs md5sum through it) and is not locked (UsePAM no): not uid 65534.
 # The sync never writes its rclone.conf (rclone would, to remember what it detected about the SFTP server;
 # the unit's /etc is read-only under ProtectSystem=strict) and never falls back to --size-only.
 set -euo pipefail
@@ -191,7 +193,14 @@ ok "sshd (OpenSSH $(/usr/sbin/sshd -V 2>&1 | sed -n 's/^OpenSSH_\([^ ,]*\).*/\1/
 run_sync() {
     local status=0
     env "${env_args[@]}" timeout 120 "${command_here[@]}" >"$work/$1.log" 2>&1 || status=$?
-    [ "$status" -eq 0 ] || { cat "$work/$1.log" >&2; fail "sync $1: the unit's rclone command exited $status"; }
+    if [ "$status" -ne 0 ]; then
+        cat "$work/$1.log" >&2
+        if [ "$(id -u)" -ne 0 ] && grep -q 'unable to authenticate' "$work/$1.log"; then
+            echo "check-export-sync: sshd refused $login (see the header of this script); sshd said:" >&2
+            cat "$work/ssh/sshd.log" >&2
+        fi
+        fail "sync $1: the unit's rclone command exited $status"
+    fi
     if grep -E 'ERROR|falling back to --size-only|Failed to save config' "$work/$1.log" >&2; then
         fail "sync $1: rclone reported the lines above"
     fi

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint conformance check-export-web check-hostile-export
+.PHONY: all deps build test lint conformance check-export-web check-export-sync check-hostile-export
 
 all: build
 
@@ -19,6 +19,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-export-sync
 	$(MAKE) check-hostile-export
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
@@ -30,6 +31,11 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
+# (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.
+check-export-sync:
+	scripts/check-export-sync.sh
 
 # The real daemon, as root and as uid 65534, exporting into a tree with planted symlinks, a FIFO, a hard link and a
 # folder-swapping racer: nothing outside the tree may change (README "Security").

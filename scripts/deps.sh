@@ -51,6 +51,12 @@ if [ "$profile" = all ]; then
     command -v nginx >/dev/null 2>&1 || missing+=(nginx)
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     command -v curl >/dev/null 2>&1 || missing+=(curl)
+    # scripts/check-export-sync.sh: showcase-export-sync.service's rclone command run against a real SFTP
+    # server (sshd started by the check on a loopback port with its own config; ssh-keygen makes its keys).
+    # Only the binary is wanted: see below for the system service the package would otherwise start.
+    command -v rclone >/dev/null 2>&1 || missing+=(rclone)
+    [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+    command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -59,6 +65,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "deps: need root to install ${missing[*]} (run: sudo apt-get install -y ${missing[*]})" >&2
         exit 1
+    fi
+    # openssh-server's postinst enables and starts a system sshd on port 22 wherever systemd runs. A test
+    # dependency must not open a login service: Debian's own switch, /etc/ssh/sshd_not_to_be_run, keeps
+    # ssh.service and ssh.socket from starting (remove the file to use sshd as a service).
+    if printf '%s\n' "${missing[@]}" | grep -qx openssh-server && ! installed openssh-server \
+        && [ ! -e /etc/ssh/sshd_not_to_be_run ]; then
+        echo "deps: openssh-server is for scripts/check-export-sync.sh only; creating /etc/ssh/sshd_not_to_be_run so no system sshd starts"
+        mkdir -p /etc/ssh
+        echo "created by showcase's scripts/deps.sh: openssh-server is installed for make test only" >/etc/ssh/sshd_not_to_be_run
     fi
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

@@ -82,6 +82,26 @@ struct HostileURLTests {
         #expect(served.apps.allSatisfy(Self.allowedEverywhere))
     }
 
+    @Test("a reload that narrows artwork_hosts refetches at once: icons they no longer allow stop being served")
+    func reloadNarrowingRefetches() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["us"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        #expect(try bed.get("us").error == nil)
+        // refresh.interval is 1h: without the refetch the roster would stay fresh, and served, for an hour.
+        bed.lookupLines = [#"artwork_hosts: ["https://*.example.com/"]"#]
+        #expect(try bed.reload().error == nil)
+        let deadline = ContinuousClock.now + .seconds(15)
+        var reply = try bed.get("us")
+        while reply.error == nil, ContinuousClock.now < deadline {
+            usleep(50_000)
+            reply = try bed.get("us")
+        }
+        #expect(reply.error == "io.showcase.Roster.MalformedResponse", "\(reply)")
+        #expect(bed.daemon!.log.contains("lookup.artwork_hosts changed"), "\(bed.daemon!.log)")
+    }
+
     @Test("a cached roster is decoded under the current artwork_hosts: an icon they refuse is never served")
     func cacheObeysCurrentConfiguration() throws {
         let bed = try TestBed()

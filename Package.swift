@@ -110,7 +110,7 @@ let package = Package(
 // .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
-        // The libFuzzer entry the four targets share (each keeps only its own test function and `<module>_main`).
+        // The libFuzzer entry the five targets share (each keeps only its own test function and `<module>_main`).
         .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
         .executableTarget(
             name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
@@ -120,5 +120,7 @@ if Context.environment["SHOWCASE_FUZZ"] != nil {
             name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/lookup"),
         .executableTarget(
             name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/cache"),
+        .executableTarget(
+            name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/urls"),
     ]
 }

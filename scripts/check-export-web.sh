@@ -14,6 +14,9 @@
 #   3. headless Chromium renders examples/web/ against it with an iPhone and a Mac user agent:
 #      the DOM must list exactly the apps the document has for that device and OS version;
 #      screenshots go to .build/export-widget-{iphone,mac}.png;
+#      and with hostile input: a document whose store links are javascript:/data: and whose icons are http: or
+#      ../ gets none of them set as href or src (nginx's access log shows what was fetched), and
+#      ?host=..%2F..%2Fevil (which nginx would resolve to a file outside the export) fetches nothing;
 #   4. (root only) the export writer on a full disk: showcase-export-sample (the writer without a daemon)
 #      on a tiny tmpfs in a private mount namespace.
 # Chromium resolves no name but 127.0.0.1 (--host-resolver-rules): icons on Apple's CDN are never fetched.
@@ -93,6 +96,10 @@ done
 ok "the daemon exported 2 hosts × 3 storefronts × 2 platforms ($(cat "$work/export.out"))"
 mkdir -p "$work/web"
 cp examples/web/* "$work/web/"
+# Hostile input for the widget (step 3): a document no daemon would export (upstream URLs are checked), served
+# beside the export, and a file outside it that ?host=..%2F..%2Fevil would reach once nginx resolves the dots.
+sed -e 's#data-src="/showcase/v1/"#data-src="/hostile/v1/"#' examples/web/index.html >"$work/web/hostile.html"
+mkdir -p "$work/hostile/v1/com.example.Hostile/us" "$work/hostile/v1/icons" "$work/evil/de"
 
 # 2. nginx, unprivileged: as root it drops to nobody, which owns only its prefix directory.
 snippet=etc/nginx/showcase.conf
@@ -108,7 +115,7 @@ pid $work/nginx/nginx.pid;
 error_log $work/nginx/error.log warn;
 events { worker_connections 64; }
 http {
-    access_log off;
+    access_log $work/nginx/access.log;
     client_body_temp_path $work/nginx/client_body;
     proxy_temp_path $work/nginx/proxy;
     fastcgi_temp_path $work/nginx/fastcgi;
@@ -120,6 +127,8 @@ http {
         server_name localhost;
         include $work/nginx/showcase.conf;
         location /widget/ { alias $work/web/; }
+        location /hostile/ { alias $work/hostile/; }
+        location /evil/ { alias $work/evil/; }
     }
 }
 CONF
@@ -131,6 +140,22 @@ fi
 "${run_as[@]}" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
 nginx_pid=$!
 base=http://127.0.0.1:$port
+python3 - "$work" "$base" <<'PY'
+import json, sys
+work, base = sys.argv[1], sys.argv[2]
+good = "https://apps.apple.com/us/app/safe/id{}?uo=4"
+icon = "https://is1-ssl.mzstatic.com/image/thumb/safe.png"
+def app(id, store, icon):
+    return {"id": id, "artistId": 1, "name": f"App {id}", "bundleId": f"com.example.App{id}", "genre": "Utilities",
+            "platform": "ios", "devices": ["iphone", "ipad"], "minimumOsVersion": "15.0", "iconUrl": icon,
+            "storeUrl": store}
+apps = [app(1, "javascript:alert(document.domain)//", icon), app(2, "data:text/html,<script>alert(1)</script>", icon),
+        app(3, "java\tscript:alert(1)", icon), app(4, "//evil.example/us/app/x/id4", icon),
+        app(5, good.format(5), base + "/evil-icon.png"), app(6, good.format(6), "../../evil/icon.png"),
+        app(7, good.format(7), "javascript:alert(7)"), app(8, good.format(8), "icons/safe-8.png")]
+json.dump({"apps": apps}, open(f"{work}/hostile/v1/com.example.Hostile/us/ios.json", "w"))
+json.dump({"apps": [app(9, "https://evil.example/us/app/x/id9", icon)]}, open(f"{work}/evil/de/ios.json", "w"))
+PY
 for _ in $(seq 100); do
     curl -s -o /dev/null "$base/showcase/v1/index.json" && break
     kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/error.log" >&2; fail "nginx exited at startup"; }
@@ -206,6 +231,7 @@ chrome() { # NAME UA WIDTH,HEIGHT: DOM to $work/NAME.html, screenshot to .build/
         --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --user-agent="$2" --virtual-time-budget=5000)
     timeout 120 chromium "${flags[@]}" --dump-dom "$page" >"$work/$1.html" 2>"$work/$1.err" \
         || { tail -5 "$work/$1.err" >&2; fail "chromium --dump-dom failed for the $1 user agent"; }
+    [ -n "$3" ] || return 0
     mkdir -p .build
     timeout 120 chromium "${flags[@]}" --window-size="$3" --screenshot="$PWD/.build/export-widget-$1.png" "$page" \
         >/dev/null 2>>"$work/$1.err" || { tail -5 "$work/$1.err" >&2; fail "chromium --screenshot failed for $1"; }
@@ -251,6 +277,30 @@ check_dom mac macos.json "" ""
 grep -q 'Mac App Store' "$work/mac.html" || fail "the Mac rendering has no Mac App Store link"
 grep -q 'data-app-id="1641000103"' "$work/mac.html" && fail "an iOS app was shown to a Mac"
 ok "the widget lists the Mac App Store apps for a Mac; screenshots in .build/export-widget-{iphone,mac}.png"
+
+# Hostile input: only https: links and icons inside the tree are set; a host that leaves the tree fetches nothing.
+page="$base/widget/hostile.html?storefront=us&host=com.example.Hostile"
+chrome hostile "$iphone_ua" ""
+shown=$(grep -o 'data-app-id="[0-9]*"' "$work/hostile.html" | tr -dc '0-9\n' | tr '\n' ' ' || true)
+[ "$shown" = "5 6 7 8 " ] || fail "the hostile document showed apps '$shown', expected only 5 6 7 8 (safe store links)"
+grep -Eiq '(href|src)="[[:space:]]*(javascript|data|java[[:space:]]|//)' "$work/hostile.html" \
+    && fail "the widget set a javascript:, data: or //host URL: $(grep -Eio '(href|src)="[^"]*"' "$work/hostile.html" | head -3)"
+grep -q 'href="https://apps.apple.com/us/app/safe/id5?uo=4"' "$work/hostile.html" || fail "a safe store link is missing"
+grep -q 'GET /hostile/v1/icons/safe-8.png' "$work/nginx/access.log" \
+    || fail "the relative icon inside the tree was not fetched (the check would prove nothing)"
+grep -Eq 'GET /(evil-icon|evil/)' "$work/nginx/access.log" \
+    && fail "the widget fetched an http: or ../ icon: $(grep -E 'GET /(evil-icon|evil/)' "$work/nginx/access.log" | head -2)"
+ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched"
+page="$base/widget/index.html?storefront=de&host=..%2F..%2Fevil"
+chrome traversal "$iphone_ua" ""
+grep -q 'data-app-id=' "$work/traversal.html" && fail "?host=..%2F..%2Fevil rendered apps"
+grep -q 'data-state="error"' "$work/traversal.html" || fail "?host=..%2F..%2Fevil did not hide the block"
+grep -v 'GET /widget/' "$work/nginx/access.log" | grep -Eq 'GET [^ ]*(evil|%2F)' \
+    && fail "?host=..%2F..%2Fevil fetched $(grep -v 'GET /widget/' "$work/nginx/access.log" | grep -E 'GET [^ ]*(evil|%2F)' | head -2)"
+page="$base/widget/index.html?storefront=..%2F..&host=$host"
+chrome traversal-storefront "$iphone_ua" ""
+grep -q 'data-app-id=' "$work/traversal-storefront.html" && fail "?storefront=..%2F.. rendered apps"
+ok "?host=..%2F..%2Fevil and ?storefront=..%2F.. show nothing and fetch nothing"
 
 # 4. A full disk is an error in the report, never a crash, and the last export stays as it was: a tiny
 #    tmpfs in a private mount namespace holds the demo's export, then not every storefront's.

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// The `lookup:` section: the upstream lookup endpoint and the budget for calling it.
 public struct LookupSettings: Sendable, Equatable {
@@ -16,19 +17,30 @@ public struct LookupSettings: Sendable, Equatable {
     /// `lookup.max_response_bytes` — size like `8MiB`, default `8MiB`: a larger body is refused as
     /// malformed instead of being buffered.
     public var maxResponseBytes: Int
+    /// `lookup.artwork_hosts` — list of URL prefixes, default `["https://*.mzstatic.com/"]`: an app whose icon URL
+    /// starts with none of them is dropped (counted in `droppedRows`), so no `javascript:`, `data:` or foreign-host
+    /// icon reaches a reply, a document or a page. A leading `*.` label matches one or more labels; the host is
+    /// compared case-insensitively, the port as written; no userinfo. https only, except `http://127.0.0.1:PORT/`
+    /// (loopback, for tests and the demo). At least one entry.
+    public var artworkHosts: [URLPrefix]
 
     /// The documented defaults, each overridable for tests.
     public init(
         endpoint: URL = LookupSettings.appleEndpoint, timeout: Duration = .seconds(10),
-        rateLimit: RateLimit = RateLimit(requests: 20, per: .seconds(60)), maxResponseBytes: Int = 8 << 20
+        rateLimit: RateLimit = RateLimit(requests: 20, per: .seconds(60)), maxResponseBytes: Int = 8 << 20,
+        artworkHosts: [URLPrefix] = [.appleArtwork]
     ) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.rateLimit = rateLimit
         self.maxResponseBytes = maxResponseBytes
+        self.artworkHosts = artworkHosts
     }
 
-    static let keys = ["endpoint", "timeout", "rate_limit", "max_response_bytes"]
+    /// The URL rules rows are checked with: store URLs on Apple's hosts, icons under ``artworkHosts``.
+    public var urlRules: URLRules { URLRules(artworkHosts: artworkHosts) }
+
+    static let keys = ["endpoint", "timeout", "rate_limit", "max_response_bytes", "artwork_hosts"]
 
     init(reading node: YAMLNode, diagnostics: inout ConfigDiagnostics) {
         self.init()
@@ -69,5 +81,42 @@ public struct LookupSettings: Sendable, Equatable {
         {
             maxResponseBytes = size
         }
+        if let value = fields["artwork_hosts"], let prefixes = Self.artworkHosts(value, &diagnostics) {
+            artworkHosts = prefixes
+        }
+    }
+
+    /// The prefixes of `lookup.artwork_hosts`, or nil after reporting each bad entry at its own position.
+    private static func artworkHosts(_ node: YAMLNode, _ diagnostics: inout ConfigDiagnostics) -> [URLPrefix]? {
+        let key = "lookup.artwork_hosts"
+        guard
+            let items = diagnostics.sequence(
+                node, key, expected: "a list of URL prefixes like [\"https://*.mzstatic.com/\"]")
+        else { return nil }
+        guard !items.isEmpty else {
+            diagnostics.report(
+                .invalidValue, at: node,
+                "'\(key)' needs at least one URL prefix (every app would be dropped); "
+                    + "remove the key for the default [\"https://*.mzstatic.com/\"]")
+            return nil
+        }
+        var prefixes: [URLPrefix] = []
+        var valid = true
+        for item in items {
+            guard let text = item.scalar, !item.isNull else {
+                diagnostics.report(
+                    .typeMismatch, at: item,
+                    "expected a URL prefix like \"https://*.mzstatic.com/\" in '\(key)', found \(item.kindDescription)")
+                valid = false
+                continue
+            }
+            do {
+                prefixes.append(try URLPrefix(parsing: text))
+            } catch {
+                diagnostics.report(.invalidValue, at: item, "'\(key)': \(error)")
+                valid = false
+            }
+        }
+        return valid ? prefixes : nil
     }
 }

@@ -5,7 +5,8 @@ import ShowcaseExport
 
 /// The export's input built from recorded lookup responses the way the daemon builds it from its rosters:
 /// `RosterQuery.resolve` per platform with every device family (host removed, overlay order, exclusions,
-/// attribution, the storefront's tagline), plus each app's taglines and device families.
+/// attribution, the storefront's tagline), plus each app's taglines and device families. Rows are checked against the
+/// configuration's `lookup.artwork_hosts`, as the daemon checks them.
 struct SampleRosters {
     let fixtures: URL
     let configuration: Configuration
@@ -65,7 +66,9 @@ struct SampleRosters {
             body = Data(
                 us.replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(storefront.code)/").utf8)
         }
-        return try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: Self.revisedAt)
+        return try Roster(
+            artistId: artistId, storefront: storefront, body: body, fetchedAt: Self.revisedAt,
+            urlRules: configuration.lookup.urlRules)
     }
 }
 

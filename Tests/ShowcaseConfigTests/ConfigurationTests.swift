@@ -41,6 +41,10 @@ struct ConfigurationTests {
         #expect(configuration.lookup.timeout == .milliseconds(1500))
         #expect(configuration.lookup.rateLimit == RateLimit(requests: 2, per: .seconds(1)))
         #expect(configuration.lookup.maxResponseBytes == 512 * 1024)
+        #expect(
+            configuration.lookup.artworkHosts.map(\.text) == [
+                "https://*.mzstatic.com/", "http://127.0.0.1:8080/icons/",
+            ])
         #expect(configuration.cache.directory == fixture("valid/cache"))
         #expect(configuration.socket.path == "/tmp/showcase-test/showcased.sock")
         #expect(configuration.socket.mode == 0o600)

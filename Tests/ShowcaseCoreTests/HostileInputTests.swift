@@ -179,7 +179,7 @@ struct HostileInputTests {
             rows.append(
                 #"{"wrapperType":"software","kind":"software","trackId":\#(2_000_000 + index),"#
                     + #""artistId":1641000001,"trackName":"App \#(index)","bundleId":"b.\#(index)","#
-                    + #""primaryGenreName":"Utilities","minimumOsVersion":"15.0","artworkUrl512":"https://x/i.png","#
+                    + #""primaryGenreName":"Utilities","minimumOsVersion":"15.0","artworkUrl512":"https://is1-ssl.mzstatic.com/i.png","#
                     + #""trackViewUrl":"https://apps.apple.com/us/app/a/id\#(index)?uo=4"}"#)
         }
         let body = Data(#"{"resultCount":202,"results":[\#(rows.joined(separator: ","))]}"#.utf8)

@@ -52,7 +52,8 @@ struct ManPageTests {
         let keys = [
             "hosts", "bundle_id", "app_id", "overlay", "storefronts", "default_platform", "refresh.interval",
             "refresh.jitter", "refresh.retry", "lookup.endpoint", "lookup.timeout", "lookup.rate_limit",
-            "lookup.max_response_bytes", "cache.directory", "socket.path", "socket.mode", "socket.admin_uids",
+            "lookup.max_response_bytes", "lookup.artwork_hosts", "cache.directory", "socket.path", "socket.mode",
+            "socket.admin_uids",
             "export.directory", "export.gzip", "attribution.provider_token", "attribution.campaign_token", "order",
             "excluded", "taglines",
         ]

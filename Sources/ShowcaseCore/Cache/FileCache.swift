@@ -104,15 +104,19 @@ public struct FileCache: Sendable {
     /// The cached roster for (`artistId`, `storefront`, `language`) with its raw body, or nil when there is none
     /// or the file is unusable (truncated, altered, foreign, another key's file, or a body that no longer decodes).
     ///
-    /// Verifies the whole payload and decodes the raw body. `fetchedAt` round-trips with millisecond precision.
-    public func loadRoster(artistId: Int, storefront: Storefront, language: RosterLanguage? = nil) -> Roster? {
+    /// Verifies the whole payload and decodes the raw body under `urlRules` (the current `lookup.artwork_hosts`, so
+    /// a file written under other rules obeys today's). `fetchedAt` round-trips with millisecond precision.
+    public func loadRoster(
+        artistId: Int, storefront: Storefront, language: RosterLanguage? = nil, urlRules: URLRules = .standard
+    ) -> Roster? {
         let url = rosterURL(artistId: artistId, storefront: storefront, language: language)
         guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
             header.artistId == artistId, header.storefront == storefront.code, header.language == language?.code,
             FNV1a.hex(data[appsRange]) == header.appsFNV1a, FNV1a.hex(data[bodyRange]) == header.bodyFNV1a
         else { return nil }
         return try? Roster(
-            artistId: artistId, storefront: storefront, body: Data(data[bodyRange]), fetchedAt: header.fetchedAt)
+            artistId: artistId, storefront: storefront, body: Data(data[bodyRange]), fetchedAt: header.fetchedAt,
+            urlRules: urlRules)
     }
 
     /// A cached roster's header: enough to decide freshness and schedule without decoding anything else.
@@ -162,7 +166,13 @@ public struct FileCache: Sendable {
     ///
     /// A file written by the release before device families (15-field lines) is decoded from its raw body, which
     /// has them; if that body does not decode, its lines still do, with each platform's default families.
-    public func loadRoster(listed entry: Entry, sharingWith reference: Roster? = nil) -> Roster? {
+    ///
+    /// Every app must pass `urlRules` (the current `lookup.artwork_hosts`, which may have changed since the file was
+    /// written): one that does not is left out and counted in ``Roster/droppedRows``; when none passes, the file is
+    /// a miss (refetched, so the answer is upstream's `MalformedResponse`, never an empty roster).
+    public func loadRoster(
+        listed entry: Entry, sharingWith reference: Roster? = nil, urlRules: URLRules = .standard
+    ) -> Roster? {
         let url = rosterURL(artistId: entry.artistId, storefront: entry.storefront, language: entry.language)
         let shared = reference?.appsByID ?? [:]
         guard let (header, data, appsRange, bodyRange) = Self.readParts(at: url),
@@ -176,26 +186,39 @@ public struct FileCache: Sendable {
             FNV1a.hex(data[bodyRange]) == header.bodyFNV1a,
             let decoded = try? Roster(
                 artistId: entry.artistId, storefront: entry.storefront, body: Data(data[bodyRange]),
-                fetchedAt: entry.fetchedAt)
+                fetchedAt: entry.fetchedAt, urlRules: urlRules)
         {
             return decoded.compacted().sharingStorage(with: reference)
         }
-        guard let apps = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
+        guard let decoded = data[appsRange].withUnsafeBytes({ App.fromCacheRecords($0, sharingWith: shared) })
         else { return nil }
-        return Roster(
+        // An app sharing its record with the reference passed these rules there (same icon, same store URL but
+        // for its two-letter segment): 173 storefronts of one developer are checked once, not 173 times.
+        let checked = reference?.checkedURLRules == urlRules
+        var dropped = DroppedRows()
+        let apps = decoded.filter { app in
+            if checked, let other = shared[app.id], app.sharesAppRecord(with: other) { return true }
+            guard let reason = urlRules.dropReason(for: app) else { return true }
+            dropped.add(reason)
+            return false
+        }
+        if apps.isEmpty, !decoded.isEmpty { return nil }
+        var roster = Roster(
             artistId: entry.artistId, storefront: entry.storefront, fetchedAt: entry.fetchedAt,
-            resultCount: entry.resultCount, apps: apps, body: nil)
+            resultCount: entry.resultCount, apps: apps, body: nil, droppedRows: dropped)
+        roster.checkedURLRules = urlRules
+        return roster
     }
 
-    /// Every usable roster in the directory, decoded at once (``listRosters()`` then ``loadRoster(listed:)``
-    /// for each). Unusable files are skipped and left alone. Order is unspecified.
+    /// Every usable roster in the directory, decoded at once (``listRosters()`` then
+    /// ``loadRoster(listed:sharingWith:urlRules:)`` for each, under `urlRules`). Unusable files are skipped and left alone. Order is unspecified.
     ///
     /// The daemon does not call this at startup — it lists headers and decodes lazily, so readiness does not
     /// wait for 175 rosters — but tools and tests that want everything in memory do.
-    public func loadAllRosters() -> [Roster] {
+    public func loadAllRosters(urlRules: URLRules = .standard) -> [Roster] {
         var previous: [Int: Roster] = [:]
         return listRosters().compactMap { entry in
-            let roster = loadRoster(listed: entry, sharingWith: previous[entry.artistId])
+            let roster = loadRoster(listed: entry, sharingWith: previous[entry.artistId], urlRules: urlRules)
             if let roster { previous[entry.artistId] = roster }
             return roster
         }

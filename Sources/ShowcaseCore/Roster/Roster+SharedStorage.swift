@@ -14,10 +14,12 @@ extension Roster {
     public func sharingStorage(with reference: Roster?) -> Roster {
         guard let reference, !reference.apps.isEmpty else { return self }
         let byID = reference.appsByID
-        return Roster(
+        var shared = Roster(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: resultCount,
             apps: apps.map { app in byID[app.id].map { app.sharingStorage(with: $0) } ?? app }, body: body,
             droppedRows: droppedRows)
+        shared.checkedURLRules = checkedURLRules
+        return shared
     }
 
     /// The apps keyed by id (the first wins if upstream repeated one).

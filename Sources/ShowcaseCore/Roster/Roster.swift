@@ -18,9 +18,13 @@ public struct Roster: Sendable {
     public let apps: [App]
     /// The response body exactly as the API gave it, which the cache stores. Nil after ``compacted()``.
     public let body: Data?
-    /// The software rows of the body that did not become apps, and why (none for a roster read from the cache's
-    /// apps section, which holds only the apps). Status reports the count; the log names the reasons.
+    /// The software rows of the body that did not become apps, and why (for a roster read from the cache's apps
+    /// section, which holds only the apps, just those the current URL rules refused). Status reports the count; the
+    /// log names the reasons.
     public let droppedRows: DroppedRows
+    /// The URL rules every app was checked against; nil for a roster built from apps by hand. The cache decoder
+    /// trusts an app sharing its record with this roster's only when its own rules are these.
+    var checkedURLRules: URLRules?
 
     /// Decodes a roster body for `artistId` in `storefront`, checking it as an answer from an untrusted peer.
     ///
@@ -32,7 +36,13 @@ public struct Roster: Sendable {
     ///   software row came back — the answer to a request without `entity=software`, which must never read as
     ///   "this developer has no apps". `resultCount: 0` is a valid empty roster: the developer sells nothing in
     ///   this storefront. A repeated trackId keeps its first row; the others count in ``droppedRows``.
-    public init(artistId: Int, storefront: Storefront, body: Data, fetchedAt: Date) throws(LookupError) {
+    ///
+    /// An app whose store or icon URL `urlRules` refuses (a `javascript:` link, a foreign host) is dropped and
+    /// counted before its trackId is taken, so a hostile row cannot shadow a good one with the same id.
+    /// `urlRules` defaults to the default configuration's; the daemon passes the current `lookup.artwork_hosts`.
+    public init(
+        artistId: Int, storefront: Storefront, body: Data, fetchedAt: Date, urlRules: URLRules = .standard
+    ) throws(LookupError) {
         let response = try LookupResponse.decode(body)
         if let artist = response.results.first(where: \.isArtist), let other = artist.artistId, other != artistId {
             throw .malformed(detail: "roster for developer \(artistId) describes developer \(other)")
@@ -54,6 +64,10 @@ public struct Roster: Sendable {
                 dropped.add(App.dropReason(for: row) ?? "incomplete")
                 continue
             }
+            if let reason = urlRules.dropReason(for: app) {
+                dropped.add(reason)
+                continue
+            }
             guard seen.insert(app.id).inserted else {
                 dropped.add("with a repeated trackId")
                 continue
@@ -70,6 +84,7 @@ public struct Roster: Sendable {
         self.init(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: response.resultCount,
             apps: apps, body: body, droppedRows: dropped)
+        checkedURLRules = urlRules
     }
 
     /// Creates a roster from already-decoded apps (tests, fakes, a compacted copy).
@@ -88,9 +103,11 @@ public struct Roster: Sendable {
 
     /// The same roster without the raw body, for keeping many storefronts in memory once the body is on disk.
     public func compacted() -> Roster {
-        Roster(
+        var compacted = Roster(
             artistId: artistId, storefront: storefront, fetchedAt: fetchedAt, resultCount: resultCount, apps: apps,
             body: nil, droppedRows: droppedRows)
+        compacted.checkedURLRules = checkedURLRules
+        return compacted
     }
 
     /// True when both rosters would answer every query identically: same developer, storefront, and apps equal in

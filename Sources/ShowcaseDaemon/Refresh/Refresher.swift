@@ -102,7 +102,9 @@ final class Refresher: Sendable {
             do {
                 let body = try await upstream.fetch(request)
                 let roster = try upstream.accepting { () throws(LookupError) in
-                    try Roster(artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now)
+                    try Roster(
+                        artistId: artistId, storefront: storefront, body: body, fetchedAt: clock.now,
+                        urlRules: snapshot.configuration.lookup.urlRules)
                 }
                 // Logged before the roster is served, so whoever sees it in Status finds these lines in the log.
                 logUnknownDeviceModels(in: roster)

@@ -66,7 +66,8 @@ final class RosterService: Sendable {
         // rather than at the end of the lifetime its header claimed.
         store.onUnusableCacheFile { [log, warm, scheduler] edition in
             log.warning(
-                "the cached \(edition) roster is unreadable (truncated, altered or foreign); fetching it again",
+                "the cached \(edition) roster is unreadable (truncated, altered or foreign) or none of its apps "
+                    + "passes lookup.artwork_hosts now; fetching it again",
                 fields: [.storefront: edition.storefront.code])
             if warm.contains(edition.storefront) { Task { await scheduler.expedite([edition]) } }
         }
@@ -91,7 +92,9 @@ final class RosterService: Sendable {
         let hosts = config.current.configuration.hosts
         let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
         let listed = cache.listRosters()
-        store.load(identities: identities, listed: listed, from: cache)
+        store.load(identities: identities, listed: listed, from: cache) { [config] in
+            config.current.configuration.lookup.urlRules
+        }
         restoreDiagnostics(from: cache, over: listed)
         return listed.count
     }
@@ -367,6 +370,12 @@ final class RosterService: Sendable {
         await scheduler.reschedule()
         await scheduleWarm(editions: added)
         if newHosts { await scheduler.expedite(configuration.editions) }
+        // Rosters in memory were checked against the old prefixes; refetched, each obeys the new ones (a roster
+        // decoded from the cache from now on already does).
+        if configuration.lookup.artworkHosts != old.lookup.artworkHosts {
+            log.notice("lookup.artwork_hosts changed; refetching every roster so its icons obey the new prefixes")
+            if !newHosts { await scheduler.expedite(configuration.editions) }
+        }
         store.announce(warm.all)
         // Overlay, attribution, hosts, storefronts or the export settings may have changed what the tree holds.
         if configuration.export != nil { exporter.configurationChanged() }

@@ -42,6 +42,9 @@ public final class RosterStore: Sendable {
         var listed: [Key: FileCache.Entry] = [:]
         /// Where `listed` rosters are decoded from.
         var cache: FileCache?
+        /// The URL rules a `listed` roster must pass when it is decoded: the current configuration's, read at
+        /// decode time, so a file written under other `lookup.artwork_hosts` obeys today's.
+        var urlRules: @Sendable () -> URLRules = { .standard }
 
         /// Per developer, the roster decoded or fetched last (a key whose record has a roster).
         private(set) var latestRoster: [Int: Key] = [:]
@@ -90,10 +93,15 @@ public final class RosterStore: Sendable {
     // MARK: Loading
 
     /// Seeds the store from the cache at startup: host identities, and the roster listing (headers only) of
-    /// `cache`. Each listed roster becomes revision 1 when it is decoded.
-    func load(identities: [HostIdentity], listed: [FileCache.Entry], from cache: FileCache) {
+    /// `cache`. Each listed roster becomes revision 1 when it is decoded, keeping only the apps `urlRules` (asked
+    /// at each decode) allows.
+    func load(
+        identities: [HostIdentity], listed: [FileCache.Entry], from cache: FileCache,
+        urlRules: @escaping @Sendable () -> URLRules = { .standard }
+    ) {
         state.withLock { state in
             state.cache = cache
+            state.urlRules = urlRules
             for identity in identities { state.identities[identity.bundleId] = identity }
             for entry in listed {
                 let key = Key(artistId: entry.artistId, entry.edition)
@@ -136,12 +144,12 @@ public final class RosterStore: Sendable {
     @discardableResult
     private func decodeIfListed(_ key: Key) -> Bool? {
         guard
-            let (entry, cache, reference) = state.withLock({ state in
-                state.listed[key].map { ($0, state.cache, state.sibling(of: key)) }
+            let (entry, cache, reference, urlRules) = state.withLock({ state in
+                state.listed[key].map { ($0, state.cache, state.sibling(of: key), state.urlRules) }
             }),
             let cache
         else { return nil }
-        let roster = cache.loadRoster(listed: entry, sharingWith: reference)
+        let roster = cache.loadRoster(listed: entry, sharingWith: reference, urlRules: urlRules())
         let installed = state.withLock { state -> Bool in
             guard state.listed[key] == entry else { return false }
             state.listed[key] = nil

@@ -35,6 +35,8 @@ final class TestBed: @unchecked Sendable {
     var adminUIDs: [Int] = []
     /// More `socket:` keys, one `key: value` line each (e.g. `max_connections_per_uid: 4`).
     var socketLines: [String] = []
+    /// More `lookup:` keys, each a `key: value` line (`artwork_hosts: [...]`).
+    var lookupLines: [String] = []
     var extra = ""
 
     init() throws {
@@ -83,7 +85,7 @@ final class TestBed: @unchecked Sendable {
             lookup:
               endpoint: \(endpoint)
               timeout: \(timeout)
-              rate_limit: \(rateLimit)
+              rate_limit: \(rateLimit)\(lookupLines.map { "\n  \($0)" }.joined())
             cache:
               directory: \(cacheDirectory.path)
             socket:

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -100,6 +101,8 @@ int csys_unix_listen(const char *path, int backlog) {
     return fd;
 }
 
+static pthread_mutex_t umask_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int csys_unix_listen_mode(const char *path, int backlog, unsigned int mode) {
     struct sockaddr_un addr;
     int r = fill_address(&addr, path);
@@ -112,10 +115,13 @@ int csys_unix_listen_mode(const char *path, int backlog, unsigned int mode) {
         close(fd);
         return -e;
     }
+    // The umask is the process's: binds in this process take turns, so none restores another's temporary mask.
+    pthread_mutex_lock(&umask_lock);
     mode_t previous = umask((mode_t)(~mode & 0777));
     int bound = bind(fd, (struct sockaddr *)&addr, sizeof addr);
     int bind_errno = errno;
     umask(previous);
+    pthread_mutex_unlock(&umask_lock);
     if (bound < 0 || listen(fd, backlog) < 0) {
         int e = bound < 0 ? bind_errno : errno;
         close(fd);

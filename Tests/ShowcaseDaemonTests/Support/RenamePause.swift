@@ -4,7 +4,7 @@ import Foundation
 /// Stops the daemon at one exact point of a cache write — after the temporary file is written and synced,
 /// before `rename(2)` puts it in place — so a test can `kill -9` it there every time instead of by chance.
 ///
-/// A small `LD_PRELOAD` library, compiled here with `cc`, wraps libc's `rename`: while the arm file exists
+/// A small `LD_PRELOAD` library, compiled here with `cc`, wraps libc's `rename` and `renameat`: while the arm file exists
 /// and the destination's name contains `match`, it records the temporary path in the marker file and
 /// sleeps forever instead of renaming. Nothing in the daemon knows about it: started without the
 /// environment from ``environment(match:)``, the daemon runs unchanged.
@@ -17,11 +17,14 @@ final class RenamePause {
         #define _GNU_SOURCE
         #include <dlfcn.h>
         #include <fcntl.h>
+        #include <limits.h>
+        #include <stdio.h>
         #include <stdlib.h>
         #include <string.h>
         #include <unistd.h>
 
-        int rename(const char *from, const char *to) {
+        /* Records `from` (absolute) in the marker file and never returns, when armed and `to` matches. */
+        static void pause_if_armed(const char *from, const char *to) {
             const char *arm = getenv("SHOWCASE_TEST_RENAME_ARM");
             const char *marker = getenv("SHOWCASE_TEST_RENAME_MARKER");
             const char *match = getenv("SHOWCASE_TEST_RENAME_MATCH");
@@ -33,8 +36,28 @@ final class RenamePause {
                 }
                 for (;;) pause();
             }
+        }
+
+        int rename(const char *from, const char *to) {
+            pause_if_armed(from, to);
             int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
             return real(from, to);
+        }
+
+        /* The daemon writes through directory descriptors (DirectorySafety): names are relative to them. */
+        int renameat(int fromdir, const char *from, int todir, const char *to) {
+            char link[64], folder[PATH_MAX], whole_from[PATH_MAX * 2], whole_to[PATH_MAX * 2];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", fromdir);
+            ssize_t length = readlink(link, folder, sizeof folder - 1);
+            if (length > 0) {
+                folder[length] = 0;
+                snprintf(whole_from, sizeof whole_from, "%s/%s", folder, from);
+                snprintf(whole_to, sizeof whole_to, "%s/%s", folder, to);
+                pause_if_armed(whole_from, whole_to);
+            }
+            int (*real)(int, const char *, int, const char *) =
+                (int (*)(int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
+            return real(fromdir, from, todir, to);
         }
         """
 

@@ -71,12 +71,20 @@ final class FileSystem {
                     return .failure(Failure(error))
                 }
                 if !existed { changed.insert(walked) }
+                if directories.count >= Self.directoriesHeldLimit {
+                    // Each holds a descriptor: a tree of 20 hosts × 173 storefronts must not need 3,500 of them.
+                    // Documents are visited in path order, so the folders still needed are reopened rarely.
+                    directories = directories.filter { $0.key.isEmpty || next.hasPrefix($0.key + "/") }
+                }
                 directories[next] = current
             }
             walked = next
         }
         return .success(current)
     }
+
+    /// How many opened directories are kept now (each holds a descriptor).
+    var heldDirectories: Int { directories.count }
 
     /// The directory holding `relative` and the file's own name.
     private func parent(of relative: String, creating: Bool) -> Result<(TrustedDirectory, String), Failure> {
@@ -238,6 +246,9 @@ final class FileSystem {
         }
         done.wait()
     }
+
+    /// At most this many opened directories are kept for reuse (each holds a descriptor).
+    static let directoriesHeldLimit = 64
 
     /// At most this many replaced files are held open at once (a larger pass releases them in batches), well
     /// below the unit's file-descriptor limit.

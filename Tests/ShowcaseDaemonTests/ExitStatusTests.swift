@@ -1,12 +1,13 @@
 import Foundation
 @preconcurrency import Glibc
+import ShowcaseCore
 import Testing
 
 /// `showcased`'s exit statuses through the real binary (its --help lists them): 64 for a usage error, 71 when
 /// the socket cannot be served, 0 after SIGINT as after SIGTERM.
 @Suite("Exit statuses", .serialized)
 struct ExitStatusTests {
-    @Test("an unknown flag exits 64 with the usage on stderr, before touching the socket")
+    @Test("an unknown flag exits 64 with one line naming it, not the whole usage, before touching the socket")
     func unknownFlagIsUsage() throws {
         let bed = try TestBed()
         try bed.writeConfig()
@@ -14,9 +15,36 @@ struct ExitStatusTests {
             config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL, arguments: ["--no-such-flag"],
             waitForSocket: false)
         #expect(try process.waitForExit() == 64)
-        #expect(process.log.contains("--no-such-flag"), "the message names the flag: \(process.log)")
-        #expect(process.log.contains("usage: showcased"), "\(process.log)")
+        #expect(process.log == "showcased: unknown option '--no-such-flag'; see showcased --help\n", "\(process.log)")
         #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
+    }
+
+    @Test(
+        "a mistyped flag is answered with the flag it most likely meant and exit 64",
+        arguments: [
+            ("-v", "showcased: unknown option '-v'; did you mean '-V' (--version)?\n"),
+            ("--conifg=/etc/x.yaml", "showcased: unknown option '--conifg'; did you mean '--config'?\n"),
+            ("--cache-dri", "showcased: unknown option '--cache-dri'; did you mean '--cache-dir'?\n"),
+        ])
+    func mistypedFlag(flag: String, expected: String) throws {
+        let bed = try TestBed()
+        let log = bed.directory.appendingPathComponent("typo.log")
+        let process = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: log, arguments: [flag], waitForSocket: false)
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log == expected)
+    }
+
+    @Test(
+        "--version and -V print the version and exit 0 without reading the configuration",
+        arguments: ["--version", "-V"])
+    func version(flag: String) throws {
+        let bed = try TestBed()
+        let process = try DaemonProcess(
+            config: bed.directory.appendingPathComponent("absent.yaml"), socketPath: bed.socketPath,
+            logFile: bed.logURL, arguments: [flag], waitForSocket: false)
+        #expect(try process.waitForExit() == 0)
+        #expect(process.log == "showcased \(ShowcaseVersion.string)\n")
     }
 
     @Test("an unknown flag holding ESC and a line break is quoted escaped in the usage error")

@@ -32,7 +32,8 @@ public enum Daemon {
         } catch {
             // The message quotes the argument; escaped like a log line, so it cannot drive the terminal.
             let message = "showcased: \(error)".escapingControlCharacters()
-            FileHandle.standardError.write(Data("\(message)\n\(DaemonOptions.usage)\n".utf8))
+            let usage = error.showsUsage ? "\(DaemonOptions.usage)\n" : ""
+            FileHandle.standardError.write(Data("\(message)\n\(usage)".utf8))
             return ExitCode.usage
         }
         if options.showHelp {

@@ -63,6 +63,7 @@ struct CommandSpec: Sendable {
             "config", value: "PATH", help: "the configuration file (check-config; its socket.path when no --socket)"),
         OptionSpec("json", help: "print the method's reply parameters as one JSON document (watch: one per line)"),
         OptionSpec("help", help: "show help for showcasectl or the command"),
+        OptionSpec("version", help: "print showcasectl's version and exit (the version command asks the daemon too)"),
     ]
 
     static let storefrontHelp = "storefront, alpha-2 or alpha-3 in any case (de, DEU)"

@@ -17,7 +17,7 @@ struct Session {
         switch command {
         case .version:
             return version(socket: socket)
-        case .help, .checkConfig, .check:
+        case .help, .checkConfig, .check, .clientVersion:
             return
         default:
             break
@@ -66,7 +66,7 @@ struct Session {
             text.split(separator: "\n", omittingEmptySubsequences: false).forEach {
                 console.line(String($0).escapingControlCharacters())
             }
-        case .version, .help, .checkConfig, .check:
+        case .version, .help, .checkConfig, .check, .clientVersion:
             break
         }
     }

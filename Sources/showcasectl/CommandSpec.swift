@@ -56,7 +56,7 @@ struct CommandSpec: Sendable {
     static let globalOptions: [OptionSpec] = [
         OptionSpec(
             "socket", value: "PATH",
-            help: "the daemon's socket (default: $RUNTIME_DIRECTORY/showcased.sock, "
+            help: "the daemon's socket (default: $SHOWCASE_SOCKET, $RUNTIME_DIRECTORY/showcased.sock, "
                 + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock, "
                 + "or /run/showcase/showcased.sock when only that one exists)"),
         OptionSpec(

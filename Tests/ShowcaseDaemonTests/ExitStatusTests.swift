@@ -59,6 +59,34 @@ struct ExitStatusTests {
         #expect(!process.log.contains("\u{1B}"))
     }
 
+    @Test("without --socket or socket.path the daemon binds $SHOWCASE_SOCKET; a relative one exits 78 naming it")
+    func socketVariable() throws {
+        let bed = try TestBed()
+        try bed.writeConfig()
+        // The same configuration without socket.path, so the default decides.
+        let text = try String(contentsOf: bed.configURL, encoding: .utf8)
+        try text.replacingOccurrences(of: "  path: \(bed.socketPath)\n", with: "")
+            .write(to: bed.configURL, atomically: true, encoding: .utf8)
+        let chosen = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
+            environment: ["SHOWCASE_SOCKET": bed.socketPath, "RUNTIME_DIRECTORY": bed.directory.path + "/rt"],
+            passSocket: false)
+        #expect(try chosen.stop() == 0)
+
+        let relativeLog = bed.directory.appendingPathComponent("relative.log")
+        let relative = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: relativeLog,
+            environment: ["SHOWCASE_SOCKET": "showcased.sock"], waitForSocket: false, passSocket: false)
+        #expect(try relative.waitForExit() == 78)
+        #expect(relative.log.contains("SHOWCASE_SOCKET must be an absolute path, found 'showcased.sock'"))
+
+        // --socket wins, so the variable is not consulted at all.
+        let flagged = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.directory.appendingPathComponent("f.log"),
+            environment: ["SHOWCASE_SOCKET": "showcased.sock"])
+        #expect(try flagged.stop() == 0)
+    }
+
     @Test("a flag missing its value exits 64")
     func missingValueIsUsage() throws {
         let bed = try TestBed()

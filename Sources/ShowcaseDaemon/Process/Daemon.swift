@@ -146,7 +146,10 @@ public enum Daemon {
 
     /// Loads the configuration file with the command line's overrides applied.
     static func loadConfiguration(path: String, options: DaemonOptions) throws(ConfigErrors) -> Configuration {
-        var configuration = try ConfigLoader.load(path: path)
+        var defaults = DefaultPaths()
+        // --socket wins over SHOWCASE_SOCKET: a relative value there is then not this run's mistake.
+        if options.socketPath != nil { defaults.environment[DefaultPaths.socketVariable] = nil }
+        var configuration = try ConfigLoader.load(path: path, defaults: defaults)
         if let socket = options.socketPath { configuration.socket.path = socket }
         if let cache = options.cacheDirectory { configuration.cache.directory = cache }
         return configuration

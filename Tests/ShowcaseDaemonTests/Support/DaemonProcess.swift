@@ -22,12 +22,12 @@ final class DaemonProcess: @unchecked Sendable {
     init(
         config: URL, socketPath: String, logFile: URL, arguments: [String] = [],
         environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true,
-        launcher: [String] = [], listenPath: String? = nil
+        launcher: [String] = [], listenPath: String? = nil, passSocket: Bool = true
     ) throws {
         self.logFile = logFile
         self.socketPath = listenPath ?? socketPath
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let daemonArguments = ["--config", config.path, "--socket", socketPath] + arguments
+        let daemonArguments = ["--config", config.path] + (passSocket ? ["--socket", socketPath] : []) + arguments
         if let tool = launcher.first {
             // e.g. systemd-socket-activate, which then execs the daemon with LISTEN_FDS set.
             process.executableURL = URL(fileURLWithPath: tool)

@@ -47,7 +47,9 @@ public enum Daemon {
 
         // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
         let signals = ProcessSignals([SIGTERM, SIGINT, SIGHUP])
-        let log = DaemonLog()
+        // One clock for the whole process: the log's timestamps and the schedule agree.
+        let clock = SystemClock()
+        let log = DaemonLog(clock: clock)
         let notifier = SystemdNotifier()
         let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
         let load: @Sendable () throws(ConfigErrors) -> Configuration = { () throws(ConfigErrors) in
@@ -64,8 +66,8 @@ public enum Daemon {
         }
 
         let service = RosterService(
-            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), log: log,
-            notifier: notifier)
+            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), clock: clock,
+            log: log, notifier: notifier)
         let cachedRosters = service.loadCache()
         // Every storefront is on the schedule before the socket opens (the worker, and with it any network
         // request, starts only after READY): a cached roster found unreadable by the first query can then

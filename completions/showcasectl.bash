@@ -21,7 +21,7 @@ _showcasectl() {
     fi
 
     local commands="roster app storefronts watch status reload refresh check-config check export metrics version help"
-    local globals="--socket --config --json --help"
+    local globals="--socket --config --json --help --version"
 
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do

@@ -14,6 +14,7 @@ complete -c showcasectl -l socket -r -F -d "the daemon's socket"
 complete -c showcasectl -l config -r -F -d 'the configuration file'
 complete -c showcasectl -l json -d 'print the reply parameters as JSON'
 complete -c showcasectl -s h -l help -d 'show help'
+complete -c showcasectl -s V -l version -d 'print the version'
 
 # Commands, until one is given.
 set -l none "not __fish_seen_subcommand_from $commands"

@@ -1,3 +1,5 @@
+import ShowcaseCore
+
 /// Collects every mistake while typed values are read from a YAML tree, so the loader can report
 /// all of a file's errors at once, and offers the typed reads the settings types are built from.
 ///
@@ -134,29 +136,10 @@ struct ConfigDiagnostics {
 
     /// The known key closest to `name` by edit distance, if it is close enough to be a likely typo.
     static func closest(to name: String, among known: [String]) -> String? {
-        let scored = known.map { (key: $0, distance: editDistance(name.lowercased(), $0)) }
+        let scored = known.map { (key: $0, distance: ClosestMatch.editDistance(Array(name.lowercased()), Array($0))) }
         guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
         let allowed = max(2, min(name.count, best.key.count) / 3)
         return best.distance <= allowed ? best.key : nil
-    }
-
-    /// Levenshtein distance between two strings, by character.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs)
-        let b = Array(rhs)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }
 

@@ -34,13 +34,30 @@ public struct DefaultPaths: Sendable, Equatable {
         return "\(xdg("XDG_CACHE_HOME", fallback: ".cache"))/showcase"
     }
 
-    /// `$RUNTIME_DIRECTORY/showcased.sock`, else `/run/showcase/showcased.sock` as root, else
-    /// `$XDG_RUNTIME_DIR/showcase/showcased.sock` (`/run/user/<uid>` when XDG_RUNTIME_DIR is unset).
+    /// `$SHOWCASE_SOCKET`, else `$RUNTIME_DIRECTORY/showcased.sock`, else `/run/showcase/showcased.sock` as root,
+    /// else `$XDG_RUNTIME_DIR/showcase/showcased.sock` (`/run/user/<uid>` when XDG_RUNTIME_DIR is unset).
+    ///
+    /// `SHOWCASE_SOCKET` is taken as it is, even when relative: whoever uses this default checks
+    /// ``socketVariableProblem`` first, so a relative value is refused, never quietly resolved against some
+    /// working directory or skipped for another socket.
     public var socketPath: String {
+        if let path = value(Self.socketVariable) { return path }
         if let directory = systemdDirectory("RUNTIME_DIRECTORY") { return "\(directory)/showcased.sock" }
         if uid == 0 { return "/run/showcase/showcased.sock" }
         let runtime = value("XDG_RUNTIME_DIR") ?? "/run/user/\(uid)"
         return "\(runtime)/showcase/showcased.sock"
+    }
+
+    /// The environment variable that names the socket for both programs when neither `--socket` nor
+    /// `socket.path` does (SPEC §9).
+    public static let socketVariable = "SHOWCASE_SOCKET"
+
+    /// Why ``socketPath`` cannot be used: `SHOWCASE_SOCKET` holds a relative path (an empty value is ignored). A
+    /// sentence naming the variable; nil when the default is usable.
+    public var socketVariableProblem: String? {
+        guard let path = value(Self.socketVariable), !path.hasPrefix("/") else { return nil }
+        return "\(Self.socketVariable) must be an absolute path, found '\(path)'; "
+            + "set it to the socket's full path (like /run/showcase/showcased.sock) or unset it"
     }
 
     private func value(_ name: String) -> String? {

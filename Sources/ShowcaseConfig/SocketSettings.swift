@@ -1,7 +1,8 @@
 /// The `socket:` section: the Varlink socket showcased listens on and who may administer it.
 public struct SocketSettings: Sendable, Equatable {
-    /// `socket.path` — path, default `DefaultPaths.socketPath` (`$RUNTIME_DIRECTORY/showcased.sock`,
-    /// else `/run/showcase/showcased.sock` as root, else `$XDG_RUNTIME_DIR/showcase/showcased.sock`).
+    /// `socket.path` — path, default `DefaultPaths.socketPath` (`$SHOWCASE_SOCKET`, else
+    /// `$RUNTIME_DIRECTORY/showcased.sock`, else `/run/showcase/showcased.sock` as root, else
+    /// `$XDG_RUNTIME_DIR/showcase/showcased.sock`; a relative `$SHOWCASE_SOCKET` is an error when it would be used).
     /// A relative path is taken relative to the configuration file. Unused under socket activation.
     public var path: String
     /// `socket.mode` — quoted octal string, default `"0660"`. Must be quoted: a bare `0660` is a
@@ -41,7 +42,13 @@ public struct SocketSettings: Sendable, Equatable {
 
     init(reading node: YAMLNode?, defaults: DefaultPaths, base: String, diagnostics: inout ConfigDiagnostics) {
         self.init(path: defaults.socketPath)
-        guard let node, let fields = diagnostics.fields(of: node, in: "socket", known: Self.keys) else { return }
+        let fields = node.flatMap { diagnostics.fields(of: $0, in: "socket", known: Self.keys) }
+        if fields?["path"] == nil, let problem = defaults.socketVariableProblem {
+            // The default decides the socket here, and the environment's choice is unusable: say so now, not as
+            // a bind error about some path relative to wherever the daemon was started.
+            diagnostics.report(ConfigError(.invalidValue, at: node?.location ?? .start(of: base), problem))
+        }
+        guard let fields else { return }
         if let value = fields["path"], let path = diagnostics.string(value, "socket.path", expected: "a socket path") {
             self.path = ConfigLoader.resolve(path, relativeTo: base)
         }

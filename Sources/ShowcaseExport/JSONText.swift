@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// A JSON value whose object members keep the order they were built in, and its one fixed text form.
 ///
@@ -112,13 +113,5 @@ enum JSONText: Equatable {
     }
 
     /// RFC 3339 in UTC with whole seconds (`2026-11-29T14:18:43Z`), the form `Roster.Get` answers with.
-    static func timestamp(_ date: Date) -> JSONText {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return .string(
-            String(
-                format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)))
-    }
+    static func timestamp(_ date: Date) -> JSONText { .string(RFC3339.seconds(date)) }
 }

@@ -15,6 +15,8 @@ enum Command: Sendable, Equatable {
     case check(maxAge: Duration?)
     case metrics
     case version
+    /// `--version` or `-V`: this client's version alone, without asking the daemon.
+    case clientVersion
     /// `--help`, `-h` or `help [COMMAND]`: nil asks for the overview.
     case help(command: String?)
 }

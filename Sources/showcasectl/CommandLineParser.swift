@@ -23,6 +23,7 @@ struct CommandLineParser {
     private var values: [String: String] = [:]
     private var positionals: [String] = []
     private var helpRequested = false
+    private var versionRequested = false
     /// The first problem met; kept rather than thrown so that `--help` anywhere still wins.
     private var firstError: CommandLineError?
 
@@ -40,8 +41,8 @@ struct CommandLineParser {
                 flagsEnded = true
                 continue
             }
-            if word == "-h" {
-                helpRequested = true
+            if word == "-h" || word == "-V" {
+                if word == "-h" { helpRequested = true } else { versionRequested = true }
                 continue
             }
             guard word.hasPrefix("--") else {
@@ -64,6 +65,7 @@ struct CommandLineParser {
                 }
                 switch name {
                 case "help": helpRequested = true
+                case "version": versionRequested = true
                 case "json": options.json = true
                 default: values[name] = ""
                 }
@@ -87,6 +89,9 @@ struct CommandLineParser {
         }
         if helpRequested {
             return Invocation(options: options, command: .help(command: spec?.name))
+        }
+        if versionRequested {
+            return Invocation(options: options, command: .clientVersion)
         }
         if let firstError { throw firstError }
         guard let spec else {
@@ -130,7 +135,7 @@ struct CommandLineParser {
     }
 
     private func hint(for word: String) -> String {
-        let names = (CommandSpec.globalOptions + (spec?.options ?? [])).map { "--\($0.name)" }
+        let names = (CommandSpec.globalOptions + (spec?.options ?? [])).map { "--\($0.name)" } + ["-V", "-h"]
         return ClosestMatch.find(word, in: names).map { " (did you mean \($0)?)" } ?? ""
     }
 

@@ -22,6 +22,9 @@ enum CommandRunner {
         case .help(let name):
             console.line(name.flatMap(CommandSpec.named).map(HelpText.command) ?? HelpText.overview())
             return ExitCode.success.rawValue
+        case .clientVersion:
+            console.line("showcasectl \(version)")
+            return ExitCode.success.rawValue
         case .checkConfig(let path):
             // ShowcaseConfig's entry point: validates without a daemon, prints file:line:column errors.
             return checkConfigCommand(path: path, environment: environment, json: invocation.options.json)

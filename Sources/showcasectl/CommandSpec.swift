@@ -56,13 +56,14 @@ struct CommandSpec: Sendable {
     static let globalOptions: [OptionSpec] = [
         OptionSpec(
             "socket", value: "PATH",
-            help: "the daemon's socket (default: $RUNTIME_DIRECTORY/showcased.sock, "
+            help: "the daemon's socket (default: $SHOWCASE_SOCKET, $RUNTIME_DIRECTORY/showcased.sock, "
                 + "/run/showcase/showcased.sock as root, else $XDG_RUNTIME_DIR/showcase/showcased.sock, "
                 + "or /run/showcase/showcased.sock when only that one exists)"),
         OptionSpec(
             "config", value: "PATH", help: "the configuration file (check-config; its socket.path when no --socket)"),
         OptionSpec("json", help: "print the method's reply parameters as one JSON document (watch: one per line)"),
         OptionSpec("help", help: "show help for showcasectl or the command"),
+        OptionSpec("version", help: "print showcasectl's version and exit (the version command asks the daemon too)"),
     ]
 
     static let storefrontHelp = "storefront, alpha-2 or alpha-3 in any case (de, DEU)"

@@ -48,7 +48,8 @@ enum HelpText {
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> [String] {
-        let labels = options.map { $0.name == "help" ? "-h, --help" : $0.usageFragment }
+        let shortForms = ["help": "-h, --help", "version": "-V, --version"]
+        let labels = options.map { shortForms[$0.name] ?? $0.usageFragment }
         let width = labels.map(\.count).max() ?? 0
         var lines: [String] = []
         for (label, option) in zip(labels, options) {

@@ -17,7 +17,7 @@ struct Session {
         switch command {
         case .version:
             return version(socket: socket)
-        case .help, .checkConfig, .check:
+        case .help, .checkConfig, .check, .clientVersion:
             return
         default:
             break
@@ -26,7 +26,7 @@ struct Session {
         let time = RelativeTime(now: Date())
         switch command {
         case .roster(let query):
-            try roster(query, daemon: daemon, time: time)
+            try roster(query, daemon: daemon, socket: socket, time: time)
         case .app(let id, let storefront, let host):
             let request = RosterGetAppRequest(id: id, storefront: storefront.code, host: host)
             let reply = try daemon.call(ShowcaseInterfaces.Method.getApp, request.encoded())
@@ -54,7 +54,7 @@ struct Session {
             let decoded = try decode(AdminReloadReply.self, from: reply, method: ShowcaseInterfaces.Method.reload)
             console.line("reloaded: configuration generation \(decoded.generation) is now serving")
         case .refresh(let storefront):
-            try refresh(storefront, daemon: daemon)
+            try refresh(storefront, daemon: daemon, socket: socket)
         case .export:
             try export(daemon: daemon)
         case .metrics:
@@ -66,19 +66,25 @@ struct Session {
             text.split(separator: "\n", omittingEmptySubsequences: false).forEach {
                 console.line(String($0).escapingControlCharacters())
             }
-        case .version, .help, .checkConfig, .check:
+        case .version, .help, .checkConfig, .check, .clientVersion:
             break
         }
     }
 
     // MARK: Commands
 
-    private func roster(_ query: RosterOptions, daemon: DaemonConnection, time: RelativeTime)
-        throws(CommandFailure)
-    {
+    private func roster(
+        _ query: RosterOptions, daemon: DaemonConnection, socket: SocketLocation, time: RelativeTime
+    ) throws(CommandFailure) {
         // The daemon holds the reply up to waitMs; the client allows that plus its usual margin.
         let timeout = Duration.milliseconds(query.waitMilliseconds ?? 0) + .seconds(30)
-        let reply = try daemon.call(ShowcaseInterfaces.Method.get, query.request.encoded(), timeout: timeout)
+        let progress = query.waitMilliseconds.flatMap { milliseconds in
+            milliseconds > 0 && ProgressDisplay.isWanted(json: options.json)
+                ? WaitProgress(socket: socket, storefront: query.storefront, milliseconds: milliseconds) : nil
+        }
+        let reply = try ProgressDisplay.run(showing: progress) { () throws(CommandFailure) in
+            try daemon.call(ShowcaseInterfaces.Method.get, query.request.encoded(), timeout: timeout)
+        }
         if options.json {
             printJSON(reply)
         } else {
@@ -123,10 +129,16 @@ struct Session {
         if let failure { throw failure }
     }
 
-    private func refresh(_ storefront: Storefront?, daemon: DaemonConnection) throws(CommandFailure) {
+    private func refresh(_ storefront: Storefront?, daemon: DaemonConnection, socket: SocketLocation)
+        throws(CommandFailure)
+    {
         let request = AdminRefreshRequest(storefront: storefront?.code)
+        let progress =
+            ProgressDisplay.isWanted(json: options.json) ? RefreshProgress(socket: socket, storefront: storefront) : nil
         // Refresh waits for the rate limiter: a full warm of many storefronts takes minutes.
-        let reply = try daemon.call(ShowcaseInterfaces.Method.refresh, request.encoded(), timeout: .seconds(3600))
+        let reply = try ProgressDisplay.run(showing: progress) { () throws(CommandFailure) in
+            try daemon.call(ShowcaseInterfaces.Method.refresh, request.encoded(), timeout: .seconds(3600))
+        }
         let decoded = try decode(AdminRefreshReply.self, from: reply, method: ShowcaseInterfaces.Method.refresh)
         if options.json {
             printJSON(reply)

@@ -4,19 +4,21 @@ import ShowcaseConfig
 /// Where `showcasectl` looks for the daemon's socket.
 enum SocketPath {
     /// `--socket` when given; else `socket.path` of the `--config` file when one is named; else the
-    /// default of `DefaultPaths` (README "Configuration", the same rule the daemon binds by). The default
+    /// default of `DefaultPaths` (`$SHOWCASE_SOCKET` first; README "Configuration", the same rule the daemon binds
+    /// by; a relative `$SHOWCASE_SOCKET` is a usage error naming it). The default
     /// configuration is not read: a plain `showcasectl roster` stays a socket call and nothing more.
     ///
     /// One addition to the default paths for ordinary users: when the per-user socket does not exist but the
     /// system service's (root's default, `/run/showcase/showcased.sock`) does, that one is used, so a
     /// member of group `showcase` reaches the system daemon without `--socket`. A per-user daemon, when
-    /// running, always wins; `$RUNTIME_DIRECTORY` (systemd) disables the fallback.
+    /// running, always wins; `$SHOWCASE_SOCKET` and `$RUNTIME_DIRECTORY` (systemd) disable the fallback.
     static func resolve(_ options: GlobalOptions, environment: [String: String]) throws(CommandFailure)
         -> SocketLocation
     {
         if let explicit = options.socketPath { return SocketLocation(explicit) }
         let defaults = DefaultPaths(environment: environment, uid: getuid())
         guard let configPath = options.configPath else {
+            if let problem = defaults.socketVariableProblem { throw CommandFailure(message: problem, exitCode: .usage) }
             return fallback(own: defaults.socketPath, system: DefaultPaths(environment: environment, uid: 0).socketPath)
         }
         do {

@@ -42,4 +42,39 @@ struct DefaultPathsTests {
         #expect(paths.cacheDirectory == "/home/x/.cache/showcase")
         #expect(paths.socketPath == "/run/user/1000/showcase/showcased.sock")
     }
+
+    @Test("SHOWCASE_SOCKET wins over RUNTIME_DIRECTORY, /run as root and XDG; empty, it is ignored")
+    func socketVariable() {
+        let everything = [
+            "SHOWCASE_SOCKET": "/srv/showcase.sock", "RUNTIME_DIRECTORY": "/run/showcase", "XDG_RUNTIME_DIR": "/run/u",
+        ]
+        for uid: UInt32 in [0, 1000] {
+            let paths = DefaultPaths(environment: everything, uid: uid)
+            #expect(paths.socketPath == "/srv/showcase.sock")
+            #expect(paths.socketVariableProblem == nil)
+        }
+        let empty = DefaultPaths(environment: ["SHOWCASE_SOCKET": "", "XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000)
+        #expect(empty.socketPath == "/run/user/1000/showcase/showcased.sock")
+        #expect(empty.socketVariableProblem == nil)
+    }
+
+    @Test("a relative SHOWCASE_SOCKET is a problem naming the variable, and the loader reports it without socket.path")
+    func relativeSocketVariable() throws {
+        let paths = DefaultPaths(environment: ["SHOWCASE_SOCKET": "run/showcased.sock", "HOME": "/home/x"], uid: 1000)
+        let problem = try #require(paths.socketVariableProblem)
+        #expect(problem.hasPrefix("SHOWCASE_SOCKET must be an absolute path, found 'run/showcased.sock'"))
+
+        let directory = try TemporaryDirectory(files: [
+            "default.yaml": "hosts: [{bundle_id: com.example.NoteJar}]\n",
+            "own.yaml": "hosts: [{bundle_id: com.example.NoteJar}]\nsocket:\n  path: /srv/own.sock\n",
+        ])
+        do {
+            _ = try ConfigLoader.load(path: directory.file("default.yaml"), defaults: paths)
+            Issue.record("a configuration relying on a relative SHOWCASE_SOCKET loaded")
+        } catch {
+            #expect(error.errors.map(\.message) == [problem])
+        }
+        let own = try ConfigLoader.load(path: directory.file("own.yaml"), defaults: paths)
+        #expect(own.socket.path == "/srv/own.sock")
+    }
 }

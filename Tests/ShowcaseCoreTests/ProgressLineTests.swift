@@ -47,4 +47,13 @@ struct ProgressLineTests {
         off.finish()
         #expect(silent.isEmpty)
     }
+
+    @Test("a line of the caller's own is shown in place too, its control characters escaped")
+    func ownText() {
+        var written: [String] = []
+        var progress = TerminalProgress(isEnabled: true) { written.append($0) }
+        progress.update("waiting for d\u{1b}[2Je: warming, 4 s of 30 s")
+        progress.finish()
+        #expect(written == ["\rwaiting for d\\x1b[2Je: warming, 4 s of 30 s\u{1b}[K", "\r\u{1b}[K"])
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 import Testing
 
 /// Argument errors are caught before any connection, exit 64 (65 for an unknown storefront), and
@@ -20,6 +21,23 @@ struct CommandLineTests {
         #expect(result.stderr.contains("usage: showcasectl"))
         #expect(result.stderr.contains(arguments[0]))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test(
+        "--version and -V print this client's version and exit 0 without looking for a daemon",
+        arguments: [["--version"], ["-V"], ["roster", "--storefront", "de", "--version"], ["--json", "-V"]])
+    func clientVersion(arguments: [String]) throws {
+        let result = try Ctl.run(["--socket", "/nonexistent/showcased.sock"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "showcasectl \(ShowcaseVersion.string)\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("-v is answered with -V, the flag that was probably meant")
+    func lowercaseV() throws {
+        let result = try Ctl.run(["-v"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown option '-v' (did you mean -V?)"), "\(result.stderr)")
     }
 
     @Test("a misspelt flag is answered with the flag that was probably meant")

@@ -16,5 +16,5 @@ extension Ctl {
     }
 
     /// The global flags every command accepts.
-    static let globalFlags = ["--socket", "--config", "--json", "--help"]
+    static let globalFlags = ["--socket", "--config", "--json", "--help", "--version"]
 }

@@ -55,9 +55,11 @@ final class RealDaemon: @unchecked Sendable {
     /// Where the daemon exports when started with `exporting: true`.
     var exportDirectory: URL { directory.appendingPathComponent("export", isDirectory: true) }
 
-    /// Starts the replay server and the daemon (with an `export:` section when `exporting`), and returns once the
-    /// socket accepts connections.
-    init(storefronts: [String] = ["us", "de"], overlay: String = "{}\n", exporting: Bool = false) throws {
+    /// Starts the replay server and the daemon (with an `export:` section when `exporting`, and `lookup.timeout`
+    /// `timeout`), and returns once the socket accepts connections.
+    init(
+        storefronts: [String] = ["us", "de"], overlay: String = "{}\n", exporting: Bool = false, timeout: String = "1s"
+    ) throws {
         try Self.requireBuilt()
         directory = try Ctl.temporaryDirectory()
         chmod(directory.path, 0o755)
@@ -73,7 +75,7 @@ final class RealDaemon: @unchecked Sendable {
               retry: 300ms
             lookup:
               endpoint: http://127.0.0.1:\(replayPort)/lookup
-              timeout: 1s
+              timeout: \(timeout)
               rate_limit: 600/min
             cache:
               directory: \(directory.appendingPathComponent("cache").path)

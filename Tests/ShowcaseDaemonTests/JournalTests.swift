@@ -25,6 +25,13 @@ struct JournalTests {
             close(write)
         }
 
+        /// `DEVICE:INODE` of the pipe, as systemd sets `JOURNAL_STREAM` for a stderr connected to the journal.
+        var journalStream: String {
+            var status = stat()
+            fstat(write, &status)
+            return "\(status.st_dev):\(status.st_ino)"
+        }
+
         /// Everything written so far (the log writes synchronously, so it is all there).
         func drain() -> String {
             var text = [UInt8]()
@@ -38,10 +45,16 @@ struct JournalTests {
         }
     }
 
-    static func log(journal: Bool, socket: String, stderr: Stderr, condense: Duration = .seconds(600)) -> DaemonLog {
+    /// The instant the unit tests' lines outside journald are stamped with: 2026-12-01T18:00:00.123Z.
+    static let instant = Date(timeIntervalSince1970: 1_796_148_000.123)
+
+    static func log(
+        journal: Bool, socket: String, stderr: Stderr, condense: Duration = .seconds(600),
+        clock: ManualClock = ManualClock(now: instant)
+    ) -> DaemonLog {
         DaemonLog(
-            environment: journal ? ["JOURNAL_STREAM": "8:12345"] : [:], condenseWindow: condense,
-            journalSocket: socket, errorOutput: stderr.write)
+            environment: journal ? ["JOURNAL_STREAM": stderr.journalStream] : [:], condenseWindow: condense,
+            journalSocket: socket, errorOutput: stderr.write, clock: clock)
     }
 
     @Test("under journald a record arrives as MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the caller's fields")
@@ -106,14 +119,42 @@ struct JournalTests {
         #expect(stderr.drain() == "<3>cannot serve the socket\n")
     }
 
-    @Test("outside journald (no JOURNAL_STREAM) lines go to stderr unprefixed and nothing is sent")
+    @Test("outside journald (no JOURNAL_STREAM) a line starts with the clock's instant in RFC 3339 and the level")
     func outsideJournald() throws {
         let journal = try JournalListener()
         let stderr = Stderr()
-        let log = Self.log(journal: false, socket: journal.path, stderr: stderr)
+        let clock = ManualClock(now: Self.instant)
+        let log = Self.log(journal: false, socket: journal.path, stderr: stderr, clock: clock)
         log.warning("de: throttled", fields: [.storefront: "de"])
-        #expect(stderr.drain() == "de: throttled\n")
+        clock.advance(by: .milliseconds(1_877))
+        log.info("refreshed de: 12 apps")
+        log.notice("reloaded")
+        log.error("cannot write the cache")
+        #expect(
+            stderr.drain() == """
+                2026-12-01T18:00:00.123Z warning de: throttled
+                2026-12-01T18:00:02.000Z info refreshed de: 12 apps
+                2026-12-01T18:00:02.000Z notice reloaded
+                2026-12-01T18:00:02.000Z error cannot write the cache
+
+                """)
         #expect(!journal.hasPending())
+    }
+
+    @Test("a JOURNAL_STREAM that names another file than stderr is not journald: plain stamped lines, nothing sent")
+    func inheritedJournalStream() throws {
+        let journal = try JournalListener()
+        let stderr = Stderr()
+        let other = Stderr()
+        let log = DaemonLog(
+            environment: ["JOURNAL_STREAM": other.journalStream], condenseWindow: .seconds(600),
+            journalSocket: journal.path, errorOutput: stderr.write, clock: ManualClock(now: Self.instant))
+        log.notice("started")
+        #expect(stderr.drain() == "2026-12-01T18:00:00.123Z notice started\n")
+        #expect(!journal.hasPending())
+        #expect(!DaemonLog.isJournalStream("8:12345", descriptor: stderr.write))
+        #expect(!DaemonLog.isJournalStream("garbage", descriptor: stderr.write))
+        #expect(DaemonLog.isJournalStream(stderr.journalStream, descriptor: stderr.write))
     }
 
     @Test("the <N> fallback line escapes NUL, line breaks and ESC from upstream text, so it forges no record")
@@ -133,7 +174,10 @@ struct JournalTests {
         let stderr = Stderr()
         let log = Self.log(journal: false, socket: "/nonexistent", stderr: stderr)
         log.info("refreshed de: new app '\u{1B}]0;pwned\u{7}Jar\u{0}' (C:\\jar)\n")
-        #expect(stderr.drain() == "refreshed de: new app '\\x1b]0;pwned\\x07Jar\\x00' (C:\\\\jar)\\x0a\n")
+        #expect(
+            stderr.drain()
+                == "2026-12-01T18:00:00.123Z info refreshed de: new app '\\x1b]0;pwned\\x07Jar\\x00' (C:\\\\jar)\\x0a\n"
+        )
     }
 
     @Test("a field value holding a newline and a forged PRIORITY stays one field in the native datagram")
@@ -150,13 +194,14 @@ struct JournalTests {
     func condensing() throws {
         let journal = try JournalListener()
         let stderr = Stderr()
-        let log = Self.log(journal: true, socket: journal.path, stderr: stderr, condense: .seconds(2))
+        let clock = ManualClock(now: Self.instant)
+        let log = Self.log(journal: true, socket: journal.path, stderr: stderr, condense: .seconds(2), clock: clock)
         for _ in 0..<4 { log.error("de: HTTP 500", fields: [.storefront: "de"]) }
         let first = Dictionary(uniqueKeysWithValues: try journal.receive().map { ($0.name, $0.value) })
         #expect(first["MESSAGE"] == "de: HTTP 500")
         #expect(first["SHOWCASE_REPEATED"] == nil)
         #expect(!journal.hasPending(), "the three repeats inside the window were sent")
-        Thread.sleep(forTimeInterval: 2.2)
+        clock.advance(by: .milliseconds(2_200))
         log.error("de: HTTP 500", fields: [.storefront: "de"])
         let next = Dictionary(uniqueKeysWithValues: try journal.receive().map { ($0.name, $0.value) })
         #expect(next["MESSAGE"] == "de: HTTP 500 (repeated 3 more times)")
@@ -186,7 +231,7 @@ struct JournalTests {
         let bed = try TestBed()
         bed.storefronts = ["de"]
         let daemon = try bed.start(
-            environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+            environment: ["JOURNAL_STREAM": DaemonProcess.logIsJournalStream, "SHOWCASE_JOURNAL_SOCKET": journal.path])
         let started = try journal.receive { $0["MESSAGE"]?.contains("listening on") == true }
         #expect(started["PRIORITY"] == "5")
         #expect(started["SYSLOG_IDENTIFIER"] == "showcased")
@@ -203,7 +248,9 @@ struct JournalTests {
         let bed = try TestBed()
         bed.storefronts = ["us"]
         bed.replay.inject(.status(500), matching: "limit=200&country=de")
-        try bed.start(environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+        try bed.start(environment: [
+            "JOURNAL_STREAM": DaemonProcess.logIsJournalStream, "SHOWCASE_JOURNAL_SOCKET": journal.path,
+        ])
         try bed.refresh("de")
         let failed = try journal.receive { $0["MESSAGE"]?.hasPrefix("refresh of de failed") == true }
         #expect(failed["SHOWCASE_STOREFRONT"] == "de", "\(failed)")
@@ -222,7 +269,9 @@ struct JournalTests {
         let journal = try JournalListener()
         let bed = try TestBed()
         bed.storefronts = ["de"]
-        try bed.start(environment: ["JOURNAL_STREAM": "8:12345", "SHOWCASE_JOURNAL_SOCKET": journal.path])
+        try bed.start(environment: [
+            "JOURNAL_STREAM": DaemonProcess.logIsJournalStream, "SHOWCASE_JOURNAL_SOCKET": journal.path,
+        ])
         let resolved = try journal.receive { $0["MESSAGE"]?.hasPrefix("resolved ") == true }
         #expect(resolved["SHOWCASE_HOST"] == TestBed.knotbook, "\(resolved)")
         #expect(resolved["SHOWCASE_STOREFRONT"] == "de", "\(resolved)")

@@ -11,7 +11,7 @@ extension LoggingTests {
             config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL,
             // Without a native journal socket, so the stderr fallback is what is checked wherever this runs.
             environment: [
-                "JOURNAL_STREAM": "8:12345",
+                "JOURNAL_STREAM": DaemonProcess.logIsJournalStream,
                 "SHOWCASE_JOURNAL_SOCKET": bed.directory.appendingPathComponent("no-journal-socket").path,
             ],
             waitForSocket: false)

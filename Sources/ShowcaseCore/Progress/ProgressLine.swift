@@ -50,7 +50,7 @@ public struct ProgressLine: Sendable, Equatable {
 
     /// `3 s`, `8 min`, `2 h 5 min`: whole seconds under a minute (rounded up, so a wait never reads 0 s), then
     /// whole minutes, rounded to the nearest.
-    static func spoken(_ duration: Duration) -> String {
+    public static func spoken(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let whole = seconds + (attoseconds > 0 ? 1 : 0)
         if whole < 60 { return "\(max(whole, 0)) s" }

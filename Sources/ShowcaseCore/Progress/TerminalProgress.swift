@@ -15,8 +15,14 @@ public struct TerminalProgress {
 
     /// Replaces the line on screen with `line`.
     public mutating func update(_ line: ProgressLine) {
+        update(line.text)
+    }
+
+    /// Replaces the line on screen with `text`, one line of the caller's own (`waiting for de: warming, 4 s of
+    /// 30 s`); control characters in it are escaped, so a code quoted from a reply cannot move the cursor.
+    public mutating func update(_ text: String) {
         guard isEnabled else { return }
-        write("\r" + line.text + "\u{1b}[K")
+        write("\r" + text.escapingControlCharacters() + "\u{1b}[K")
         shown = true
     }
 

@@ -176,14 +176,7 @@ enum ReplyEncoding {
     }
 
     /// RFC 3339 UTC with seconds (`2026-11-29T14:18:43Z`).
-    static func timestamp(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-    }
+    static func timestamp(_ date: Date) -> String { RFC3339.seconds(date) }
 
     /// The Varlink error a diagnostic or transport failure is answered with.
     static func error(_ error: LookupError, storefront: Storefront, host: String) -> VarlinkError {

@@ -32,7 +32,8 @@ public enum Daemon {
         } catch {
             // The message quotes the argument; escaped like a log line, so it cannot drive the terminal.
             let message = "showcased: \(error)".escapingControlCharacters()
-            FileHandle.standardError.write(Data("\(message)\n\(DaemonOptions.usage)\n".utf8))
+            let usage = error.showsUsage ? "\(DaemonOptions.usage)\n" : ""
+            FileHandle.standardError.write(Data("\(message)\n\(usage)".utf8))
             return ExitCode.usage
         }
         if options.showHelp {
@@ -46,7 +47,9 @@ public enum Daemon {
 
         // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
         let signals = ProcessSignals([SIGTERM, SIGINT, SIGHUP])
-        let log = DaemonLog()
+        // One clock for the whole process: the log's timestamps and the schedule agree.
+        let clock = SystemClock()
+        let log = DaemonLog(clock: clock)
         let notifier = SystemdNotifier()
         let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
         let load: @Sendable () throws(ConfigErrors) -> Configuration = { () throws(ConfigErrors) in
@@ -63,8 +66,8 @@ public enum Daemon {
         }
 
         let service = RosterService(
-            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), log: log,
-            notifier: notifier)
+            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), clock: clock,
+            log: log, notifier: notifier)
         let cachedRosters = service.loadCache()
         // Every storefront is on the schedule before the socket opens (the worker, and with it any network
         // request, starts only after READY): a cached roster found unreadable by the first query can then
@@ -145,7 +148,10 @@ public enum Daemon {
 
     /// Loads the configuration file with the command line's overrides applied.
     static func loadConfiguration(path: String, options: DaemonOptions) throws(ConfigErrors) -> Configuration {
-        var configuration = try ConfigLoader.load(path: path)
+        var defaults = DefaultPaths()
+        // --socket wins over SHOWCASE_SOCKET: a relative value there is then not this run's mistake.
+        if options.socketPath != nil { defaults.environment[DefaultPaths.socketVariable] = nil }
+        var configuration = try ConfigLoader.load(path: path, defaults: defaults)
         if let socket = options.socketPath { configuration.socket.path = socket }
         if let cache = options.cacheDirectory { configuration.cache.directory = cache }
         return configuration

@@ -5,12 +5,14 @@ import ShowcaseCore
 /// The daemon's event log: one record per event (start, reload, refresh outcome, upstream error, throttling),
 /// never one per successful query.
 ///
-/// Under systemd (`$JOURNAL_STREAM` set) each record goes to journald through its native protocol, one datagram
-/// to `/run/systemd/journal/socket` carrying `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER=showcased` and the
-/// caller's fields (``Field``), so `journalctl -u showcased SHOWCASE_STOREFRONT=de` finds a storefront's
-/// events. When that socket is absent or a send fails, the record is written to stderr instead, as a line
-/// starting with a `<N>` syslog priority so the journal's stream still files it at the right level; outside
-/// systemd it is a plain stderr line.
+/// Under systemd (`$JOURNAL_STREAM` names stderr's device and inode, so stderr really is the journal's stream) each
+/// record goes to journald through its native protocol, one datagram to `/run/systemd/journal/socket` carrying
+/// `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER=showcased` and the caller's fields (``Field``), so
+/// `journalctl -u showcased SHOWCASE_STOREFRONT=de` finds a storefront's events. When that socket is absent or a
+/// send fails, the record is written to stderr instead, as a line starting with a `<N>` syslog priority so the
+/// journal's stream still files it at the right level. Anywhere else (a terminal, a file, a unit whose stderr was
+/// redirected) a line is for a person: an RFC 3339 UTC timestamp with milliseconds from the injected clock, the
+/// syslog level word, then the message: `2026-12-01T18:00:00.123Z warning de: throttled`.
 ///
 /// A stderr line shows every control character of the message escaped (`escapingControlCharacters()`: `\x0a`,
 /// `\x00`, `\x1b`, `\u2028`), so upstream text quoted in a record can neither end the line, forge a `<0>`
@@ -28,6 +30,17 @@ public final class DaemonLog: Sendable {
         case notice = 5
         case info = 6
         case debug = 7
+
+        /// The syslog name of the level, as a stderr line outside journald shows it (`warning`).
+        public var word: String {
+            switch self {
+            case .error: "error"
+            case .warning: "warning"
+            case .notice: "notice"
+            case .info: "info"
+            case .debug: "debug"
+            }
+        }
     }
 
     /// The name of a journal field a record may carry besides its message, such as `SHOWCASE_STOREFRONT`.
@@ -83,24 +96,31 @@ public final class DaemonLog: Sendable {
     private let journal: JournalSocket?
     private let errorOutput: Int32
     private let condenseWindow: Duration
+    private let clock: any ShowcaseClock
     private let repeats = NSLockedBox<[String: Repeat]>([:])
 
     /// A log that sends records to journald when `JOURNAL_STREAM` is set (falling back to `<N>`-prefixed stderr
     /// lines), and counts instead of logging an error or warning identical to one logged within `condenseWindow`.
     ///
     /// `journalSocket` replaces journald's socket path; when nil, `SHOWCASE_JOURNAL_SOCKET` from `environment`
-    /// does, else ``journalSocketPath``. Tests bind a socket of their own there.
+    /// does, else ``journalSocketPath``. Tests bind a socket of their own there. `clock` stamps the lines written
+    /// outside journald and times the condensing.
     public convenience init(
         environment: [String: String] = ProcessInfo.processInfo.environment, condenseWindow: Duration = .seconds(600),
-        journalSocket: String? = nil
+        journalSocket: String? = nil, clock: any ShowcaseClock = SystemClock()
     ) {
         self.init(
-            environment: environment, condenseWindow: condenseWindow, journalSocket: journalSocket, errorOutput: 2)
+            environment: environment, condenseWindow: condenseWindow, journalSocket: journalSocket, errorOutput: 2,
+            clock: clock)
     }
 
     /// Like the public initializer, writing the stderr lines to `errorOutput` instead of descriptor 2.
-    init(environment: [String: String], condenseWindow: Duration, journalSocket: String?, errorOutput: Int32) {
-        journalStream = environment["JOURNAL_STREAM"] != nil
+    init(
+        environment: [String: String], condenseWindow: Duration, journalSocket: String?, errorOutput: Int32,
+        clock: any ShowcaseClock = SystemClock()
+    ) {
+        journalStream = Self.isJournalStream(environment["JOURNAL_STREAM"], descriptor: errorOutput)
+        self.clock = clock
         let path = journalSocket ?? environment["SHOWCASE_JOURNAL_SOCKET"] ?? Self.journalSocketPath
         journal = journalStream ? JournalSocket(path: path) : nil
         self.errorOutput = errorOutput
@@ -112,7 +132,7 @@ public final class DaemonLog: Sendable {
         var text = message
         var fields = fields
         if priority.rawValue <= Priority.warning.rawValue {
-            let now = ContinuousClock.now
+            let now = clock.instant
             let decision: Int? = repeats.withLock { repeats in
                 if var entry = repeats[message], now - entry.lastPrinted < condenseWindow {
                     entry.suppressed += 1
@@ -171,8 +191,19 @@ public final class DaemonLog: Sendable {
     /// Fields the log writes itself; a caller's field of the same name would make the record ambiguous.
     private static let reserved: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"]
 
+    /// Whether `JOURNAL_STREAM` (`DEVICE:INODE`, as systemd sets it) names the file `descriptor` writes to: a
+    /// variable inherited by a process whose stderr now goes elsewhere does not make that a journal stream.
+    static func isJournalStream(_ value: String?, descriptor: Int32) -> Bool {
+        let parts = value?.split(separator: ":", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+
     private func writeLine(_ priority: Priority, _ message: String) {
-        let prefix = journalStream ? "<\(priority.rawValue)>" : ""
+        let prefix =
+            journalStream ? "<\(priority.rawValue)>" : "\(RFC3339.milliseconds(clock.now)) \(priority.word) "
         // Escaped, not just joined: journald's stream also ends a line at NUL, and a terminal obeys ESC.
         var bytes = Array((prefix + message.escapingControlCharacters() + "\n").utf8)
         var offset = 0

@@ -8,7 +8,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var cacheDirectory: String?
     /// `--help`: print ``usage`` and exit 0 without reading the configuration.
     public var showHelp = false
-    /// `--version`: print the version and exit 0 without reading the configuration.
+    /// `--version`, `-V`: print the version and exit 0 without reading the configuration.
     public var showVersion = false
 
     /// No flags given: every setting comes from the configuration file.
@@ -17,7 +17,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The `--help` text; keep it in step with the man page.
     public static let usage = """
         usage: showcased [--config PATH] [--socket PATH] [--cache-dir PATH]
-               showcased --help | --version
+               showcased --help | --version | -V
 
         Keeps App Store developer rosters warm and answers io.showcase.Roster and
         io.showcase.Admin over a Varlink Unix socket.
@@ -27,11 +27,17 @@ public struct DaemonOptions: Sendable, Equatable {
           --socket PATH     socket to listen on, overriding socket.path (ignored under socket activation)
           --cache-dir PATH  cache directory, overriding cache.directory
           --help            print this help
-          --version         print the version
+          -V, --version     print the version
 
         Signals: SIGHUP reloads the configuration; SIGTERM and SIGINT stop gracefully.
         Exit status: 0 stopped cleanly, 64 usage error, 78 configuration invalid, 71 socket unavailable.
         """
+
+    /// Every flag ``usage`` names (`--config`, `-V`), for the guess after an unknown one: read from the help, so a
+    /// flag documented there is always among the guesses.
+    static let flags = usage.split(whereSeparator: { " \n,|[]".contains($0) }).map(String.init).filter {
+        $0.hasPrefix("-") && $0.count > 1
+    }
 
     /// Parses `arguments` (without the program name).
     public static func parse(_ arguments: [String]) throws(DaemonUsageError) -> DaemonOptions {
@@ -51,8 +57,10 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--socket": options.socketPath = try value(for: flag, inline: inline)
             case "--cache-dir": options.cacheDirectory = try value(for: flag, inline: inline)
             case "--help", "-h": options.showHelp = true
-            case "--version": options.showVersion = true
-            default: throw DaemonUsageError("unknown argument '\(argument)'")
+            case "--version", "-V": options.showVersion = true
+            default:
+                guard flag.hasPrefix("-") else { throw DaemonUsageError("unknown argument '\(argument)'") }
+                throw DaemonUsageError(unknownOption: flag, known: flags)
             }
         }
         return options

@@ -17,17 +17,21 @@ final class DaemonProcess: @unchecked Sendable {
     let logFile: URL
     let socketPath: String
 
-    /// Starts `showcased --config CONFIG --socket SOCKET` with `extraEnvironment`, and waits until its
-    /// socket accepts connections (or it exits).
+    /// `JOURNAL_STREAM` set to this is replaced by the log file's `DEVICE:INODE`: the daemon then takes its stderr
+    /// for journald's stream, as under systemd (the log only trusts a `JOURNAL_STREAM` that names its stderr).
+    static let logIsJournalStream = "<the log file>"
+
+    /// Starts `showcased --config CONFIG --socket SOCKET` (without `--socket` unless `passSocket`) with
+    /// `extraEnvironment`, and waits until its socket accepts connections (or it exits).
     init(
         config: URL, socketPath: String, logFile: URL, arguments: [String] = [],
         environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true,
-        launcher: [String] = [], listenPath: String? = nil
+        launcher: [String] = [], listenPath: String? = nil, passSocket: Bool = true
     ) throws {
         self.logFile = logFile
         self.socketPath = listenPath ?? socketPath
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let daemonArguments = ["--config", config.path, "--socket", socketPath] + arguments
+        let daemonArguments = ["--config", config.path] + (passSocket ? ["--socket", socketPath] : []) + arguments
         if let tool = launcher.first {
             // e.g. systemd-socket-activate, which then execs the daemon with LISTEN_FDS set.
             process.executableURL = URL(fileURLWithPath: tool)
@@ -48,8 +52,13 @@ final class DaemonProcess: @unchecked Sendable {
         }
         environment.merge(extraEnvironment) { $1 }
         checksSanitizerReport = true
-        process.environment = environment
         let log = try FileHandle(forWritingTo: logFile)
+        if environment["JOURNAL_STREAM"] == Self.logIsJournalStream {
+            var status = stat()
+            fstat(log.fileDescriptor, &status)
+            environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        }
+        process.environment = environment
         process.standardError = log
         process.standardOutput = log
         try process.run()

@@ -1,8 +1,10 @@
-/// Finds the candidate a typo most likely meant, for "did you mean …?" hints.
-enum ClosestMatch {
-    /// The candidate within a small edit distance of `word`, or nil when nothing is close enough to
-    /// be a helpful guess (suggesting `--host` for `--xyz` would only confuse).
-    static func find(_ word: String, in candidates: [String]) -> String? {
+/// Finds the candidate a typo most likely meant, for "did you mean …?" hints: showcasectl's unknown commands
+/// and flags, showcased's unknown flags and the configuration's unknown keys all ask here, so they judge
+/// "close enough" by one edit distance.
+public enum ClosestMatch {
+    /// The candidate within a small edit distance of `word` (case ignored), or nil when nothing is close
+    /// enough to be a helpful guess (suggesting `--host` for `--xyz` would only confuse).
+    public static func find(_ word: String, in candidates: [String]) -> String? {
         let limit = max(1, min(3, word.count / 3))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -14,8 +16,8 @@ enum ClosestMatch {
         return best?.candidate
     }
 
-    /// Levenshtein distance with one rolling row.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    /// Levenshtein distance with one rolling row, by character.
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var row = Array(0...b.count)
         for i in 1...a.count {

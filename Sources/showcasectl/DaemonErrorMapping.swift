@@ -38,7 +38,8 @@ enum DaemonErrorMapping {
         case .appNotFound(let id, let storefront):
             return CommandFailure(
                 message: "app \(id) is not in the \(storefront) roster (not sold there, "
-                    + "excluded by the overlay, or not by this developer); list the roster with: "
+                    + "excluded by the overlay, not by this developer, or the host app itself, which its roster never "
+                    + "lists); list the roster with: "
                     + "showcasectl roster --storefront \(storefront)",
                 exitCode: .failure)
         case .hostAppNotFound(let host, let storefront):

@@ -336,7 +336,7 @@ final class RosterService: Sendable {
         do {
             configuration = try load()
         } catch {
-            config.lastReloadError = error.errors.map(\.description).joined(separator: "; ")
+            config.lastReloadError = error.oneLine
             log.error("reload (\(trigger)) rejected, still running generation \(config.generation): \(error.first)")
             notifier.ready(status: statusLine())
             return .failure(error)

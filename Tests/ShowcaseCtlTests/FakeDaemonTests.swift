@@ -228,6 +228,36 @@ struct FakeDaemonTests {
         #expect(result.stdout.contains("generation 12"))
     }
 
+    @Test(
+        "a failed refresh says, per storefront, whether a cached roster is still served or nothing is cached",
+        arguments: [
+            ("stale", "its cached roster is still served"),
+            ("unavailable", "nothing is cached for it, so it answers Unavailable until a refresh succeeds"),
+            ("warming", "nothing is cached for it, so it answers Unavailable until a refresh succeeds"),
+            ("failed", "its diagnostic is answered instead of a roster"),
+        ])
+    func refreshSaysWhatIsServed(state: String, sentence: String) throws {
+        let status = Canned.status(storefronts: [
+            [
+                "code": "jp", "state": .string(state), "fetchedAt": .null, "nextRefreshAt": .null, "apps": 0,
+                "lastError": "HTTP 503 from lookup", "droppedRows": 0, "truncated": false,
+            ]
+        ])
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Refresh": .reply([
+                "refreshed": [], "failed": [["storefront": "jp", "error": "HTTP 503 from lookup"]],
+            ]),
+            "io.showcase.Admin.Status": .reply(status),
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["refresh", "--storefront", "jp"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "showcasectl: refresh failed for jp (HTTP 503 from lookup); \(sentence); "
+                + "see showcasectl status for each storefront's last error\n")
+    }
+
     @Test("refresh exits 1 when any storefront failed, naming it, and 0 when all succeeded")
     func refreshOutcome() throws {
         let failing = try FakeDaemon([
@@ -243,7 +273,7 @@ struct FakeDaemonTests {
         let json = try failing.run(["--json", "refresh", "--storefront", "JP"])
         #expect(json.status == 1)
         #expect(try Self.parse(json.stdout)["failed"]?.arrayValue?.count == 1)
-        #expect(failing.calls.last?.parameters == ["storefront": "jp"])
+        #expect(failing.calls.last { $0.method == "io.showcase.Admin.Refresh" }?.parameters == ["storefront": "jp"])
 
         let fine = try FakeDaemon(["io.showcase.Admin.Refresh": .reply(["refreshed": ["de", "jp"], "failed": []])])
         defer { fine.stop() }

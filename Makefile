@@ -2,14 +2,25 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint conformance check-export-web check-export-sync check-hostile-export
+.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-sync \
+    check-hostile-export
 
 all: build
 
+# scripts/deps.sh installs missing Debian packages by profile, so each target pulls in only what it needs:
+# building and installing (build), `make deb` (package: build + debhelper, dpkg-dev, lintian), or everything
+# `make test` runs (test: also systemd, promtool, nginx, chromium, debootstrap…). `scripts/deps.sh --dry-run
+# PROFILE` lists a profile's packages; scripts/check-deps.sh (part of `make test`) holds the targets to theirs.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh test
 
-build: deps
+deps-build:
+	@scripts/deps.sh build
+
+deps-package:
+	@scripts/deps.sh package
+
+build: deps-build
 	$(SWIFT) build
 
 # Conformance runs before the Swift tests: it creates .build/varlink-venv, whose reference IDL parser the
@@ -59,10 +70,10 @@ FUZZ_SECONDS ?= 60
 SANITIZE_UNIT_SUITES = LockingTests|DirectorySafetyTests|ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests
 SANITIZE_SUITES ?= $(SANITIZE_UNIT_SUITES)|ShowcaseDaemonTests|ShowcaseCtlTests
 
-fuzz: deps
+fuzz: deps-build
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
-fuzz-smoke: deps
+fuzz-smoke: deps-build
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=20 scripts/fuzz.sh
 
 # The end-to-end suites spawn the binaries of the build they run from (Tests/Support/BuiltProducts.swift), so
@@ -98,9 +109,9 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: release install uninstall demo ship-checks check-units check-install hardening-smoke
+.PHONY: release install uninstall demo ship-checks check-deps check-units check-install hardening-smoke
 
-release: deps
+release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 install: release
@@ -110,8 +121,7 @@ install: release
 uninstall:
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" scripts/install.sh uninstall
 
-demo:
-	@scripts/deps.sh build
+demo: deps-build
 	$(SWIFT) build --product showcased
 	$(SWIFT) build --product showcasectl
 	$(SWIFT) build --product lookup-replay
@@ -120,7 +130,12 @@ demo:
 # Run by `make test` after the debug build: unit files, the daemon under the hardening options
 # that can be reproduced without systemd as PID 1, an install into a temporary DESTDIR, and the Debian
 # package installed, upgraded, removed and purged in a throwaway Debian root.
-ship-checks: check-units hardening-smoke check-install check-deb
+ship-checks: check-deps check-units hardening-smoke check-install check-deb
+
+# What each target's dependency profile installs (scripts/deps.sh --dry-run): make install, make release and
+# make deb never pull in the test tools (a browser, nginx, prometheus, lintian for install…).
+check-deps:
+	scripts/check-deps.sh
 
 check-units:
 	scripts/check-units.sh
@@ -133,7 +148,7 @@ check-install: release
 
 # `make deb`: .build/deb/showcase_<version>_<arch>.deb from debian/ (debhelper), lintian-clean of errors.
 .PHONY: deb check-deb
-deb: release
+deb: deps-package release
 	SWIFT="$(SWIFT)" scripts/deb.sh
 
 check-deb: deb

@@ -83,6 +83,19 @@ grep -q '^ExecReload=/usr/bin/showcasectl ' "$root/lib/systemd/system/showcased.
 [ ! -e "$root/usr/share/showcase/install-manifest" ] || fail "the package ships make install's manifest"
 ok "files in place: binaries, units (ExecStart=/usr/bin/showcased), sysusers.d, man pages, three completions, nginx example"
 
+# The license (README "License"): debian/copyright in DEP-5 form grants LICENSE's MIT terms, word for word.
+copyright=$root/usr/share/doc/showcase/copyright
+grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$copyright" \
+    || fail "/usr/share/doc/showcase/copyright is not DEP-5 (no Format: line)"
+grep -qx 'License: Expat' "$copyright" || fail "/usr/share/doc/showcase/copyright does not say License: Expat (MIT)"
+grep -qx 'Copyright: 2026 showcased maintainers' "$copyright" || fail "/usr/share/doc/showcase/copyright names no copyright holder"
+diff <(sed -n '/^Permission is hereby granted/,$p' LICENSE) \
+    <(sed -n '/^ Permission is hereby granted/,/^[^ ]/p' "$copyright" | sed -e 's/^ //' -e 's/^\.$//') >/dev/null \
+    || fail "the license text in /usr/share/doc/showcase/copyright differs from LICENSE"
+maintainer=$(dpkg-deb -f "$deb" Maintainer)
+[ "$maintainer" = "showcased maintainers <maintainers@showcased.invalid>" ] || fail "the package's Maintainer is $maintainer"
+ok "copyright: DEP-5, MIT (Expat) with LICENSE's text; Maintainer: $maintainer"
+
 conffiles=$(in_root dpkg-query -W -f='${Conffiles}\n' showcase | awk 'NF { print $1 }' | sort)
 expected=$(cd etc && find showcase -type f | sed 's#^#/etc/#' | sort)
 [ "$conffiles" = "$expected" ] || fail "conffiles are [$conffiles], expected every file of etc/showcase: [$expected]"

@@ -141,13 +141,16 @@ for path in usr/bin/showcased usr/bin/showcasectl usr/lib/systemd/system/showcas
 done
 grep -qx "ExecStart=/usr/bin/showcased" "$fresh/usr/lib/systemd/system/showcased.service" \
     || fail "make install PREFIX=/usr: showcased.service does not start /usr/bin/showcased"
+# Debian's zsh has /usr/share/zsh/vendor-completions on $fpath, not /usr/share/zsh/site-functions.
+[ -f "$fresh/usr/share/zsh/vendor-completions/_showcasectl" ] && [ ! -e "$fresh/usr/share/zsh/site-functions" ] \
+    || fail "make install PREFIX=/usr: the zsh completion is not in /usr/share/zsh/vendor-completions (Debian's \$fpath)"
 grep -q "^d /usr$" "$fresh/usr/share/showcase/install-manifest" \
     || fail "the manifest of a fresh DESTDIR does not record the directories it created"
 make --no-print-directory uninstall DESTDIR="$fresh" PREFIX=/usr >>"$work/fresh.log" 2>&1 \
     || { cat "$work/fresh.log" >&2; fail "make uninstall from the fresh DESTDIR failed"; }
 [ -z "$(find "$fresh" -mindepth 1)" ] \
     || { find "$fresh" >&2; fail "make uninstall left files in the fresh DESTDIR"; }
-ok "make install creates a DESTDIR that does not exist yet (PREFIX=/usr), make uninstall empties it"
+ok "make install creates a DESTDIR that does not exist yet (PREFIX=/usr: zsh completion in vendor-completions), make uninstall empties it"
 
 # A configuration file make install put there and the operator edited since is theirs: kept.
 edited=etc/showcase/overlay.yaml

@@ -29,7 +29,7 @@ showcase ($version) unstable; urgency=medium
 
   * Release $version (ShowcaseVersion.swift); changes: the git history.
 
- -- showcase developers <showcase@example.org>  $date
+ -- showcased maintainers <maintainers@showcased.invalid>  $date
 CHANGELOG
 
 echo "deb: building showcase $version for $arch (release binaries, static Swift runtime)"

@@ -73,16 +73,20 @@ printf 'export:                              # the static export: JSON documents
     "$site/showcase" >>"$demo/etc/showcase.yaml"
 cp Fixtures/demo/overlay.yaml "$demo/etc/overlay.yaml"
 socket=$demo/run/showcased.sock
-ctl() { show "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-show "$bin_dir/showcasectl" check-config "$demo/etc/showcase.yaml"
+# The commands shown are what a user types: the binaries are on PATH, and RUNTIME_DIRECTORY (what systemd sets for
+# the service) names the demo's socket directory, so showcasectl finds the daemon without --socket.
+export PATH="$bin_dir:$PATH" RUNTIME_DIRECTORY=$demo/run
+ctl() { show showcasectl "$@"; }
+ctl check-config "$demo/etc/showcase.yaml"
 
 # 3. The daemon, as this user, logging to a file.
 step "showcased starts: it answers at once and warms us, de and jp in the background"
-"$bin_dir/showcased" --config "$demo/etc/showcase.yaml" --socket "$socket" 2>"$demo/showcased.log" &
+printf '%s$ showcased --config %s 2>showcased.log &%s\n' "$bold" "$demo/etc/showcase.yaml" "$plain"
+showcased --config "$demo/etc/showcase.yaml" --socket "$socket" 2>"$demo/showcased.log" &
 daemon_pid=$!
 ready=''
 for _ in $(seq 300); do
-    if "$bin_dir/showcasectl" --socket "$socket" status >/dev/null 2>&1; then ready=yes; break; fi
+    if showcasectl status >/dev/null 2>&1; then ready=yes; break; fi
     kill -0 "$daemon_pid" 2>/dev/null || break
     sleep 0.1
 done
@@ -140,7 +144,7 @@ cat <<EOF_REAL
   \$EDITOR /etc/showcase/showcase.yaml            # your host app's bundle id and storefronts
   showcasectl check-config /etc/showcase/showcase.yaml
   systemctl enable --now showcased.socket showcased.service
-  showcasectl roster --storefront de             # as root or a member of group "showcase"
+  showcasectl roster --storefront de --wait 30   # waits for the first fetch (else: warming, exit 75)
   journalctl -u showcased                        # the daemon's log
 Read README.md for configuration, operations and troubleshooting.
 EOF_REAL

@@ -1,67 +1,107 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with only the Swift toolchain lacks, and nothing else.
+# Installs what a fresh Debian machine with only the Swift toolchain lacks for one purpose, and nothing else.
 # Each package is installed only when the thing it provides is missing; never interactive.
-#   scripts/deps.sh build   what building needs (make build, make demo: works offline when present)
-#   scripts/deps.sh [all]   also what make test, make release and make install need
+#   scripts/deps.sh build     what building and running the binaries needs: make build, make release,
+#                             make install, make demo (works offline when present)
+#   scripts/deps.sh package   build, plus what make deb needs (debhelper, dpkg-dev, lintian)
+#   scripts/deps.sh test      package, plus every tool make test runs (systemd-analyze, promtool, nginx,
+#                             chromium, debootstrap…); `all` is the same profile
+#   scripts/deps.sh --dry-run PROFILE   (or DEPS_DRY_RUN=1 scripts/deps.sh PROFILE) installs nothing and
+#                             prints, one a line, every package PROFILE installs on a machine that has none of
+#                             them, whether or not this machine has them: what `make install` would pull in
+#                             on a production server is visible (and checked: scripts/check-deps.sh).
+# A production server that runs `make install` gets the build profile only: no browser, web server or
+# monitoring stack.
 set -euo pipefail
-profile=${1:-all}
-case $profile in build | all) ;; *) echo "usage: scripts/deps.sh [build|all]" >&2; exit 64 ;; esac
+
+usage() { echo "usage: scripts/deps.sh [--dry-run] [build|package|test|all]" >&2; exit 64; }
+dry_run=${DEPS_DRY_RUN:-0}
+if [ "${1:-}" = --dry-run ]; then dry_run=1; shift; fi
+[ "$#" -le 1 ] || usage
+profile=${1:-test}
+case $profile in
+    build) level=1 ;;
+    package) level=2 ;;
+    test | all) level=3 ;;
+    *) usage ;;
+esac
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+has() { command -v "$1" >/dev/null 2>&1; }
 
+packages=()
 missing=()
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
+# need PACKAGE CHECK…: PACKAGE is part of the profile; it is missing when the command CHECK… fails.
+need() {
+    local package=$1
+    shift
+    packages+=("$package")
+    [ "$dry_run" = 1 ] || "$@" || missing+=("$package")
+}
+
+# --- build: building the binaries, and the libraries they run on --------------------------------------------
+need pkg-config has pkg-config
+need libyaml-dev pkg-config --exists yaml-0.1
 # ShowcaseExport's .json.gz files: zlib through a module map (Sources/CZlib), like libyaml.
-if ! pkg-config --exists zlib 2>/dev/null; then missing+=(zlib1g-dev); fi
+need zlib1g-dev pkg-config --exists zlib
 # The daemon's upstream transport (Sources/CCurl) drives libcurl directly: its headers and the
 # OpenSSL flavour's library, which the static release build links too.
-installed libcurl4-openssl-dev || missing+=(libcurl4-openssl-dev)
-if [ "$profile" = all ]; then
+need libcurl4-openssl-dev installed libcurl4-openssl-dev
+
+# --- package: `make deb` (scripts/deb.sh) --------------------------------------------------------------------
+if [ "$level" -ge 2 ]; then
+    # debhelper builds the package (no fakeroot: Rules-Requires-Root: no), lintian judges it.
+    need debhelper has dh
+    need dpkg-dev has dpkg-architecture
+    need lintian has lintian
+fi
+
+# --- test: every check `make test` runs ----------------------------------------------------------------------
+if [ "$level" -ge 3 ]; then
     # scripts/check-units.sh: `systemd-analyze verify` and `systemd-analyze security --offline=yes`
     # (systemd as PID 1 is not needed), and `man` for the units' Documentation= lines.
-    command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
-    command -v man >/dev/null 2>&1 || missing+=(man-db)
+    need systemd has systemd-analyze
+    need man-db has man
     # showcasectl's tests render the man pages (man -l) and load the zsh completion (zsh -n, compinit).
-    command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+    need zsh has zsh
     # ... and the fish completion in a real fish.
-    command -v fish >/dev/null 2>&1 || missing+=(fish)
+    need fish has fish
     # The metrics tests validate the exposition text with `promtool check metrics` (Debian ships promtool in
     # the prometheus package; nothing is started: the package's service is only enabled where systemd runs).
-    command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
-    # `make deb` and its check (scripts/deb.sh, scripts/check-deb.sh): debhelper builds the package (no
-    # fakeroot: Rules-Requires-Root: no), lintian judges it, debootstrap makes the throwaway Debian root it is
-    # installed into.
-    command -v dh >/dev/null 2>&1 || missing+=(debhelper)
-    command -v dpkg-architecture >/dev/null 2>&1 || missing+=(dpkg-dev)
-    command -v lintian >/dev/null 2>&1 || missing+=(lintian)
-    command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+    need prometheus has promtool
+    # scripts/check-deb.sh: debootstrap makes the throwaway Debian root the package is installed into.
+    need debootstrap has debootstrap
     # scripts/hardening-smoke.sh: setpriv and unshare (util-linux), a C compiler and the kernel
     # headers for the seccomp helper, python3 for the notify socket and the TLS front, openssl and
     # the CA bundle for HTTPS.
-    command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
-    command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
-    command -v cc >/dev/null 2>&1 || missing+=(gcc)
-    [ -f /usr/include/linux/seccomp.h ] || missing+=(linux-libc-dev)
-    command -v python3 >/dev/null 2>&1 || missing+=(python3)
-    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
-    [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+    need util-linux has setpriv
+    need util-linux has unshare
+    need gcc has cc
+    need linux-libc-dev test -f /usr/include/linux/seccomp.h
+    need python3 has python3
+    need openssl has openssl
+    need ca-certificates test -f /etc/ssl/certs/ca-certificates.crt
     # scripts/check-export-web.sh: the static export served by nginx (unprivileged, loopback), fetched
     # with curl, and the example widget rendered by headless Chromium.
-    command -v nginx >/dev/null 2>&1 || missing+=(nginx)
-    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-    command -v curl >/dev/null 2>&1 || missing+=(curl)
+    need nginx has nginx
+    need chromium has chromium
+    need curl has curl
     # scripts/check-export-sync.sh: showcase-export-sync.service's rclone command run against a real SFTP
     # server (sshd started by the check on a loopback port with its own config; ssh-keygen makes its keys).
     # Only the binary is wanted: see below for the system service the package would otherwise start.
-    command -v rclone >/dev/null 2>&1 || missing+=(rclone)
-    [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
-    command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+    need rclone has rclone
+    need openssh-server test -x /usr/sbin/sshd
+    need openssh-client has ssh-keygen
+fi
+
+if [ "$dry_run" = 1 ]; then
+    printf '%s\n' "${packages[@]}" | sort -u
+    exit 0
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
     mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
-    echo "deps: installing ${missing[*]}"
+    echo "deps: installing ${missing[*]} (profile $profile)"
     if [ "$(id -u)" -ne 0 ]; then
         echo "deps: need root to install ${missing[*]} (run: sudo apt-get install -y ${missing[*]})" >&2
         exit 1

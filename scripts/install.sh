@@ -10,8 +10,10 @@
 #            PREFIX/lib/sysusers.d/showcase.conf                    (the "showcase" system user)
 #            SYSCONFDIR/showcase/…  from etc/showcase/, never overwriting an existing file
 #            PREFIX/share/man/manN/…  from man/*.N
-#            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/zsh/site-functions/_showcasectl,
-#            PREFIX/share/fish/vendor_completions.d/showcasectl.fish
+#            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/fish/vendor_completions.d/showcasectl.fish,
+#            the zsh completion _showcasectl in ZSH_COMPLETION_DIR: by default PREFIX/share/zsh/site-functions,
+#            but /usr/share/zsh/vendor-completions for PREFIX=/usr (Debian's zsh has /usr/local/share/zsh/site-functions
+#            and /usr/share/zsh/vendor-completions on $fpath, not /usr/share/zsh/site-functions)
 #            PREFIX/share/showcase/install-manifest  (what `uninstall` removes, and nothing else)
 # Manifest lines: "f PATH" a file we installed; "c SHA256 PATH" a configuration file we installed
 # (removed only while unchanged: an edited configuration is the operator's); "d PATH" a directory
@@ -27,6 +29,11 @@ case $PREFIX:$SYSCONFDIR in
     /*:/*) ;;
     *) echo "install: PREFIX ($PREFIX) and SYSCONFDIR ($SYSCONFDIR) must be absolute paths; pass e.g. PREFIX=/usr" >&2; exit 64 ;;
 esac
+if [ "$PREFIX" = /usr ]; then
+    ZSH_COMPLETION_DIR=${ZSH_COMPLETION_DIR:-/usr/share/zsh/vendor-completions}
+else
+    ZSH_COMPLETION_DIR=${ZSH_COMPLETION_DIR:-$PREFIX/share/zsh/site-functions}
+fi
 manifest_rel=$PREFIX/share/showcase/install-manifest
 manifest=$DESTDIR$manifest_rel
 
@@ -110,7 +117,7 @@ install_main() {
     bash_completion=$(ls completions/showcasectl.bash completions/showcasectl 2>/dev/null | head -n 1 || true)
     zsh_completion=$(ls completions/_showcasectl completions/showcasectl.zsh 2>/dev/null | head -n 1 || true)
     [ -z "$bash_completion" ] || put 0644 "$bash_completion" "$PREFIX/share/bash-completion/completions/showcasectl"
-    [ -z "$zsh_completion" ] || put 0644 "$zsh_completion" "$PREFIX/share/zsh/site-functions/_showcasectl"
+    [ -z "$zsh_completion" ] || put 0644 "$zsh_completion" "$ZSH_COMPLETION_DIR/_showcasectl"
     # fish reads vendor completions from <data dir>/fish/vendor_completions.d for each XDG_DATA_DIRS entry
     # (/usr/local/share and /usr/share by default).
     [ ! -f completions/showcasectl.fish ] \

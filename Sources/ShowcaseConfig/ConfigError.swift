@@ -79,4 +79,12 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
 
     /// One `file:line:column: message` line per error.
     public var description: String { errors.map(\.description).joined(separator: "\n") }
+
+    /// Every error on one line (Status' `lastReloadError`), separated by "; ", or by a space after an error that
+    /// ends in a question ("did you mean 'excluded'?"), which a semicolon would follow awkwardly.
+    public var oneLine: String {
+        errors.map(\.description).reduce("") { line, error in
+            line.isEmpty ? error : line + (line.hasSuffix("?") ? " " : "; ") + error
+        }
+    }
 }

@@ -16,11 +16,17 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    /// The start of a file: where errors about the file as a whole (unreadable, too large, empty) point.
+    /// The start of a file: where errors about its content as a whole (too large, empty) point.
     public static func start(of file: String) -> SourceLocation {
         SourceLocation(file: file, line: 1, column: 1)
     }
 
-    /// `file:line:column`, the prefix every configuration error is printed with.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A file with no position in it, for a file that could not be read at all (missing, a directory, no
+    /// permission): line and column 0, printed as the file alone, since there is no `:1:1` to open.
+    public static func whole(_ file: String) -> SourceLocation {
+        SourceLocation(file: file, line: 0, column: 0)
+    }
+
+    /// `file:line:column`, the prefix every configuration error is printed with; `file` alone for ``whole(_:)``.
+    public var description: String { line > 0 ? "\(file):\(line):\(column)" : file }
 }

@@ -64,13 +64,14 @@ public struct YAMLReader: Sendable {
                     "file is larger than the \(limits.sizeDescription) limit for configuration files; "
                         + "a real configuration is a few KiB")
             case .notRegular(let kind) where kind == "a directory":
-                throw ConfigError(.unreadable, at: start, "cannot read '\(path)': it is a directory, not a YAML file")
+                throw ConfigError(
+                    .unreadable, at: .whole(path), "cannot read '\(path)': it is a directory, not a YAML file")
             case .notRegular(let kind):
                 throw ConfigError(
-                    .unreadable, at: start,
+                    .unreadable, at: .whole(path),
                     "cannot read '\(path)': it is \(kind), not a regular file; point it at a YAML file")
             default:
-                throw ConfigError(.unreadable, at: start, error.description)
+                throw ConfigError(.unreadable, at: .whole(path), error.description)
             }
         }
     }
@@ -139,7 +140,9 @@ public struct YAMLReader: Sendable {
         }
         let index = Int(mark.index)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\t") {
-            message += "; YAML indentation must use spaces, not tabs"
+            // libyaml's wording ("found character that cannot start any token while scanning for the next
+            // token") does not say what to change.
+            return ConfigError(.syntax, at: location, "tabs are not allowed for indentation in YAML; use spaces")
         }
         return ConfigError(.syntax, at: location, message)
     }

@@ -98,7 +98,8 @@ struct CommandSpec: Sendable {
             summary: "show one app of a storefront's roster",
             details: """
                 Prints one app by its App Store id (trackId) as the roster serves it in that storefront. \
-                Exits 1 when the app is not in that storefront's roster.
+                Exits 1 when the roster does not serve it: not sold there, excluded by the overlay, or the host \
+                app itself (a roster never lists its host).
                 """,
             options: [
                 OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),

@@ -68,6 +68,15 @@ struct DaemonConnection {
         }
     }
 
+    /// How to start the daemon, for whoever runs this: root starts the system service; any other user cannot,
+    /// but can run their own daemon (a plain process or a user unit), or ask for the system one.
+    private static var startHint: String {
+        geteuid() == 0
+            ? "start it with: systemctl start showcased"
+            : "start your own with: showcased (or systemctl --user start showcased), or ask an administrator to "
+                + "run: systemctl start showcased"
+    }
+
     /// Finds out why connecting failed by looking at the path itself: the client reports the
     /// failure as text, and the exit status depends on whether it was absence or permissions.
     private static func connectFailure(_ location: SocketLocation, error: VarlinkError) -> CommandFailure {
@@ -77,8 +86,7 @@ struct DaemonConnection {
                 message: "\(tooLong) (\(path)); use a shorter --socket or socket.path", exitCode: .unavailable)
         }
         let notRunning = CommandFailure(
-            message: "showcased is not running (no socket at \(location.triedDescription)); "
-                + "start it with: systemctl start showcased",
+            message: "showcased is not running (no socket at \(location.triedDescription)); " + startHint,
             exitCode: .unavailable)
         let denied = CommandFailure(
             message: "permission denied opening \(path); run as root or as a member of the socket's group "
@@ -98,7 +106,7 @@ struct DaemonConnection {
         }
         return CommandFailure(
             message: "showcased is not running (no daemon listens on \(path), a socket left by a stopped daemon); "
-                + "start it with: systemctl start showcased",
+                + startHint,
             exitCode: .unavailable)
     }
 }

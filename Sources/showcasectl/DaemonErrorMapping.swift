@@ -1,4 +1,5 @@
 import ShowcaseAPI
+import ShowcaseConfig
 import Varlink
 
 /// Turns a Varlink error reply into the sentence and exit status of the README's troubleshooting table.
@@ -38,7 +39,8 @@ enum DaemonErrorMapping {
         case .appNotFound(let id, let storefront):
             return CommandFailure(
                 message: "app \(id) is not in the \(storefront) roster (not sold there, "
-                    + "excluded by the overlay, or not by this developer); list the roster with: "
+                    + "excluded by the overlay, not by this developer, or the host app itself, which its roster never "
+                    + "lists); list the roster with: "
                     + "showcasectl roster --storefront \(storefront)",
                 exitCode: .failure)
         case .hostAppNotFound(let host, let storefront):
@@ -60,14 +62,15 @@ enum DaemonErrorMapping {
                 exitCode: .failure)
         case .unavailable(let storefront, let reason):
             return CommandFailure(
-                message: "no roster for \(storefront) and nothing cached (\(reason))"
-                    + "; if it persists, check that the daemon can reach lookup.endpoint (showcasectl status "
-                    + "counts upstream failures), then \(refreshHint(storefront))",
+                // The reason is the daemon's own sentence, with what to check: quoted once, not wrapped in another.
+                message: "nothing is cached for \(storefront): \(reason); fetch it again with: "
+                    + "showcasectl refresh --storefront \(storefront)",
                 exitCode: .failure)
         case .configInvalid(let file, let line, let column, let message):
             return CommandFailure(
-                message: "reload rejected: \(file):\(line):\(column): \(message); "
-                    + "the running configuration is unchanged",
+                // The outcome first, so a message ending in a question ("did you mean 'excluded'?") ends the line.
+                message: "reload rejected, the running configuration is unchanged: "
+                    + "\(SourceLocation(file: file, line: line, column: column)): \(message)",
                 exitCode: .config)
         case .exportNotConfigured:
             return CommandFailure(

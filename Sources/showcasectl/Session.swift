@@ -151,11 +151,12 @@ struct Session {
             }
         }
         guard decoded.failed.isEmpty else {
-            let list = decoded.failed.map { "\($0.storefront) (\($0.error))" }.joined(separator: ", ")
+            // What each failed storefront serves now decides the message; Status needs the same rights as Refresh.
+            let status = try? decode(
+                AdminStatusReply.self, from: daemon.call(ShowcaseInterfaces.Method.status),
+                method: ShowcaseInterfaces.Method.status)
             throw CommandFailure(
-                message: "refresh failed for \(list); the cached roster is still served; "
-                    + "see showcasectl status for each storefront's last error",
-                exitCode: .failure)
+                message: RefreshFailureMessage.text(decoded.failed, status: status), exitCode: .failure)
         }
     }
 

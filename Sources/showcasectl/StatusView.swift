@@ -6,7 +6,8 @@ enum StatusView {
     static func lines(_ status: AdminStatusReply, time: RelativeTime, console: Console) -> [String] {
         var lines = [
             "showcased \(status.version) · config \(status.configPath) (generation \(status.configGeneration))",
-            "upstream: \(status.upstream.requests) requests, \(status.upstream.failures) failed, "
+            "upstream: \(status.upstream.requests) \(status.upstream.requests == 1 ? "request" : "requests"), "
+                + "\(status.upstream.failures) failed, "
                 + "\(status.upstream.throttled) throttled",
         ]
         if let error = status.lastReloadError {

@@ -259,6 +259,11 @@ struct ConfigErrorTests {
                 "1:21:typeMismatch", "2:1:unknownKey", "6:5:invalidValue",
             ])
         #expect(error?.errors[1].message == "unknown key 'exclude'; did you mean 'excluded'?")
+        // Status' lastReloadError holds them on one line: no "?;" after the question.
+        #expect(
+            error?.oneLine
+                == "\(overlay):1:21: \(error!.errors[0].message); \(overlay):2:1: unknown key 'exclude'; "
+                + "did you mean 'excluded'? \(overlay):6:5: \(error!.errors[2].message)")
     }
 
     @Test("reports a syntax error in an overlay file with the overlay's path")
@@ -275,13 +280,13 @@ struct ConfigErrorTests {
         #expect(found.map { $0.file.hasSuffix("showcase.yaml") } == [true, false])
     }
 
-    @Test("reports the main file's absence with its path")
+    @Test("reports the main file's absence with its path and no position in it")
     func missingConfiguration() throws {
         let error = #expect(throws: ConfigErrors.self) {
             try ConfigLoader.load(path: "/nonexistent/showcase.yaml", defaults: testDefaults)
         }
         #expect(error?.first.code == .unreadable)
-        #expect(error?.first.description.hasPrefix("/nonexistent/showcase.yaml:1:1: cannot read") == true)
+        #expect(error?.first.description.hasPrefix("/nonexistent/showcase.yaml: cannot read") == true)
     }
 
     @Test("stops at a syntax error with libyaml's position")

@@ -126,6 +126,18 @@ struct RefreshTests {
         #expect(LookupError.throttled(status: 429, retryAfter: .seconds(120)).description.contains("120s"))
         #expect(errors.filter(\.isTransport).count == 4)
     }
+
+    @Test("a transport error's sentence never claims a cached roster is served: it is also the reason nothing is")
+    func transportSentencesClaimNothingServed() {
+        let errors: [LookupError] = [
+            .connection(detail: "refused"), .timeout(.seconds(10)), .httpStatus(500),
+            .throttled(status: 403, retryAfter: nil), .throttled(status: 429, retryAfter: .seconds(120)),
+        ]
+        for error in errors {
+            #expect(!error.description.contains("served"), "\(error.description)")
+            #expect(!error.description.contains("cached"), "\(error.description)")
+        }
+    }
 }
 
 @Suite("Refresh plan and schedule")

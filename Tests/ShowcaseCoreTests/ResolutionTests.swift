@@ -158,6 +158,15 @@ struct ResolutionTests {
         #expect(query.resolveApp(id: 1_641_000_105, in: us) == nil)
         #expect(query.resolveApp(id: Fixtures.galleyId, in: Fixtures.roster("jp")) == nil)
     }
+
+    @Test("the host app is not found by id either, as its roster never lists it (by bundle id or pinned trackId)")
+    func resolveAppNeverAnswersTheHost() {
+        let byBundleID = RosterQuery(hostBundleId: Fixtures.tideLog, platform: .ios)
+        #expect(byBundleID.resolveApp(id: Fixtures.tideLogId, in: us) == nil)
+        #expect(byBundleID.resolveApp(id: Fixtures.knotbookId, in: us) != nil)
+        let byTrackID = RosterQuery(hostBundleId: "com.other.Host", hostTrackId: Fixtures.knotbookId, platform: .ios)
+        #expect(byTrackID.resolveApp(id: Fixtures.knotbookId, in: us) == nil)
+    }
 }
 
 @Suite("OS versions")

@@ -26,6 +26,17 @@ struct StorefrontTests {
         }
     }
 
+    @Test("a storefront's English name is rejected with its code, which it suggests")
+    func nameSuggestsCode() {
+        #expect(throws: StorefrontError(text: "germany", reason: .name(code: "de", country: "Germany"))) {
+            try Storefront(parsing: "germany")
+        }
+        #expect(
+            StorefrontError(text: "United Kingdom", reason: .name(code: "gb", country: "United Kingdom")).description
+                == "'United Kingdom' is a country's name, not a code: United Kingdom's storefront is 'gb'")
+        #expect(throws: StorefrontError(text: "Andorra", reason: .unknownCode)) { try Storefront(parsing: "Andorra") }
+    }
+
     @Test("a real country without an App Store storefront is rejected, not replaced by us")
     func nonStorefrontCountryIsRejected() {
         #expect(throws: StorefrontError(text: "AND", reason: .noAppStore(country: "Andorra"))) {

@@ -51,13 +51,17 @@ enum Canned {
         ]
     ]
 
-    static func status(lastReloadError: String? = nil, export: JSONValue = .null) -> JSONValue {
+    /// A Status reply; `upstream` and `storefronts`, when given, replace the sample counters and rows.
+    static func status(
+        lastReloadError: String? = nil, export: JSONValue = .null, upstream: JSONValue? = nil,
+        storefronts: JSONValue? = nil
+    ) -> JSONValue {
         [
             "export": export,
             "version": "0.1.0", "configPath": "/etc/showcase/showcase.yaml", "configGeneration": 3,
             "lastReloadError": lastReloadError.map(JSONValue.string) ?? .null,
-            "upstream": ["requests": 42, "failures": 2, "throttled": 1],
-            "storefronts": [
+            "upstream": upstream ?? ["requests": 42, "failures": 2, "throttled": 1],
+            "storefronts": storefronts ?? [
                 [
                     "code": "de", "state": "fresh", "fetchedAt": .string(timestamp(secondsAgo: 3 * 3600 + 60)),
                     "nextRefreshAt": .string(timestamp(secondsAgo: -21 * 3600 - 600)), "apps": 3, "lastError": .null,

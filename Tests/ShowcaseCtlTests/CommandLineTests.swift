@@ -47,6 +47,15 @@ struct CommandLineTests {
         #expect(result.stderr.contains("did you mean --storefront?"))
     }
 
+    @Test("a storefront given by its name exits 65 suggesting its code")
+    func storefrontByName() throws {
+        let result = try Ctl.run(["roster", "--storefront", "germany"])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains("'germany' is a country's name, not a code: Germany's storefront is 'de'"),
+            "\(result.stderr)")
+    }
+
     @Test(
         "a flag without its value exits 64 naming the flag",
         arguments: [

@@ -143,7 +143,7 @@ struct FakeDaemonTests {
             (
                 "io.showcase.Roster.Unavailable",
                 ["storefront": "de", "reason": "the de roster is still warming; retry in a moment"], 1,
-                "no roster for de and nothing cached (the de roster is still warming; retry in a moment); if it persists"
+                "nothing is cached for de: the de roster is still warming; retry in a moment; fetch it again with: "
             ),
             ("io.showcase.Roster.AppNotFound", ["id": 42, "storefront": "de"], 1, "app 42"),
             ("org.varlink.service.PermissionDenied", [:], 77, "socket.admin_uids"),
@@ -177,14 +177,20 @@ struct FakeDaemonTests {
         }
     }
 
-    @Test("a rejected reload names file, line and column and says nothing changed (78)")
-    func reloadRejected() throws {
+    @Test(
+        "a rejected reload says nothing changed, then names file, line and column, ending on the message (78)",
+        arguments: [
+            (7, 3, "expected an app id, found 'notejar'"),
+            // A question ends the line: never "did you mean 'excluded'?; …".
+            (2, 1, "unknown key 'exclude'; did you mean 'excluded'?"),
+        ])
+    func reloadRejected(line: Int, column: Int, message: String) throws {
         let daemon = try FakeDaemon([
             "io.showcase.Admin.Reload": .error(
                 "io.showcase.Admin.ConfigInvalid",
                 [
-                    "file": "/etc/showcase/overlay.yaml", "line": 7, "column": 3,
-                    "message": "expected an app id, found 'notejar'",
+                    "file": "/etc/showcase/overlay.yaml", "line": .int(Int64(line)), "column": .int(Int64(column)),
+                    "message": .string(message),
                 ])
         ])
         defer { daemon.stop() }
@@ -192,8 +198,25 @@ struct FakeDaemonTests {
         #expect(result.status == 78)
         #expect(
             result.stderr
-                == "showcasectl: reload rejected: /etc/showcase/overlay.yaml:7:3: expected an app id, found 'notejar'; "
-                + "the running configuration is unchanged\n")
+                == "showcasectl: reload rejected, the running configuration is unchanged: "
+                + "/etc/showcase/overlay.yaml:\(line):\(column): \(message)\n")
+    }
+
+    @Test("Unavailable quotes the daemon's reason once, not nested in a second sentence saying the same")
+    func unavailableSentence() throws {
+        let reason =
+            "the lookup endpoint answered HTTP 500; it will be retried (check lookup.endpoint if this persists)"
+        let daemon = try FakeDaemon([
+            "io.showcase.Roster.Get": .error(
+                "io.showcase.Roster.Unavailable", ["storefront": "de", "reason": .string(reason)])
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["roster", "--storefront", "de"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "showcasectl: nothing is cached for de: \(reason); fetch it again with: "
+                + "showcasectl refresh --storefront de\n")
     }
 
     @Test("a successful reload reports the new generation")
@@ -203,6 +226,36 @@ struct FakeDaemonTests {
         let result = try daemon.run(["reload"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("generation 12"))
+    }
+
+    @Test(
+        "a failed refresh says, per storefront, whether a cached roster is still served or nothing is cached",
+        arguments: [
+            ("stale", "its cached roster is still served"),
+            ("unavailable", "nothing is cached for it, so it answers Unavailable until a refresh succeeds"),
+            ("warming", "nothing is cached for it, so it answers Unavailable until a refresh succeeds"),
+            ("failed", "its diagnostic is answered instead of a roster"),
+        ])
+    func refreshSaysWhatIsServed(state: String, sentence: String) throws {
+        let status = Canned.status(storefronts: [
+            [
+                "code": "jp", "state": .string(state), "fetchedAt": .null, "nextRefreshAt": .null, "apps": 0,
+                "lastError": "HTTP 503 from lookup", "droppedRows": 0, "truncated": false,
+            ]
+        ])
+        let daemon = try FakeDaemon([
+            "io.showcase.Admin.Refresh": .reply([
+                "refreshed": [], "failed": [["storefront": "jp", "error": "HTTP 503 from lookup"]],
+            ]),
+            "io.showcase.Admin.Status": .reply(status),
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["refresh", "--storefront", "jp"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "showcasectl: refresh failed for jp (HTTP 503 from lookup); \(sentence); "
+                + "see showcasectl status for each storefront's last error\n")
     }
 
     @Test("refresh exits 1 when any storefront failed, naming it, and 0 when all succeeded")
@@ -220,7 +273,7 @@ struct FakeDaemonTests {
         let json = try failing.run(["--json", "refresh", "--storefront", "JP"])
         #expect(json.status == 1)
         #expect(try Self.parse(json.stdout)["failed"]?.arrayValue?.count == 1)
-        #expect(failing.calls.last?.parameters == ["storefront": "jp"])
+        #expect(failing.calls.last { $0.method == "io.showcase.Admin.Refresh" }?.parameters == ["storefront": "jp"])
 
         let fine = try FakeDaemon(["io.showcase.Admin.Refresh": .reply(["refreshed": ["de", "jp"], "failed": []])])
         defer { fine.stop() }
@@ -293,6 +346,16 @@ struct FakeDaemonTests {
         let jp = try #require(lines.first { $0.hasPrefix("jp ") })
         #expect(jp.contains("warming") && jp.contains("never") && jp.contains("lookup timed out after 10s"))
         #expect(!result.stdout.contains("export:"), "no export line without an export section")
+    }
+
+    @Test("status counts one upstream request in the singular")
+    func oneRequest() throws {
+        let status = Canned.status(upstream: ["requests": 1, "failures": 0, "throttled": 0])
+        let daemon = try FakeDaemon(["io.showcase.Admin.Status": .reply(status)])
+        defer { daemon.stop() }
+        let result = try daemon.run(["status"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("upstream: 1 request, 0 failed, 0 throttled"), "\(result.stdout)")
     }
 
     @Test("status names each language of a multilingual storefront on its own line")

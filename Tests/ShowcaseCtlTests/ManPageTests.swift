@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseAPI
 import Testing
 
 /// The man pages render with `man -l` without warnings and document the contract.
@@ -59,6 +60,29 @@ struct ManPageTests {
         ]
         for key in keys {
             #expect(text.contains(key), "showcase.yaml(5) lacks \(key)")
+        }
+    }
+
+    @Test("showcased(8) and README's socket API name every method of both interfaces, Admin.Export included")
+    func everyMethodDocumented() throws {
+        let page = try Self.render("showcased.8").stdout
+        let readme = try String(contentsOf: Ctl.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## The socket API").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+        for idl in [ShowcaseInterfaces.roster, ShowcaseInterfaces.admin] {
+            let methods = idl.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard words.first == "method", let name = words.dropFirst().first?.split(separator: "(").first
+                else { return nil }
+                return String(name)
+            }
+            #expect(methods.count >= 4, "\(idl)")
+            for method in methods {
+                // A whole word: "ExportNotConfigured" does not document Export.
+                let word = page.range(of: "\\b\(method)\\b", options: .regularExpression)
+                #expect(word != nil, "showcased(8) lacks \(method)")
+                #expect(section.contains("`\(method)`"), "README's socket API lacks \(method)")
+            }
         }
     }
 

@@ -19,6 +19,23 @@ struct NotRunningTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test(
+        "a user who is not root is told to start their own daemon, not the system service they cannot start",
+        .enabled(if: getuid() == 0 && Tool.find("setpriv") != nil, "needs root and setpriv to act as another user"))
+    func missingSocketAsUser() throws {
+        let dir = try Ctl.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("showcased.sock").path
+        let asNobody = [try #require(Tool.find("setpriv")), "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let result = try Ctl.run(["--socket", socket, "status"], prefix: asNobody)
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "start your own with: showcased (or systemctl --user start showcased), or ask an administrator to "
+                    + "run: systemctl start showcased"), "\(result.stderr)")
+        #expect(!result.stderr.contains("start it with: systemctl start showcased"))
+    }
+
     // The per-user default ($XDG_RUNTIME_DIR/showcase/showcased.sock) and its fallback to the system
     // socket are tested as uid 65534 in SystemSocketFallbackTests; this process may be root.
     @Test("without --socket, $RUNTIME_DIRECTORY (systemd) decides where the socket is looked for")

@@ -73,7 +73,8 @@ struct MetricsTests {
             # HELP showcase_upstream_throttled_total Lookup API requests answered with HTTP 403 or 429.
             # TYPE showcase_upstream_throttled_total counter
             showcase_upstream_throttled_total 1
-            # HELP showcase_roster_apps Apps in the cached roster as fetched, before per-query filtering.
+            # HELP showcase_roster_apps Apps the roster serves for the default host and platform, without an OS filter \
+            (as Status counts them).
             # TYPE showcase_roster_apps gauge
             showcase_roster_apps{storefront="de"} 9
             showcase_roster_apps{storefront="jp"} 0

@@ -93,4 +93,19 @@ struct QueryTests {
         #expect(missing.int("id") == 1)
         #expect(missing.string("storefront") == "de")
     }
+
+    @Test("GetApp answers AppNotFound for the host app's own id, which the roster it asks about never lists")
+    func getAppOfTheHost() throws {
+        let bed = try TestBed()
+        bed.hosts = [TestBed.knotbook, TestBed.tideLog]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let knotbook = 1_641_000_102
+        #expect(try !bed.get("de").appIDs.contains(knotbook))
+        let own = try bed.client().call("io.showcase.Roster.GetApp", ["id": knotbook, "storefront": "de"])
+        #expect(own.error == "io.showcase.Roster.AppNotFound", "\(own)")
+        let other = try bed.client().call(
+            "io.showcase.Roster.GetApp", ["id": knotbook, "storefront": "de", "host": TestBed.tideLog])
+        #expect(other.error == nil, "another host's roster lists it: \(other)")
+    }
 }

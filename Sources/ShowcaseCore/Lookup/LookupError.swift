@@ -51,7 +51,7 @@ public enum LookupError: Error, Equatable, Sendable, CustomStringConvertible {
         case .throttled(let status, let retryAfter):
             "the lookup endpoint throttled us (HTTP \(status)"
                 + (retryAfter.map { ", Retry-After \($0.formattedSeconds)" } ?? "")
-                + "); backing off, cached rosters are still served (lower refresh frequency or rate_limit if frequent)"
+                + "); backing off and retrying later (lower refresh frequency or rate_limit if frequent)"
         case .malformed(let detail):
             "the lookup endpoint answered with something that is not a lookup response (\(detail)); "
                 + "check lookup.endpoint and whether Apple changed the format"

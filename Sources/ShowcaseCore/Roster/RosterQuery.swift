@@ -46,11 +46,7 @@ public struct RosterQuery: Sendable {
     /// (numerically), then the overlay (excluded hidden, pinned first), then taglines and attribution.
     public func resolve(_ roster: Roster) -> [ResolvedApp] {
         let locale = locale ?? roster.storefront.locale
-        let matching = roster.apps.filter { app in
-            !isHost(app) && app.platform == platform && runsOnDevice(app)
-                && osVersion.map { app.minimumOS <= $0 } != false
-        }
-        return overlay.arrange(matching).map { app in
+        return overlay.arrange(roster.apps.filter(matches)).map { app in
             ResolvedApp(
                 app: app,
                 storeUrl: attribution.apply(
@@ -59,10 +55,23 @@ public struct RosterQuery: Sendable {
         }
     }
 
-    /// One app by id, resolved like ``resolve(_:)`` but without platform, floor or self-exclusion filters
-    /// (`GetApp` names the app explicitly); nil when the storefront does not list it or the overlay excludes it.
+    /// How many apps ``resolve(_:)`` answers for `roster`, counted without resolving them (no attribution, no
+    /// taglines): what Status and the metrics report for each roster, on every call.
+    public func servedCount(_ roster: Roster) -> Int {
+        roster.apps.count { matches($0) && !overlay.excluded.contains($0.id) }
+    }
+
+    /// Whether `app` passes the filters of ``resolve(_:)`` before the overlay: not the host, the platform, the
+    /// device family, the OS floor.
+    private func matches(_ app: App) -> Bool {
+        !isHost(app) && app.platform == platform && runsOnDevice(app) && osVersion.map { app.minimumOS <= $0 } != false
+    }
+
+    /// One app by id, resolved like ``resolve(_:)`` but without platform or floor filters (`GetApp` names the app
+    /// explicitly); nil when the storefront does not list it, the overlay excludes it, or it is the host app: a
+    /// roster never lists its host, so `GetApp` answers the host as it answers any app `Get` never serves.
     public func resolveApp(id: Int, in roster: Roster) -> ResolvedApp? {
-        guard let app = roster.app(id: id), !overlay.excluded.contains(id) else { return nil }
+        guard let app = roster.app(id: id), !overlay.excluded.contains(id), !isHost(app) else { return nil }
         let locale = locale ?? roster.storefront.locale
         return ResolvedApp(
             app: app,

@@ -24,10 +24,13 @@ public struct Storefront: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// Parses an alpha-2 or alpha-3 code in any case, ignoring surrounding whitespace.
     ///
     /// - Throws: ``StorefrontError`` naming the text when it is not an ISO 3166-1 code, or names a country
-    ///   where Apple runs no App Store storefront.
+    ///   where Apple runs no App Store storefront; a storefront's English name (`germany`) names its code.
     public init(parsing text: String) throws(StorefrontError) {
         let key = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let entry = Storefront.index[key] else {
+            if let named = Storefront.table.first(where: { $0.language != nil && $0.name.lowercased() == key }) {
+                throw StorefrontError(text: text, reason: .name(code: named.alpha2, country: named.name))
+            }
             throw StorefrontError(text: text, reason: .unknownCode)
         }
         guard let language = entry.language else {

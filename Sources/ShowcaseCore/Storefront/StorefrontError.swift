@@ -7,6 +7,8 @@ public struct StorefrontError: Error, Equatable, Sendable, CustomStringConvertib
         case unknownCode
         /// A real country where Apple runs no App Store storefront (`ad`, Andorra).
         case noAppStore(country: String)
+        /// A storefront's English name instead of its code (`germany`, `United Kingdom`): `code` is the one meant.
+        case name(code: String, country: String)
     }
 
     /// The text exactly as given.
@@ -29,6 +31,8 @@ public struct StorefrontError: Error, Equatable, Sendable, CustomStringConvertib
         case .noAppStore(let country):
             "'\(text)' (\(country)) has no App Store storefront; use one of the codes `showcasectl storefronts` "
                 + "lists"
+        case .name(let code, let country):
+            "'\(text)' is a country's name, not a code: \(country)'s storefront is '\(code)'"
         }
     }
 }

@@ -42,7 +42,8 @@ public enum PrometheusExposition {
             ($0.storefront, $0.language ?? "") < ($1.storefront, $1.language ?? "")
         }
         family(
-            "showcase_roster_apps", "gauge", "Apps in the cached roster as fetched, before per-query filtering.",
+            "showcase_roster_apps", "gauge",
+            "Apps the roster serves for the default host and platform, without an OS filter (as Status counts them).",
             rosters.map { (rosterLabels($0), $0.apps) })
         family(
             "showcase_roster_age_seconds", "gauge",

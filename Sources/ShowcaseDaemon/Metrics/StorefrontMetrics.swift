@@ -8,7 +8,8 @@ public struct StorefrontMetrics: Sendable, Equatable {
     /// The roster's language for a storefront configured with several (`fr` of `ca`), the `language` label;
     /// nil for a storefront fetched without one, which then carries no `language` label.
     public var language: String?
-    /// Apps in the cached roster as fetched (before per-query filtering); 0 while warming.
+    /// Apps the roster serves for the default host and platform without an OS filter, as Status counts them; 0
+    /// while warming.
     public var apps: Int
     /// Seconds since the roster was fetched; nil when it never was, and then no age sample is written
     /// (an age of 0 would claim a fresh roster).

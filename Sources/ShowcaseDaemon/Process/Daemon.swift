@@ -60,7 +60,7 @@ public enum Daemon {
             configuration = try load()
         } catch {
             for item in error.errors {
-                log.error("\(item.file):\(item.line):\(item.column): \(item.message)")
+                log.error("\(item)")
             }
             return ExitCode.config
         }

@@ -32,7 +32,8 @@ struct HealthReport: Sendable {
         var ageSeconds: Int?
         /// Why nothing is served, for `unavailable` and `failed`.
         var problem: LookupError?
-        /// Apps in the cached roster before any query's filter; 0 when none is served.
+        /// The apps `Roster.Get` serves from it for the default host and platform without an OS filter (the host
+        /// app and overlay exclusions left out), as Status counts them; 0 when none is served.
         var apps: Int
     }
 
@@ -88,7 +89,7 @@ extension HealthReport.Storefront {
             // A clock stepped back makes a roster look fetched "in the future": its age is 0, not negative.
             let seconds = now.timeIntervalSince(roster.fetchedAt).rounded(.down)
             ageSeconds = seconds > 0 ? Int(min(seconds, Double(Int32.max))) : 0
-            apps = roster.apps.count
+            apps = view.servedCount
         } else {
             ageSeconds = nil
             apps = 0

@@ -205,11 +205,14 @@ final class RosterService: Sendable {
                     let request = RosterRequest(
                         snapshot: snapshot, storefront: storefront, host: host, edition: edition)
                     let view = view(for: request, keepWarm: false)
+                    // An unavailable or failed roster shows the error Get answers with, also while the refresh that
+                    // recorded it is still running (its other requests pending) and before it records its outcome.
+                    let lastError = view.problem ?? store.lastRefreshError(edition)
                     storefronts.append(
                         StatusReport.Storefront(
                             storefront: storefront, language: edition.language, state: view.state,
-                            apps: view.apps.count, fetchedAt: view.fetchedAt, nextRefreshAt: schedule[edition],
-                            lastError: store.lastRefreshError(edition), cacheWriteError: store.cacheWriteError(edition),
+                            apps: view.servedCount, fetchedAt: view.fetchedAt, nextRefreshAt: schedule[edition],
+                            lastError: lastError, cacheWriteError: store.cacheWriteError(edition),
                             droppedRows: view.roster?.droppedRows.count ?? 0,
                             truncated: view.roster?.isTruncated ?? false))
                 }
@@ -336,7 +339,7 @@ final class RosterService: Sendable {
         do {
             configuration = try load()
         } catch {
-            config.lastReloadError = error.errors.map(\.description).joined(separator: "; ")
+            config.lastReloadError = error.oneLine
             log.error("reload (\(trigger)) rejected, still running generation \(config.generation): \(error.first)")
             notifier.ready(status: statusLine())
             return .failure(error)

@@ -64,6 +64,9 @@ struct RosterView: Sendable {
     /// The apps the request gets, in order (empty while warming).
     var apps: [ResolvedApp] { roster.map(resolution.resolve) ?? [] }
 
+    /// How many apps ``apps`` holds, counted without resolving them (Status and the metrics); 0 while warming.
+    var servedCount: Int { roster.map(resolution.servedCount) ?? 0 }
+
     /// One app by id, resolved without the platform, floor and self-exclusion filters (`GetApp` names the app);
     /// nil when the roster does not list it or the overlay excludes it.
     func app(id: Int) -> ResolvedApp? { roster.flatMap { resolution.resolveApp(id: id, in: $0) } }

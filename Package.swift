@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShowcaseCtlTests",
-            dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseAPI", "BuiltProducts"]
+            dependencies: ["Varlink", "LookupReplay", "ShowcaseCore", "ShowcaseAPI", "ShowcaseConfig", "BuiltProducts"]
         ),
         .testTarget(name: "ShowcaseBenchTests", dependencies: ["showcase-bench"]),
     ]

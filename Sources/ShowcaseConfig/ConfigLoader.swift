@@ -200,7 +200,9 @@ public enum ConfigLoader {
         /// not an ISO 639-1 code).
         mutating func readMultilingualStorefront(_ item: YAMLNode) -> (YAMLNode, [RosterLanguage])? {
             let reported = diagnostics.errors.count
-            guard let fields = diagnostics.fields(of: item, in: "storefronts[]", known: ["code", "languages"])
+            guard
+                let fields = diagnostics.fields(
+                    of: item, in: "storefronts[]", known: Configuration.storefrontEntryKeys)
             else { return nil }
             // A misspelled key is the mistake to report, not the key it then seems to lack.
             guard diagnostics.errors.count == reported else { return nil }
@@ -277,7 +279,7 @@ public enum ConfigLoader {
             var attribution = Attribution()
             guard
                 let fields = diagnostics.fields(
-                    of: node, in: "attribution", known: ["provider_token", "campaign_token"])
+                    of: node, in: "attribution", known: Configuration.attributionKeys)
             else { return attribution }
             if let value = fields["provider_token"] {
                 if let text = value.scalar, !text.isEmpty,

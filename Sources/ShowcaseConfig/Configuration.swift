@@ -82,6 +82,24 @@ public struct Configuration: Sendable, Equatable {
         "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "metrics", "export",
         "attribution", "overlay",
     ]
+    /// The keys of a mapping entry of `storefronts` (`{code: ca, languages: [en, fr]}`).
+    static let storefrontEntryKeys = ["code", "languages"]
+    /// The keys of `attribution`.
+    static let attributionKeys = ["provider_token", "campaign_token"]
+
+    /// Every key a configuration or overlay file may hold, as the documentation names it: top-level keys, the
+    /// keys of each section qualified by it (`lookup.timeout`), and the keys of list entries and overlays bare
+    /// (`bundle_id`, `languages`, `taglines`). Read from the very lists the readers check files against, so a key a
+    /// reader learns is a key `showcase.yaml(5)`'s test asks for.
+    public static var documentedKeys: [String] {
+        let sections: [(String, [String])] = [
+            ("refresh", RefreshSchedule.keys), ("lookup", LookupSettings.keys), ("cache", CacheSettings.keys),
+            ("socket", SocketSettings.keys), ("metrics", MetricsSettings.keys), ("export", ExportSettings.keys),
+            ("attribution", attributionKeys),
+        ]
+        return keys + sections.flatMap { section, keys in keys.map { "\(section).\($0)" } } + HostConfiguration.keys
+            + storefrontEntryKeys + Overlay.keys
+    }
 
     /// The rosters `storefront` is kept as: one per configured language (the default first), or the one fetched
     /// without `lang`. A storefront outside the warm set (fetched on demand) is plain too.

@@ -113,30 +113,30 @@ struct RefreshTests {
 
     @Test("the error sentences say what happened and what to do, never a Swift default description")
     func errorSentences() {
-        let errors: [LookupError] = [
-            .connection(detail: "refused"), .timeout(.seconds(10)), .httpStatus(500),
-            .throttled(status: 429, retryAfter: .seconds(120)), .malformed(detail: "x"),
-            .hostAppNotFound(bundleId: "a.b", storefront: .unitedStates),
-            .missingEntityParameter(storefront: .unitedStates, resultCount: 1),
+        // Each sentence names what happened (the case's own facts) and what to do (a config key or an action).
+        let cases: [(LookupError, happened: [String], toDo: String)] = [
+            (.connection(detail: "refused"), ["could not reach", "refused"], "lookup.endpoint"),
+            (.timeout(.seconds(10)), ["did not answer within 10s"], "raise lookup.timeout"),
+            (.httpStatus(500), ["HTTP 500"], "check lookup.endpoint"),
+            (.throttled(status: 429, retryAfter: .seconds(120)), ["HTTP 429", "Retry-After 120s"], "rate_limit"),
+            (.malformed(detail: "x"), ["not a lookup response", "(x)"], "check lookup.endpoint"),
+            (
+                .hostAppNotFound(bundleId: "a.b", storefront: .unitedStates), ["'a.b'", "us storefront"],
+                "hosts[].bundle_id"
+            ),
+            (
+                .missingEntityParameter(storefront: .unitedStates, resultCount: 1), ["1 result", "entity=software"],
+                "lookup.endpoint"
+            ),
         ]
-        for error in errors {
-            #expect(!error.description.contains("LookupError"))
-            #expect(error.description.count > 40)
+        for (error, happened, toDo) in cases {
+            let sentence = error.description
+            #expect(!sentence.contains("LookupError"), "\(sentence)")
+            for fact in happened { #expect(sentence.contains(fact), "\(sentence) lacks \(fact)") }
+            #expect(sentence.contains(toDo), "\(sentence) does not say what to do (\(toDo))")
+            #expect(!sentence.contains("\n"))
         }
-        #expect(LookupError.throttled(status: 429, retryAfter: .seconds(120)).description.contains("120s"))
-        #expect(errors.filter(\.isTransport).count == 4)
-    }
-
-    @Test("a transport error's sentence never claims a cached roster is served: it is also the reason nothing is")
-    func transportSentencesClaimNothingServed() {
-        let errors: [LookupError] = [
-            .connection(detail: "refused"), .timeout(.seconds(10)), .httpStatus(500),
-            .throttled(status: 403, retryAfter: nil), .throttled(status: 429, retryAfter: .seconds(120)),
-        ]
-        for error in errors {
-            #expect(!error.description.contains("served"), "\(error.description)")
-            #expect(!error.description.contains("cached"), "\(error.description)")
-        }
+        #expect(cases.map(\.0).filter(\.isTransport).count == 4)
     }
 }
 

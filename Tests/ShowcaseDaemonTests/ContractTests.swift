@@ -101,5 +101,14 @@ struct ContractTests {
         #expect(de?["apps"] is NSNumber)
         #expect(status["lastReloadError"] == nil)
         #expect(status.string("configPath") == bed.configURL.path)
+
+        // jp is not kept warm: the first Get starts its fetch (held back upstream) and answers warming, with no
+        // fetchedAt at all (not null, not an empty string).
+        bed.replay.inject(.delay(.milliseconds(800)), matching: "country=jp")
+        let warming = try bed.get("jp")
+        #expect(warming.error == nil, "\(warming)")
+        #expect(warming.string("state") == "warming", "\(warming)")
+        #expect(warming.parameters.keys.contains("fetchedAt") == false, "\(warming)")
+        #expect(warming.apps.isEmpty)
     }
 }

@@ -9,16 +9,23 @@ struct QueryTests {
         try bed.start()
         try bed.waitUntilWarm()
         let expected = try bed.get("us").appIDs
-        #expect(!expected.isEmpty)
-        // Each locale is its own cache key; 2,500 of them asked three times overflow the reply cache's budget.
+        let tagged = try #require(expected.first)
+        // Each locale is its own cache key and gets its own tagline for the first app, so every key's reply differs:
+        // an answer cached for another key shows another tagline. 2,500 of them asked three times overflow the reply
+        // cache's budget.
+        let locales = (1...2500).map { "en-t\($0)" }
+        let entries = locales.enumerated().map { "    \($1): \"Tagline \($0)\"" }.joined(separator: "\n")
+        try bed.writeOverlay("taglines:\n  \(tagged):\n    default: \"Default\"\n\(entries)\n")
+        #expect(try bed.reload().error == nil)
         let client = try bed.client()
-        let locales = (0..<2500).map { "x-test-\($0)" }
         for _ in 0..<3 {
             for locale in locales { try client.send("io.showcase.Roster.Get", ["storefront": "us", "locale": locale]) }
-            for locale in locales {
+            for (index, locale) in locales.enumerated() {
                 let answer = try client.next()
                 #expect(answer.error == nil, "\(locale): \(answer)")
                 #expect(answer.appIDs == expected, "\(locale)")
+                let tagline = answer.apps.first { ($0["id"] as? NSNumber)?.intValue == tagged }?["tagline"] as? String
+                #expect(tagline == "Tagline \(index)", "\(locale) got another key's answer")
             }
         }
         #expect(bed.daemon!.process.isRunning)

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps build test lint conformance check-export-web check-hostile-export
+.PHONY: all deps build test lint conformance check-export-web check-once-recipes check-hostile-export
 
 all: build
 
@@ -19,6 +19,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
@@ -30,6 +31,11 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# examples/ci/'s recipes, their shell steps run for real: two `showcased --once` builds of a throwaway site with
+# the cache saved and restored between them (README "Static sites and CI").
+check-once-recipes:
+	scripts/check-once-recipes.sh
 
 # The real daemon, as root and as uid 65534, exporting into a tree with planted symlinks, a FIFO, a hard link and a
 # folder-swapping racer: nothing outside the tree may change (README "Security").

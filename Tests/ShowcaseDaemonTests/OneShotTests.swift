@@ -76,6 +76,21 @@ struct OneShotTests {
         #expect(try Self.identities(under: bed.exportDirectory) == export)
     }
 
+    @Test("a host added for a developer already cached costs its identity and one roster, not every storefront")
+    func newHostOfCachedDeveloper() throws {
+        let bed = try bed()
+        bed.hosts = [TestBed.knotbook]
+        try bed.writeConfig()
+        #expect(try OneShotRun.run(bed).status == 0)
+        bed.replay.clearRequests()
+        bed.hosts = [TestBed.knotbook, TestBed.tideLog]
+        try bed.writeConfig()
+        let run = try OneShotRun.run(bed)
+        #expect(run.status == 0, "\(run)")
+        #expect(bed.requests(matching: "bundleId=").map(\.target).count == 1, "\(bed.requests().map(\.target))")
+        #expect(bed.requests(matching: "entity=software").count == 1, "\(bed.requests().map(\.target))")
+    }
+
     @Test("a 500 or 403 upstream with nothing cached exits 75, each roster named unavailable")
     func transportFailureIs75() throws {
         for status in [500, 403] {
@@ -114,6 +129,19 @@ struct OneShotTests {
         #expect(run.status == 75, "\(run)")
         #expect(bed.requests().count == 1, "one throttled request, then no more: \(bed.requests().map(\.target))")
         #expect(run.stderr.contains("--max-wait"), "\(run.stderr)")
+    }
+
+    @Test("SIGINT stops a run waiting on a Retry-After: the last good files stay and it exits 75")
+    func interruptStopsWaiting() throws {
+        let bed = try bed()
+        bed.replay.inject(.status(429, retryAfter: "300"))
+        let started = try OneShotRun.start(bed)
+        try waitFor(timeout: .seconds(20)) { !bed.requests().isEmpty }
+        kill(started.pid, SIGINT)
+        let run = try started.wait(timeout: .seconds(30))
+        #expect(run.status == 75, "\(run)")
+        #expect(run.stderr.contains("stopped waiting on signal \(SIGINT)"), "\(run.stderr)")
+        #expect(bed.requests().count == 1, "\(bed.requests().map(\.target))")
     }
 
     @Test("a Retry-After that ends within --max-wait is waited for and the roster fetched")

@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 import ShowcaseConfig
 import ShowcaseCore
 
@@ -11,9 +12,13 @@ extension Daemon {
     ///
     /// A second run inside `refresh.interval` finds every roster fresh, makes no request, and its export pass
     /// finds every document as it would write it, so nothing in the cache or the export is rewritten.
+    ///
+    /// SIGTERM or SIGINT (`signals`) stops the waiting as `--max-wait` does: the refresh in progress finishes
+    /// (its cache write included), the export is written from what there is, and the report says what is left.
     static func runOnce(
         _ options: DaemonOptions, configuration: Configuration, configPath: String,
-        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, log: DaemonLog
+        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, log: DaemonLog,
+        signals: AsyncStream<Int32>
     ) async -> Int32 {
         // No NOTIFY_SOCKET: a one-shot run is not a service systemd waits on.
         let service = RosterService(
@@ -25,7 +30,7 @@ extension Daemon {
         let hosts = configuration.hosts.map(\.bundleID)
         let rate = configuration.lookup.rateLimit
         let progress = OneShotProgress(
-            isEnabled: OneShotProgress.isWanted(json: options.json), total: due.count,
+            isEnabled: !due.isEmpty && OneShotProgress.isWanted(json: options.json), total: due.count,
             requestsPerMinute: max(1, Int((Duration.seconds(60) / rate.interval).rounded(.down))),
             requestsLeft: { done in
                 (due.count - done) + hosts.filter { service.store.identity($0) == nil }.count
@@ -41,13 +46,27 @@ extension Daemon {
             }
         }
         let pass = CatchUpPass(editions: due, deadline: clock.instant + options.maxWait)
-        let result = await pass.run(
-            clock: clock, limiter: limiter, refresh: { await service.refresher.refresh($0) },
-            finished: { progress.finished($0) })
+        let work = Task {
+            await pass.run(
+                clock: clock, limiter: limiter, isDue: { service.isDue($0) },
+                refresh: { await service.refresher.refresh($0) }, finished: { progress.finished($0) })
+        }
+        let interruption = Task { () -> Int32? in
+            for await number in signals where number != SIGHUP {
+                work.cancel()
+                return number
+            }
+            return nil
+        }
+        let result = await work.value
+        interruption.cancel()
+        let signal = await interruption.value
         ticker.cancel()
         _ = await ticker.value
         progress.finish()
-        if result.stoppedWaiting {
+        if let signal {
+            log.notice("stopped waiting on signal \(signal): rosters not refreshed keep their last good files")
+        } else if result.stoppedWaiting {
             log.warning(
                 "stopped waiting after --max-wait \(options.maxWait): the rate limit or a Retry-After pause would "
                     + "have kept this run waiting longer; rosters not refreshed keep their last good files")

@@ -83,7 +83,11 @@ public enum Daemon {
         }
         defer { withExtendedLifetime(cacheLock) {} }
         if options.once {
-            return await runOnce(options, configuration: configuration, configPath: configPath, load: load, log: log)
+            let status = await runOnce(
+                options, configuration: configuration, configPath: configPath, load: load, log: log,
+                signals: signals.stream)
+            withExtendedLifetime(signals) {}
+            return status
         }
 
         let service = RosterService(

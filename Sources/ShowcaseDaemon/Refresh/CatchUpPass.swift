@@ -28,15 +28,19 @@ struct CatchUpPass: Sendable {
     }
 
     /// Runs the pass: `refresh` refreshes one edition (the daemon's ``Refresher``), `limiter` is the one its
-    /// requests go through, and `finished` hears how many editions are done after each.
+    /// requests go through, `isDue` says just before each whether an edition still needs it (an earlier refresh
+    /// may have made it fresh: a host resolved), and `finished` hears how many editions are done after each.
     func run(
         clock: any ShowcaseClock, limiter: RateLimiter,
+        isDue: @escaping @Sendable (StorefrontEdition) -> Bool = { _ in true },
         refresh: @escaping @Sendable (StorefrontEdition) async -> RefreshOutcome,
         finished: @escaping @Sendable (Int) -> Void = { _ in }
     ) async -> Result {
         let pass = self
         return await withTaskGroup(of: Result?.self) { group in
-            group.addTask { await pass.refreshAll(limiter: limiter, refresh: refresh, finished: finished) }
+            group.addTask {
+                await pass.refreshAll(limiter: limiter, isDue: isDue, refresh: refresh, finished: finished)
+            }
             group.addTask {
                 await pass.watchPause(clock: clock, limiter: limiter)
                 return nil
@@ -53,18 +57,24 @@ struct CatchUpPass: Sendable {
     }
 
     private func refreshAll(
-        limiter: RateLimiter, refresh: @Sendable (StorefrontEdition) async -> RefreshOutcome,
+        limiter: RateLimiter, isDue: @Sendable (StorefrontEdition) -> Bool,
+        refresh: @Sendable (StorefrontEdition) async -> RefreshOutcome,
         finished: @Sendable (Int) -> Void
     ) async -> Result {
         var result = Result()
         var retries = 0
         var index = editions.startIndex
         while index < editions.endIndex {
+            let edition = editions[index]
+            guard retries > 0 || isDue(edition) else {
+                index += 1
+                finished(index)
+                continue
+            }
             if Task.isCancelled || limiter.availableAt > deadline {
                 result.stoppedWaiting = true
                 break
             }
-            let edition = editions[index]
             let outcome = await refresh(edition)
             result.outcomes[edition] = outcome
             if case .failed(let failure) = outcome, failure.error?.isThrottled == true, !Task.isCancelled,

@@ -6,15 +6,18 @@ extension RosterService {
     /// (missing, stale, in a diagnostic, or its host not resolved yet), in the configuration's order. Freshness is
     /// the fetch time inside each cached payload, never a file's mtime, so a CI cache restore that changed every
     /// mtime leaves a fresh cache fresh.
-    func editionsDue() -> [StorefrontEdition] {
+    func editionsDue() -> [StorefrontEdition] { config.current.configuration.editions.filter(isDue) }
+
+    /// Whether some configured host does not see `edition` fresh now. Asked again just before each refresh of a
+    /// one-shot run: a new host of a developer already cached is resolved by the first refresh, after which that
+    /// developer's other rosters are fresh for it too and cost no request.
+    func isDue(_ edition: StorefrontEdition) -> Bool {
         let snapshot = config.current
         let now = clock.now
-        return snapshot.configuration.editions.filter { edition in
-            snapshot.configuration.hosts.contains { host in
-                let (answer, _, _) = store.answer(
-                    host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
-                return ServedState(answer) != .fresh
-            }
+        return snapshot.configuration.hosts.contains { host in
+            let (answer, _, _) = store.answer(
+                host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
+            return ServedState(answer) != .fresh
         }
     }
 

@@ -11,7 +11,7 @@
 #            SYSCONFDIR/showcase/…  from etc/showcase/, never overwriting an existing file
 #            PREFIX/share/man/manN/…  from man/*.N
 #            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/zsh/site-functions/_showcasectl,
-#            PREFIX/share/fish/vendor_completions.d/showcasectl.fish
+#            PREFIX/share/fish/vendor_completions.d/showcasectl.fish (and the same three for showcased)
 #            PREFIX/share/showcase/install-manifest  (what `uninstall` removes, and nothing else)
 # Manifest lines: "f PATH" a file we installed; "c SHA256 PATH" a configuration file we installed
 # (removed only while unchanged: an edited configuration is the operator's); "d PATH" a directory
@@ -115,6 +115,12 @@ install_main() {
     # (/usr/local/share and /usr/share by default).
     [ ! -f completions/showcasectl.fish ] \
         || put 0644 completions/showcasectl.fish "$PREFIX/share/fish/vendor_completions.d/showcasectl.fish"
+    # showcased's own (its flags: --once for a static site's CI run, --cache-dir, --max-wait…).
+    [ ! -f completions/showcased.bash ] \
+        || put 0644 completions/showcased.bash "$PREFIX/share/bash-completion/completions/showcased"
+    [ ! -f completions/_showcased ] || put 0644 completions/_showcased "$PREFIX/share/zsh/site-functions/_showcased"
+    [ ! -f completions/showcased.fish ] \
+        || put 0644 completions/showcased.fish "$PREFIX/share/fish/vendor_completions.d/showcased.fish"
 
     mkdirs "$(dirname "$manifest_rel")"
     add "f $manifest_rel"

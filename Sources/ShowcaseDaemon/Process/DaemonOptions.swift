@@ -48,7 +48,8 @@ public struct DaemonOptions: Sendable, Equatable {
           --help            print this help
           --version         print the version
 
-        Signals: SIGHUP reloads the configuration; SIGTERM and SIGINT stop gracefully.
+        Signals: SIGHUP reloads the configuration; SIGTERM and SIGINT stop gracefully (with --once:
+        stop waiting, write the export from what there is, and exit).
         Exit status: 0 stopped cleanly, 64 usage error, 78 configuration invalid, 71 socket unavailable
         or cache directory in use. With --once: 0 every roster fresh, 1 a diagnostic (malformed
         response, missing entity parameter, host app not found), 73 export not written, 75 a roster

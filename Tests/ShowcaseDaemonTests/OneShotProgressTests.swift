@@ -60,6 +60,10 @@ struct OneShotProgressTests {
         #expect(terminal.output.contains("left\u{1b}[K"), "\(terminal.output.debugDescription)")
         #expect(
             terminal.output.contains("\r\u{1b}[K"), "cleared before the report: \(terminal.output.debugDescription)")
+        // A log line never continues the progress text: it clears the line first.
+        #expect(
+            terminal.output.range(of: "left\u{1b}\\[K[^\r]", options: .regularExpression) == nil,
+            "\(terminal.output.debugDescription)")
 
         let piped = try OneShotRun.run(try bed())
         #expect(piped.status == 0, "\(piped)")

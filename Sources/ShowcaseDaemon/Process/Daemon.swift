@@ -53,7 +53,8 @@ public enum Daemon {
 
         // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
         let signals = ProcessSignals([SIGTERM, SIGINT, SIGHUP])
-        let log = DaemonLog()
+        // Under --once on a terminal, log lines share stderr with the progress line and clear it first.
+        let log = DaemonLog(clearingProgressLine: options.once && OneShotProgress.isWanted(json: options.json))
         let notifier = SystemdNotifier()
         let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
         let load: @Sendable () throws(ConfigErrors) -> Configuration = { () throws(ConfigErrors) in

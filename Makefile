@@ -3,7 +3,7 @@ SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
 .PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-sync \
-    check-hostile-export
+    check-once-recipes check-hostile-export
 
 all: build
 
@@ -31,6 +31,7 @@ test: deps lint
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
 	$(MAKE) check-export-sync
+	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
@@ -47,6 +48,11 @@ check-export-web:
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.
 check-export-sync:
 	scripts/check-export-sync.sh
+
+# examples/ci/'s recipes, their shell steps run for real: two `showcased --once` builds of a throwaway site with
+# the cache saved and restored between them (README "Static sites and CI").
+check-once-recipes:
+	scripts/check-once-recipes.sh
 
 # The real daemon, as root and as uid 65534, exporting into a tree with planted symlinks, a FIFO, a hard link and a
 # folder-swapping racer: nothing outside the tree may change (README "Security").

@@ -9,7 +9,8 @@
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION seconds per round (3), BENCH_CONNECTIONS (16),
 # BENCH_PROFILE=1 also records `perf` of the daemon under the same load into .build/bench/profile.txt,
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
-# the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory.
+# the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
+# BENCH_ONLY=once runs only the `showcased --once` row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -108,16 +109,16 @@ write_config() {
     } >"$file"
 }
 
-start_replay() {   # sets REPLAY to the server's base URL
-    local out=$WORK/replay.out
-    "$BIN/lookup-replay" --fixtures "$WORK/lookup" --port 0 >"$out" 2>"$WORK/replay.log" &
+start_replay() {   # [NAME]: sets REPLAY to the server's base URL (NAME, default replay, names its files)
+    local out=$WORK/${1:-replay}.out
+    "$BIN/lookup-replay" --fixtures "$WORK/lookup" --port 0 >"$out" 2>"$WORK/${1:-replay}.log" &
     PIDS+=($!)
     local i
     for ((i = 0; i < 100; i++)); do
         if [ -s "$out" ]; then REPLAY="http://127.0.0.1:$(head -1 "$out")"; return; fi
         sleep 0.05
     done
-    log "lookup-replay did not start; see $WORK/replay.log"; return 1
+    log "lookup-replay did not start; see $WORK/${1:-replay}.log"; return 1
 }
 
 wait_socket() {   # SOCKET: until it answers a Get
@@ -128,6 +129,37 @@ wait_socket() {   # SOCKET: until it answers a Get
     done
     return 1
 }
+
+# --- showcased --once, cold: exactly S + H upstream requests; wall time ≤ (S + H) / rate + 5 s -------------
+# A static site's CI run (SPEC §17) on an empty cache, S storefronts and H hosts of one developer, at the
+# configuration's rate limit (100/s: the row runs in well under a second plus the process's own time). Timed from
+# exec to exit, the export pass included; the requests are counted by its own lookup-replay's log.
+# `BENCH_ONLY=once scripts/bench.sh` builds, runs this step alone and prints the table.
+if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ] \
+    && "$BIN/showcased" --help 2>&1 | grep -q -- '--once'; then
+    start_replay replay-once
+    printf 'order: []\n' >"$WORK/overlay-once.yaml"
+    write_config "$WORK/showcase-once.yaml" "$WORK/cache-once" "$WORK/o.sock" "$REPLAY/lookup" \
+        "[$(IFS=,; echo "${STOREFRONTS_S[*]}")]" "$HOSTS_H" overlay-once.yaml
+    echo "export: {directory: \"$WORK/export-once\", gzip: true}" >>"$WORK/showcase-once.yaml"
+    rate=$(sed -n 's/.*rate_limit: \([0-9]*\)\/s.*/\1/p' "$WORK/showcase-once.yaml")
+    log "showcased --once on an empty cache (S=${#STOREFRONTS_S[@]}, H=$HOSTS_H, $rate/s)"
+    started=$(date +%s%N)
+    status=0
+    "$BIN/showcased" --once --config "$WORK/showcase-once.yaml" >"$WORK/once.out" 2>"$WORK/once.log" || status=$?
+    ended=$(date +%s%N)
+    printf '{"label":"once","wallMs":%s,"exitStatus":%s,"ratePerSecond":%s}\n' \
+        "$(((ended - started) / 1000000))" "$status" "$rate" | record
+    "$BENCH" upstream-count --replay "$REPLAY" --storefronts "${#STOREFRONTS_S[@]}" --hosts "$HOSTS_H" \
+        --label once-upstream | record
+else
+    skip once "showcased --once not available"
+fi
+if [ "${BENCH_ONLY:-}" = once ]; then
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
+fi
 
 # --- daemon on the S×H warm: upstream requests, then throughput, reload, showcasectl --------------------
 DAEMON_SOCK=$WORK/d.sock

@@ -12,7 +12,7 @@
 #            PREFIX/share/man/manN/…  from man/*.N
 #            PREFIX/share/bash-completion/completions/showcasectl, PREFIX/share/fish/vendor_completions.d/showcasectl.fish,
 #            the zsh completion _showcasectl in ZSH_COMPLETION_DIR: by default PREFIX/share/zsh/site-functions,
-#            but /usr/share/zsh/vendor-completions for PREFIX=/usr (Debian's zsh has /usr/local/share/zsh/site-functions
+#            but /usr/share/zsh/vendor-completions for PREFIX=/usr (and the same three for showcased; Debian's zsh has /usr/local/share/zsh/site-functions
 #            and /usr/share/zsh/vendor-completions on $fpath, not /usr/share/zsh/site-functions)
 #            PREFIX/share/showcase/install-manifest  (what `uninstall` removes, and nothing else)
 # Manifest lines: "f PATH" a file we installed; "c SHA256 PATH" a configuration file we installed
@@ -122,6 +122,12 @@ install_main() {
     # (/usr/local/share and /usr/share by default).
     [ ! -f completions/showcasectl.fish ] \
         || put 0644 completions/showcasectl.fish "$PREFIX/share/fish/vendor_completions.d/showcasectl.fish"
+    # showcased's own (its flags: --once for a static site's CI run, --cache-dir, --max-wait…).
+    [ ! -f completions/showcased.bash ] \
+        || put 0644 completions/showcased.bash "$PREFIX/share/bash-completion/completions/showcased"
+    [ ! -f completions/_showcased ] || put 0644 completions/_showcased "$ZSH_COMPLETION_DIR/_showcased"
+    [ ! -f completions/showcased.fish ] \
+        || put 0644 completions/showcased.fish "$PREFIX/share/fish/vendor_completions.d/showcased.fish"
 
     mkdirs "$(dirname "$manifest_rel")"
     add "f $manifest_rel"

@@ -175,6 +175,25 @@ enum BenchReport {
             rows.append(missing("upstream requests, full warm", "≤ S + H", "upstream"))
         }
 
+        if let once = with("once").first, let wallMs = (once["wallMs"] as? NSNumber)?.doubleValue,
+            let rate = (once["ratePerSecond"] as? NSNumber)?.doubleValue, rate > 0,
+            let upstream = with("once-upstream").first, let requests = upstream["requests"] as? Int,
+            let storefronts = upstream["storefronts"] as? Int, let hosts = upstream["hosts"] as? Int
+        {
+            let budget = storefronts + hosts
+            let bound = Double(budget) / rate + 5
+            let status = (once["exitStatus"] as? Int) ?? -1
+            let ok = requests == budget && wallMs / 1000 <= bound && status == 0
+            rows.append(
+                Row(
+                    figure: "showcased --once, cold, S=\(storefronts), H=\(hosts)",
+                    ours: String(format: "%d requests, %.2f s", requests, wallMs / 1000), floor: "", ratio: "",
+                    target: String(format: "= S + H = %d; ≤ %.2f s", budget, bound), verdict: ok ? "PASS" : "FAIL",
+                    note: String(format: "exit %d; rate %.0f/s; exec to exit, export included", status, rate)))
+        } else {
+            rows.append(missing("showcased --once, cold", "= S + H; ≤ (S + H) / rate + 5 s", "once"))
+        }
+
         if let ctl = with("ctl").first, let medianMs = (ctl["medianMs"] as? NSNumber)?.doubleValue {
             let failures = (ctl["failures"] as? Int) ?? 0
             rows.append(

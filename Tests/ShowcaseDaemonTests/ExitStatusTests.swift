@@ -104,8 +104,11 @@ struct ExitStatusTests {
         try bed.start()
         try bed.waitUntilWarm()
         let secondLog = bed.directory.appendingPathComponent("second.log")
+        // A cache directory of its own: the first daemon's would refuse it before the socket (CacheLockTests).
+        let secondCache = bed.directory.appendingPathComponent("second-cache").path
         let second = try DaemonProcess(
-            config: bed.configURL, socketPath: bed.socketPath, logFile: secondLog, waitForSocket: false)
+            config: bed.configURL, socketPath: bed.socketPath, logFile: secondLog,
+            arguments: ["--cache-dir", secondCache], waitForSocket: false)
         #expect(try second.waitForExit() == 71, "\(second.log)")
         #expect(second.log.contains(bed.socketPath), "the error names the socket: \(second.log)")
         #expect(try bed.get("de").string("state") == "fresh")

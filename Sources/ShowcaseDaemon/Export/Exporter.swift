@@ -80,6 +80,10 @@ final class Exporter: Sendable {
         }
     }
 
+    /// Runs one pass over `plan` now, without the loop (a one-shot run writes the export once, after its
+    /// refreshes), logged and remembered like every pass; nil when no export is configured.
+    func passNow(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? { await pass(plan) }
+
     /// The last finished pass, if any.
     var lastPass: Pass? { state.withLock { $0.last } }
 

@@ -18,10 +18,17 @@ public enum Daemon {
         public static let success: Int32 = 0
         /// `EX_USAGE`: a command-line mistake.
         public static let usage: Int32 = 64
-        /// `EX_OSERR`: the socket could not be served (adopting, binding or listening failed).
+        /// `EX_OSERR`: the socket could not be served (adopting, binding or listening failed), or another process
+        /// (a daemon, a `--once` run) holds the cache directory.
         public static let osError: Int32 = 71
         /// `EX_CONFIG`: the configuration is invalid or unreadable.
         public static let config: Int32 = 78
+        /// `--once`: a roster ended in a diagnostic (MalformedResponse, MissingEntityParameter, HostAppNotFound).
+        public static let diagnostic: Int32 = 1
+        /// `EX_CANTCREAT`, `--once`: the export could not be written.
+        public static let exportFailed: Int32 = 73
+        /// `EX_TEMPFAIL`, `--once`: a roster was left stale or unavailable (transport failure or `--max-wait`).
+        public static let temporaryFailure: Int32 = 75
     }
 
     /// Runs the daemon until SIGTERM/SIGINT and returns the process exit status.
@@ -47,9 +54,11 @@ public enum Daemon {
 
         // Signals first: a SIGTERM that arrives while the cache loads must still stop the daemon cleanly.
         let signals = ProcessSignals([SIGTERM, SIGINT, SIGHUP])
-        // One clock for the whole process: the log's timestamps and the schedule agree.
+        // One clock for the whole process: the log's timestamps and the schedule agree. Under --once on a terminal,
+        // log lines share stderr with the progress line and clear it first.
         let clock = SystemClock()
-        let log = DaemonLog(clock: clock)
+        let log = DaemonLog(
+            clearingProgressLine: options.once && OneShotProgress.isWanted(json: options.json), clock: clock)
         let notifier = SystemdNotifier()
         let configPath = URL(fileURLWithPath: options.configPath ?? DefaultPaths().configFile).standardizedFileURL.path
         let load: @Sendable () throws(ConfigErrors) -> Configuration = { () throws(ConfigErrors) in
@@ -63,6 +72,27 @@ public enum Daemon {
                 log.error("\(item)")
             }
             return ExitCode.config
+        }
+
+        // One process per cache directory (SPEC §17): a second daemon or `--once` run is refused at once. The
+        // lock is held until the process exits.
+        let cacheLock: CacheLock?
+        do {
+            cacheLock = try CacheLock.acquire(directory: configuration.cache.directory)
+        } catch let refusal where refusal.isHeld {
+            log.error(refusal.description)
+            return ExitCode.osError
+        } catch {
+            log.warning("\(error.description); going on without it")
+            cacheLock = nil
+        }
+        defer { withExtendedLifetime(cacheLock) {} }
+        if options.once {
+            let status = await runOnce(
+                options, configuration: configuration, configPath: configPath, load: load, log: log,
+                signals: signals.stream)
+            withExtendedLifetime(signals) {}
+            return status
         }
 
         let service = RosterService(

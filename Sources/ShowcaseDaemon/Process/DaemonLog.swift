@@ -97,6 +97,8 @@ public final class DaemonLog: Sendable {
     private let errorOutput: Int32
     private let condenseWindow: Duration
     private let clock: any ShowcaseClock
+    /// Whether each stderr line first clears the terminal line (a one-shot run's progress is shown there).
+    private let clearsLine: Bool
     private let repeats = NSLockedBox<[String: Repeat]>([:])
 
     /// A log that sends records to journald when `JOURNAL_STREAM` is set (falling back to `<N>`-prefixed stderr
@@ -114,13 +116,23 @@ public final class DaemonLog: Sendable {
             clock: clock)
     }
 
+    /// A log for a run whose in-place progress line (``OneShotProgress``) shares the terminal on stderr: each
+    /// stderr line first clears that line (`\r`, erase to its end), so a record never continues the progress
+    /// text; the progress is drawn again below it at its next update.
+    convenience init(clearingProgressLine: Bool, clock: any ShowcaseClock = SystemClock()) {
+        self.init(
+            environment: ProcessInfo.processInfo.environment, condenseWindow: .seconds(600), journalSocket: nil,
+            errorOutput: 2, clock: clock, clearsLine: clearingProgressLine)
+    }
+
     /// Like the public initializer, writing the stderr lines to `errorOutput` instead of descriptor 2.
     init(
         environment: [String: String], condenseWindow: Duration, journalSocket: String?, errorOutput: Int32,
-        clock: any ShowcaseClock = SystemClock()
+        clock: any ShowcaseClock = SystemClock(), clearsLine: Bool = false
     ) {
         journalStream = Self.isJournalStream(environment["JOURNAL_STREAM"], descriptor: errorOutput)
         self.clock = clock
+        self.clearsLine = clearsLine
         let path = journalSocket ?? environment["SHOWCASE_JOURNAL_SOCKET"] ?? Self.journalSocketPath
         journal = journalStream ? JournalSocket(path: path) : nil
         self.errorOutput = errorOutput
@@ -205,7 +217,7 @@ public final class DaemonLog: Sendable {
         let prefix =
             journalStream ? "<\(priority.rawValue)>" : "\(RFC3339.milliseconds(clock.now)) \(priority.word) "
         // Escaped, not just joined: journald's stream also ends a line at NUL, and a terminal obeys ESC.
-        var bytes = Array((prefix + message.escapingControlCharacters() + "\n").utf8)
+        var bytes = Array(((clearsLine ? "\r\u{1b}[K" : "") + prefix + message.escapingControlCharacters() + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes {

@@ -14,6 +14,8 @@ final class RosterService: Sendable {
     let warm = WarmSet()
     let upstream: Upstream
     let scheduler: RefreshScheduler
+    /// How one edition is refreshed; the scheduler's worker runs it, and a one-shot run calls it directly.
+    let refresher: Refresher
     let clock: any ShowcaseClock
     let log: DaemonLog
     let notifier: SystemdNotifier
@@ -53,6 +55,7 @@ final class RosterService: Sendable {
         let limiter = RateLimiter(clock: clock, spacing: { config.current.requestSpacing })
         upstream = Upstream(config: config, limiter: limiter, log: log)
         let refresher = Refresher(store: store, upstream: upstream, config: config, clock: clock, log: log)
+        self.refresher = refresher
         // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
         let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
         scheduler = RefreshScheduler(

@@ -63,6 +63,11 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// When the next request may go: the next free slot, or the end of a throttle pause if that is later (a
+    /// moment already past when one may go at once). A one-shot run stops before a wait that ends past its
+    /// `--max-wait`.
+    var availableAt: ContinuousClock.Instant { state.withLock { max($0.nextSlot, $0.pausedUntil) } }
+
     /// The end of the throttle pause in force, nil when none is.
     var pause: ContinuousClock.Instant? {
         let until = state.withLock { $0.pausedUntil }

@@ -88,18 +88,9 @@ final class DaemonProcess: @unchecked Sendable {
     /// Waits for the process to exit and returns its exit status (128+N for a signal).
     @discardableResult
     func waitForExit(timeout: Duration = .seconds(15)) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                throw HarnessError("showcased did not exit in time: \(log)")
-            }
-            usleep(10_000)
-        }
-        process.waitUntilExit()
+        let status = try process.exitStatus(within: timeout) { HarnessError("showcased did not exit in time: \(log)") }
         if let report = takeSanitizerReport() { throw HarnessError("showcased: \(report)") }
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        return status
     }
 
     /// SIGTERM and wait; returns the exit status.

@@ -1,0 +1,89 @@
+import Foundation
+@preconcurrency import Glibc
+import ShowcaseConfig
+import ShowcaseCore
+
+extension Daemon {
+    /// `showcased --once` (SPEC §17): the daemon's parts in another composition — the same configuration,
+    /// cache, ``RosterService``, ``Refresher``, rate limiter and export writer, but no socket, no scheduler loop
+    /// and no services running until a signal. The cache is read, every edition that is not fresh is refreshed
+    /// once (``CatchUpPass``, bounded by `--max-wait`), the export is written once, the report is printed, and the
+    /// exit status is the report's. The caller holds the cache directory's ``CacheLock`` throughout.
+    ///
+    /// A second run inside `refresh.interval` finds every roster fresh, makes no request, and its export pass
+    /// finds every document as it would write it, so nothing in the cache or the export is rewritten.
+    ///
+    /// SIGTERM or SIGINT (`signals`) stops the waiting as `--max-wait` does: the refresh in progress finishes
+    /// (its cache write included), the export is written from what there is, and the report says what is left.
+    static func runOnce(
+        _ options: DaemonOptions, configuration: Configuration, configPath: String,
+        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, log: DaemonLog,
+        signals: AsyncStream<Int32>
+    ) async -> Int32 {
+        // No NOTIFY_SOCKET: a one-shot run is not a service systemd waits on.
+        let service = RosterService(
+            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), log: log,
+            notifier: SystemdNotifier(environment: [:], log: log))
+        _ = service.loadCache()
+        let due = service.editionsDue()
+        let (clock, limiter) = (service.clock, service.upstream.limiter)
+        let hosts = configuration.hosts.map(\.bundleID)
+        let rate = configuration.lookup.rateLimit
+        let progress = OneShotProgress(
+            isEnabled: !due.isEmpty && OneShotProgress.isWanted(json: options.json), total: due.count,
+            requestsPerMinute: max(1, Int((Duration.seconds(60) / rate.interval).rounded(.down))),
+            requestsLeft: { done in
+                (due.count - done) + hosts.filter { service.store.identity($0) == nil }.count
+            },
+            nextRequestIn: {
+                let wait = limiter.availableAt - clock.instant
+                return wait > .zero ? wait : nil
+            })
+        let ticker = Task {
+            while !Task.isCancelled {
+                progress.show()
+                do { try await clock.sleep(for: .seconds(1)) } catch { return }
+            }
+        }
+        let pass = CatchUpPass(editions: due, deadline: clock.instant + options.maxWait)
+        let work = Task {
+            await pass.run(
+                clock: clock, limiter: limiter, isDue: { service.isDue($0) },
+                refresh: { await service.refresher.refresh($0) }, finished: { progress.finished($0) })
+        }
+        let interruption = Task { () -> Int32? in
+            for await number in signals where number != SIGHUP {
+                work.cancel()
+                return number
+            }
+            return nil
+        }
+        let result = await work.value
+        interruption.cancel()
+        let signal = await interruption.value
+        ticker.cancel()
+        _ = await ticker.value
+        progress.finish()
+        if let signal {
+            log.notice("stopped waiting on signal \(signal): rosters not refreshed keep their last good files")
+        } else if result.stoppedWaiting {
+            log.warning(
+                "stopped waiting after --max-wait \(options.maxWait): the rate limit or a Retry-After pause would "
+                    + "have kept this run waiting longer; rosters not refreshed keep their last good files")
+        }
+
+        let export = await service.exporter.passNow { service.exportPlan() }
+        let report = OneShotReport(
+            rosters: service.oneShotRosters(), requests: service.upstream.snapshot.requests, export: export,
+            stoppedWaiting: result.stoppedWaiting)
+        if options.json {
+            FileHandle.standardOutput.write(report.json + Data("\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(report.lines.map { $0 + "\n" }.joined().utf8))
+        }
+        log.notice(
+            "one-shot run: \(due.count) of \(configuration.editions.count) rosters due, "
+                + "\(report.requests) upstream requests" + (export.map { "; \($0.summary)" } ?? ""))
+        return report.exitStatus
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ShowcaseCore
+import ShowcaseExport
+import Testing
+
+@testable import ShowcaseDaemon
+
+/// The one-shot run's command line and report as values: which flags combine, and which exit status a set of
+/// roster states gives (SPEC §17), without a process.
+@Suite("One-shot options and report")
+struct OneShotReportTests {
+    static let us = StorefrontEdition(TestBed.storefront("us"))
+    static let de = StorefrontEdition(TestBed.storefront("de"))
+
+    func report(_ states: [ServedState], export: ExportReport? = nil) -> OneShotReport {
+        let rosters = states.enumerated().map { index, state in
+            OneShotReport.Roster(
+                host: TestBed.knotbook, edition: index == 0 ? Self.us : Self.de, state: state, apps: 3,
+                fetchedAt: state == .fresh || state == .stale ? Date(timeIntervalSince1970: 1_800_000_000) : nil,
+                error: state == .fresh ? nil : "the lookup service answered HTTP 500")
+        }
+        return OneShotReport(rosters: rosters, requests: 2, export: export, stoppedWaiting: false)
+    }
+
+    @Test("0 only when every roster is fresh; a diagnostic is 1 and wins over a stale or unavailable roster (75)")
+    func exitStatus() {
+        #expect(report([.fresh, .fresh]).exitStatus == 0)
+        #expect(report([.fresh, .stale]).exitStatus == 75)
+        #expect(report([.unavailable, .fresh]).exitStatus == 75)
+        #expect(report([.warming, .fresh]).exitStatus == 75)
+        #expect(report([.failed, .fresh]).exitStatus == 1)
+        #expect(report([.unavailable, .failed]).exitStatus == 1)
+        let failedExport = ExportReport(
+            directory: "/srv/export", errors: [ExportError(.writeFailed, path: "/srv/export/v1", "disk full")])
+        #expect(report([.fresh, .stale], export: failedExport).exitStatus == 73)
+        #expect(report([.failed, .fresh], export: failedExport).exitStatus == 1)
+    }
+
+    @Test("a line per roster names its host, storefront and state, and escapes upstream text")
+    func lines() {
+        var report = report([.fresh, .unavailable])
+        report.rosters[1].error = "bad\u{1b}[2Jbody"
+        #expect(report.lines.count == 2)
+        #expect(report.lines[0] == "\(TestBed.knotbook) us: fresh, 3 apps, fetched 2027-01-15T08:00:00Z")
+        #expect(report.lines[1] == "\(TestBed.knotbook) de: unavailable, bad\\x1b[2Jbody")
+    }
+
+    @Test("--once combines with --config, --cache-dir, --max-wait and --json; not with --socket")
+    func parsing() throws {
+        let once = try DaemonOptions.parse(["--once", "--cache-dir", "c", "--max-wait", "90s", "--json"])
+        #expect(once.once && once.json && once.cacheDirectory == "c" && once.maxWait == .seconds(90))
+        #expect(try DaemonOptions.parse(["--once"]).maxWait == .seconds(600))
+        #expect(throws: DaemonUsageError.self) { try DaemonOptions.parse(["--once", "--socket", "s"]) }
+        #expect(throws: DaemonUsageError.self) { try DaemonOptions.parse(["--json"]) }
+        #expect(throws: DaemonUsageError.self) { try DaemonOptions.parse(["--max-wait", "1m"]) }
+        #expect(throws: DaemonUsageError.self) { try DaemonOptions.parse(["--once", "--max-wait", "soon"]) }
+        #expect(throws: DaemonUsageError.self) { try DaemonOptions.parse(["--once", "--max-wait", "0s"]) }
+    }
+}

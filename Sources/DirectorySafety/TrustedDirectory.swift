@@ -36,21 +36,23 @@ public final class TrustedDirectory: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Opens the directory at `path`, an operator's configured path (every component of it is theirs, so links
-    /// in it are followed, as the operator set them up). With `creating`, missing directories along it are made,
-    /// and the last one, when this call made it, gets `mode` (set on its descriptor, whatever the umask).
-    public static func open(_ path: String, creating mode: mode_t? = nil) throws(DirectoryError)
-        -> TrustedDirectory
+    /// in it are followed, as the operator set them up). With `creating`, missing directories along it are made
+    /// with `mode`, set on each one's descriptor whatever the umask, or with `applyingUmask`, less the umask.
+    public static func open(_ path: String, creating mode: mode_t? = nil, applyingUmask: Bool = false)
+        throws(DirectoryError) -> TrustedDirectory
     {
         if let mode, access(path, F_OK) != 0 {
             var current = path.hasPrefix("/") ? "" : "."
             for component in path.split(separator: "/") {
                 current += "/" + component
-                guard mkdir(current, 0o700) == 0 else {
+                guard mkdir(current, applyingUmask ? mode : 0o700) == 0 else {
                     if errno == EEXIST { continue }
                     let code = errno
                     throw DirectoryError(.system(code), path: current, "cannot create \(current): \(reason(code))")
                 }
-                // Widened on its descriptor (the umask would leave a web server unable to traverse it).
+                // Widened on its descriptor (the umask would leave a web server unable to traverse it), unless the
+                // umask is to decide (a private cache under the unit's UMask=0077).
+                if applyingUmask { continue }
                 let made = Glibc.open(current, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 if made >= 0 {
                     fchmod(made, mode)
@@ -157,9 +159,11 @@ public final class TrustedDirectory: @unchecked Sendable {
 
     /// Creates the file `name`, which must not exist (`O_CREAT|O_EXCL|O_NOFOLLOW`: whatever is there already, a
     /// link, a FIFO or a hard link to a file elsewhere, is ``DirectoryError/Code/exists`` and untouched), with
-    /// `bytes` and `mode` (set by `fchmod`, whatever the umask). Not flushed: see ``syncFile(_:)``. On failure
-    /// nothing of it is left.
-    public func create(_ name: String, bytes: Data, mode: mode_t = 0o644) -> DirectoryError? {
+    /// `bytes` and `mode` (set by `fchmod`, whatever the umask; with `applyingUmask`, `mode` less the umask, as
+    /// `open(2)` makes it). Not flushed: see ``syncFile(_:)``. On failure nothing of it is left.
+    public func create(_ name: String, bytes: Data, mode: mode_t = 0o644, applyingUmask: Bool = false)
+        -> DirectoryError?
+    {
         let target = child(name)
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
         guard fd >= 0 else {
@@ -167,7 +171,7 @@ public final class TrustedDirectory: @unchecked Sendable {
             if code == EEXIST { return DirectoryError(.exists, path: target, "\(target) already exists") }
             return DirectoryError(.system(code), path: target, "cannot create \(target): \(Self.reason(code))")
         }
-        var failure: Int32 = fchmod(fd, mode) == 0 ? 0 : errno
+        var failure: Int32 = applyingUmask || fchmod(fd, mode) == 0 ? 0 : errno
         if failure == 0 {
             failure = bytes.withUnsafeBytes { buffer -> Int32 in
                 var offset = 0

@@ -69,6 +69,21 @@ struct TrustedDirectoryTests {
         #expect(tree.entry("hard")?.isOwnSingleFile == false)
     }
 
+    @Test("create and open leave the mode to the umask when asked, as a private cache under UMask=0077 needs")
+    func umaskApplies() throws {
+        let scratch = try Scratch()
+        // The process's umask, read without changing it (other tests run in parallel).
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let mask = try #require(mode_t(line.split(separator: "\t").last.map(String.init) ?? "", radix: 8))
+        let made = try TrustedDirectory.open(scratch.path("cache"), creating: 0o777, applyingUmask: true)
+        #expect(try scratch.mode("cache") == 0o777 & ~mask)
+        #expect(made.create("roster", bytes: Data("x".utf8), mode: 0o666, applyingUmask: true) == nil)
+        #expect(try scratch.mode("cache/roster") == 0o666 & ~mask)
+        #expect(made.create("exact", bytes: Data("x".utf8), mode: 0o666) == nil)
+        #expect(try scratch.mode("cache/exact") == 0o666)
+    }
+
     @Test("rename replaces a symlink as a name and removeFile removes a link, never what it points to")
     func renameAndRemove() throws {
         let scratch = try Scratch()

@@ -347,17 +347,18 @@ public struct FileCache: Sendable {
 
     /// Temporary file in the same directory (created exclusively under a fresh name), write, fsync, rename over
     /// `url`, fsync the directory: all through ``TrustedDirectory``, so nothing planted in the directory is followed
-    /// or written through.
+    /// or written through. Modes are the process's umask's to decide: under the unit's `UMask=0077` the cache is
+    /// private to the service user (scripts/hardening-smoke.sh checks it).
     func writeAtomically(_ data: Data, to url: URL) throws(CacheError) {
         let folder: TrustedDirectory
         do {
-            folder = try TrustedDirectory.open(directory.path, creating: 0o755)
+            folder = try TrustedDirectory.open(directory.path, creating: 0o777, applyingUmask: true)
         } catch {
             throw CacheError(path: directory.path, detail: "cannot create the directory: \(error.message)")
         }
         let name = url.lastPathComponent
         let temporary = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        if let failure = folder.create(temporary, bytes: data, mode: 0o644) {
+        if let failure = folder.create(temporary, bytes: data, mode: 0o644, applyingUmask: true) {
             throw CacheError(path: folder.child(temporary), detail: "write: \(Self.reason(failure.errno))")
         }
         if let failure = folder.syncFile(temporary) {

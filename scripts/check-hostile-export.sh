@@ -104,6 +104,7 @@ storefronts: [us, de, jp]
 lookup:
   endpoint: http://127.0.0.1:$port/lookup
   timeout: 5s
+  rate_limit: 600/min
 cache:
   directory: $run/cache
 socket:
@@ -172,6 +173,9 @@ EOF
     chown -h "$uid:$uid" "$tree"
     sed -i "s#^  - bundle_id: .*#  - bundle_id: com.quietharbor.Knotbook#" "$run/etc/showcase.yaml"
     ctl reload >/dev/null || fail "$who: reload failed"
+    # The new host's identity is fetched after the reload: its documents exist once its roster is served.
+    ctl roster --storefront us --host com.quietharbor.Knotbook --wait 30 >/dev/null ||
+        fail "$who: no roster for the reloaded host"
     ctl export >/dev/null 2>&1 || true
     [ "$(snapshot "$run/outside")" = "$before" ] || fail "$who: dropping the host removed files through its link"
     ok "$who: a host dropped while its folder is a link removes nothing outside"
@@ -179,6 +183,7 @@ EOF
 
     # The racer: for a bounded number of passes, Knotbook's us folder is removed and replaced by a link to the
     # private file as fast as a loop can, while exports recreate it.
+    [ -d "$run/export/v1/com.quietharbor.Knotbook/us" ] || fail "$who: the reloaded host's us folder was not exported"
     local racer_pid stop=$run/racer.stop
     "${runner[@]}" "$base/racer" "$run/export/v1/com.quietharbor.Knotbook/us" "$run/outside/secret" "$stop" \
         >"$run/racer.out" &

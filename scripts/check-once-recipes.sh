@@ -108,8 +108,8 @@ YAML
     local warm
     warm=$(requests)
     [ "$warm" = 0 ] || fail "$name: the run after the restore made $warm upstream requests"
-    diff -r "$work/$name-1/public/showcase" "$work/$name-2/public/showcase" >/dev/null \
-        || fail "$name: the second build's showcase files differ from the first's"
+    diff -r "$work/$name-1/public/showcase" "$work/$name-2/public/showcase" >"$work/$name.diff" 2>&1 \
+        || fail "$name: the second build's showcase files differ from the first's: $(head -c 2000 "$work/$name.diff")"
     ok "$name: after a restore with new mtimes, no request and byte-identical showcase files"
 }
 

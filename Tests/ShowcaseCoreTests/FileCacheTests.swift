@@ -17,6 +17,16 @@ struct FileCacheTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
     }
 
+    @Test("a fetch time just before a whole second still reads as that second after a load, as replies show it")
+    func fetchTimeNeverRoundsUp() throws {
+        let fetchedAt = Date(timeIntervalSince1970: 1_800_000_042.9996)
+        try cache.store(Fixtures.roster("jp", fetchedAt: fetchedAt))
+        let loaded = try #require(cache.loadRoster(artistId: Fixtures.artistId, storefront: Fixtures.storefront("jp")))
+        #expect(RFC3339.seconds(loaded.fetchedAt) == RFC3339.seconds(fetchedAt))
+        #expect(RFC3339.seconds(loaded.fetchedAt) == "2027-01-15T08:00:42Z")
+        #expect(fetchedAt.timeIntervalSince(loaded.fetchedAt) < 0.001)
+    }
+
     @Test("a stored roster loads back with its apps and its fetch time from inside the payload")
     func roundTrip() throws {
         let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000.25)

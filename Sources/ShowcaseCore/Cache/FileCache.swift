@@ -305,8 +305,13 @@ public struct FileCache: Sendable {
         var fetchedAt: Date { Date(timeIntervalSince1970: Double(fetchedAtMilliseconds) / 1000) }
     }
 
+    /// The fetch time in whole milliseconds, cut, never rounded up: a roster fetched at 14:18:43.9996 must still read
+    /// "14:18:43" after a restart (every reply and the export show whole seconds, cut), or a `--once` run after a CI
+    /// restore rewrites index.json for nothing. The microsecond nearest the interval is cut, so a time stored as
+    /// .25 that is 0.2499999 in binary stays .250.
     private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        return Int64((micros / 1000).rounded(.down))
     }
 
     // MARK: Host identities

@@ -31,7 +31,7 @@ struct ClientTests {
 
     @Test("calls asynchronously and maps error replies to typed errors with name and parameters")
     func asyncCalls() async throws {
-        let server = try TestServer()
+        let server = try TestServer.forAsyncCalls()
         defer { server.stop() }
         let client = try server.client()
         #expect(try await client.call("org.example.test.Echo", ["k": [1, 2]]) == ["k": [1, 2]])
@@ -48,7 +48,7 @@ struct ClientTests {
     func typedCalls() async throws {
         struct Query: Encodable { var value: [String: Int] }
         struct Answer: Decodable, Equatable { var value: [String: Int] }
-        let server = try TestServer()
+        let server = try TestServer.forAsyncCalls()
         defer { server.stop() }
         let answer = try await server.client().call(
             "org.example.test.Echo", Query(value: ["a": 1]), returning: Answer.self)
@@ -57,7 +57,7 @@ struct ClientTests {
 
     @Test("yields a streaming call's replies as an async sequence until the final one")
     func asyncStream() async throws {
-        let server = try TestServer()
+        let server = try TestServer.forAsyncCalls()
         defer { server.stop() }
         var indices: [Int64] = []
         for try await reply in try server.client().stream("org.example.test.Count", ["count": 5]) {
@@ -68,7 +68,7 @@ struct ClientTests {
 
     @Test("ends a stream by throwing the service's error reply")
     func streamError() async throws {
-        let server = try TestServer()
+        let server = try TestServer.forAsyncCalls()
         defer { server.stop() }
         let stream = try server.client().stream("org.example.test.Count", ["count": "x"])
         await #expect(throws: VarlinkError.self) {

@@ -128,6 +128,11 @@ final class TestServer: @unchecked Sendable {
         try server.start()
     }
 
+    /// A server for async calls: an awaiting task may wait long for a thread of the cooperative pool when the
+    /// whole suite runs at once under a sanitizer on 2 cores (112 s seen), longer than the default 60 s idle timeout,
+    /// which would close the connection between two calls and fail the test for a reason it does not test.
+    static func forAsyncCalls() throws -> TestServer { try TestServer(limits: .init(idleTimeout: .seconds(900))) }
+
     func client(timeout: Duration = .seconds(10)) throws -> VarlinkClient {
         try VarlinkClient(path: path, timeout: timeout)
     }

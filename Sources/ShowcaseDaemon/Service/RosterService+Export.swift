@@ -23,7 +23,12 @@ extension RosterService {
                 }
             }
         }
-        return Exporter.Plan(settings: settings, rosters: rosters)
+        var plan = Exporter.Plan(settings: settings, rosters: rosters)
+        if settings.html {
+            plan.renderers += WebSurfaces.documentRenderers
+            plan.hostRenderers += WebSurfaces.hostRenderers
+        }
+        return plan
     }
 
     /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one

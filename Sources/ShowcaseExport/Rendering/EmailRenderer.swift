@@ -7,16 +7,24 @@ import ShowcaseCore
 /// `class` or relative URL (a mail client has no page to resolve one against, and strips the rest), and every
 /// image has `width` and `height` (clients that block images keep the layout). Mirrored icons are used only
 /// through an absolute `export.public_url`; otherwise Apple's `iconUrl`. No app to show renders nothing.
-public struct EmailRenderer: Sendable {
+public struct EmailRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.email.html`.
     public static let suffix = ".email.html"
 
     /// Where the tree is served, for mirrored icons (used only when absolute).
     public var tree: PublicTree
 
+    /// ``suffix``, as the writer asks for it.
+    public var suffix: String { Self.suffix }
+
     /// A renderer linking mirrored icons under `tree` when it is absolute.
-    public init(tree: PublicTree) {
+    public init(tree: PublicTree = .standard) {
         self.tree = tree
+    }
+
+    /// The file for `document` in the tree `context` names (its `export.public_url`).
+    public func render(_ document: ExportDocument, in context: RenderContext) -> [UInt8] {
+        Self(tree: PublicTree(context)).render(document)
     }
 
     /// The email fragment of `document`; empty when it has no app with a safe store link.

@@ -20,7 +20,7 @@ import ShowcaseCore
 /// both. The icon is the mirrored one through `export.public_url` when the document has it (the smallest size
 /// that fills 64 px, and a 2× one for `srcset`), else Apple's `iconUrl`. A roster with no app to show renders
 /// nothing at all: an include of the empty file shows nothing, not an empty box.
-public struct HTMLFragmentRenderer: Sendable {
+public struct HTMLFragmentRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.html`.
     public static let suffix = ".html"
     /// The icon's display size in CSS pixels (showcase-widget.css sizes it the same).
@@ -29,9 +29,17 @@ public struct HTMLFragmentRenderer: Sendable {
     /// Where the tree is served, for mirrored icons.
     public var tree: PublicTree
 
+    /// ``suffix``, as the writer asks for it.
+    public var suffix: String { Self.suffix }
+
     /// A renderer linking mirrored icons under `tree`.
-    public init(tree: PublicTree) {
+    public init(tree: PublicTree = .standard) {
         self.tree = tree
+    }
+
+    /// The file for `document` in the tree `context` names (its `export.public_url`).
+    public func render(_ document: ExportDocument, in context: RenderContext) -> [UInt8] {
+        Self(tree: PublicTree(context)).render(document)
     }
 
     /// The fragment of `document`; empty when it has no app with a safe store link.

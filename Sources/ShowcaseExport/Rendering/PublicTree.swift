@@ -17,6 +17,11 @@ public struct PublicTree: Sendable, Hashable {
         self.isAbsolute = isAbsolute
     }
 
+    /// The tree a renderer's `context` names (`export.public_url`).
+    public init(_ context: RenderContext) {
+        self.init(url: context.publicURL, isAbsolute: context.publicURLIsAbsolute)
+    }
+
     /// The tree at the default `export.public_url`, `/showcase/v1/` (as etc/nginx/showcase.conf serves it).
     public static let standard = PublicTree(url: "/showcase/v1/", isAbsolute: false)
 

@@ -30,7 +30,7 @@ struct WebListing {
     init(_ app: ExportedApp) {
         self.init(
             id: app.resolved.id, name: app.resolved.app.name, storeUrl: app.resolved.storeUrl,
-            iconUrl: app.resolved.app.iconUrl, icons: [:], genreId: nil, tagline: app.resolved.tagline,
+            iconUrl: app.resolved.app.iconUrl, icons: app.icons, genreId: app.genreId, tagline: app.resolved.tagline,
             formattedPrice: app.resolved.app.formattedPrice, price: app.resolved.app.price,
             currency: app.resolved.app.currency, platform: app.resolved.app.platform)
     }

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-sync \
+.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html check-export-sync \
     check-once-recipes check-hostile-export
 
 all: build
@@ -30,6 +30,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-export-html
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
@@ -43,6 +44,12 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# SPEC §14 through the binary: every HTML fragment and email variant parsed by html5lib (strict) with its JSON-LD
+# and email rules checked, the widget and an nginx SSI page rendered in headless Chromium at iPhone, iPad, Mac and
+# desktop sizes in light and dark mode; screenshots in .build/screenshots/.
+check-export-html:
+	scripts/check-export-html.sh
 
 # showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.

@@ -22,10 +22,8 @@
 # Chromium resolves no name but 127.0.0.1 (--host-resolver-rules): icons on Apple's CDN are never fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-fail() { echo "check-export-web: FAIL: $*" >&2; exit 1; }
-pass=0
-ok() { echo "check-export-web: ok: $*"; pass=$((pass + 1)); }
+CHECK=check-export-web
+. scripts/lib.sh
 
 command -v nginx >/dev/null || fail "nginx is missing (make deps installs it)"
 command -v chromium >/dev/null || fail "chromium is missing (make deps installs it)"
@@ -38,12 +36,6 @@ sample=$bin_dir/showcase-export-sample
 
 work=$(mktemp -d)
 nginx_pid='' daemon_pid='' replay_pid=''
-stop_pid() { # PID: SIGTERM, then wait up to 5 s
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill "$1" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    fi
-}
 cleanup() {
     stop_pid "$nginx_pid"
     stop_pid "$daemon_pid"
@@ -55,33 +47,14 @@ chmod 755 "$work"
 
 # 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
-"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
-replay_pid=$!
-for _ in $(seq 100); do
-    [ -s "$work/replay.out" ] && break
-    kill -0 "$replay_pid" 2>/dev/null || { cat "$work/replay.log" >&2; fail "lookup-replay exited"; }
-    sleep 0.1
-done
-replay_port=$(head -n 1 "$work/replay.out")
-[ -n "$replay_port" ] || fail "lookup-replay did not print its port"
+start_replay "$bin_dir" "$work"
 config=$work/config
 mkdir -p "$config" "$work/cache" "$work/run"
 socket=$work/run/showcased.sock
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
-    -e "s#^\(  directory:\).*#\1 $work/cache#" \
-    -e "s#^\(  path:\).*#\1 $socket#" \
-    -e "s#^\(  rate_limit:\).*#\1 600/min#" \
-    Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
+demo_config "$work" "$socket" >"$config/showcase.yaml"
 printf 'export:\n  directory: %s\n  gzip: true\n' "$work/export" >>"$config/showcase.yaml"
 cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
-(umask 077 && exec "$bin_dir/showcased" --config "$config/showcase.yaml") >"$work/showcased.log" 2>&1 &
-daemon_pid=$!
-ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-for _ in $(seq 200); do
-    ctl status >/dev/null 2>&1 && break
-    kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/showcased.log" >&2; fail "showcased exited at startup"; }
-    sleep 0.1
-done
+start_daemon "$config/showcase.yaml" "$work/showcased.log"
 ctl refresh >"$work/refresh.out" 2>&1 || { cat "$work/refresh.out" "$work/showcased.log" >&2; fail "showcasectl refresh failed"; }
 ctl export >"$work/export.out" 2>&1 || { cat "$work/export.out" "$work/showcased.log" >&2; fail "showcasectl export failed"; }
 grep -q "^exported to $work/export: .* written, .* unchanged, 0 removed$" "$work/export.out" \
@@ -102,44 +75,9 @@ sed -e 's#data-src="/showcase/v1/"#data-src="/hostile/v1/"#' examples/web/index.
 mkdir -p "$work/hostile/v1/com.example.Hostile/us" "$work/hostile/v1/icons" "$work/evil/de"
 
 # 2. nginx, unprivileged: as root it drops to nobody, which owns only its prefix directory.
-snippet=etc/nginx/showcase.conf
-[ -f "$snippet" ] || fail "$snippet is missing"
-mkdir -p "$work/nginx"
-sed "s#/var/lib/showcase/export#$work/export#g" "$snippet" >"$work/nginx/showcase.conf"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$work/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/client_body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    include /etc/nginx/mime.types;
-    server {
-        listen 127.0.0.1:$port;
-        server_name localhost;
-        include $work/nginx/showcase.conf;
-        location /widget/ { alias $work/web/; }
+start_nginx "$work/nginx" "$work/export" "        location /widget/ { alias $work/web/; }
         location /hostile/ { alias $work/hostile/; }
-        location /evil/ { alias $work/evil/; }
-    }
-}
-CONF
-run_as=()
-if [ "$(id -u)" -eq 0 ]; then
-    chown -R nobody:nogroup "$work/nginx"
-    run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
-fi
-"${run_as[@]}" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
-base=http://127.0.0.1:$port
+        location /evil/ { alias $work/evil/; }"
 python3 - "$work" "$base" <<'PY'
 import json, sys
 work, base = sys.argv[1], sys.argv[2]
@@ -156,11 +94,6 @@ apps = [app(1, "javascript:alert(document.domain)//", icon), app(2, "data:text/h
 json.dump({"apps": apps}, open(f"{work}/hostile/v1/com.example.Hostile/us/ios.json", "w"))
 json.dump({"apps": [app(9, "https://evil.example/us/app/x/id9", icon)]}, open(f"{work}/evil/de/ios.json", "w"))
 PY
-for _ in $(seq 100); do
-    curl -s -o /dev/null "$base/showcase/v1/index.json" && break
-    kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/error.log" >&2; fail "nginx exited at startup"; }
-    sleep 0.1
-done
 
 # GET URL [curl options…]: headers to $work/h, body to $work/b, prints the status.
 get() {
@@ -223,12 +156,10 @@ get "$mac" >/dev/null
 ok "a reload's changed tagline is served within a second of its answer with a new ETag; an unchanged document keeps its ETag"
 
 # 3. The widget in headless Chromium, iPhone (iOS 17.4) and Mac.
-iphone_ua='Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
-mac_ua='Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15'
 page="$base/widget/index.html?storefront=de&host=$host"
 chrome() { # NAME UA WIDTH,HEIGHT: DOM to $work/NAME.html, screenshot to .build/export-widget-NAME.png
-    local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$work/chrome-$1"
-        --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --user-agent="$2" --virtual-time-budget=5000)
+    chromium_flags "$work/chrome-$1" "$2"
+    local flags=("${chromium_args[@]}")
     timeout 120 chromium "${flags[@]}" --dump-dom "$page" >"$work/$1.html" 2>"$work/$1.err" \
         || { tail -5 "$work/$1.err" >&2; fail "chromium --dump-dom failed for the $1 user agent"; }
     [ -n "$3" ] || return 0

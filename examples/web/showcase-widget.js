@@ -161,6 +161,8 @@
       img.width = ICON_SIZE;
       img.height = ICON_SIZE;
       img.loading = "lazy";
+      // An icon that fails to load leaves the tile (the CSS background), not a broken-image glyph.
+      img.onerror = function () { img.removeAttribute("srcset"); img.removeAttribute("src"); img.onerror = null; };
       img.src = icon.src;
       if (icon.srcset) img.srcset = icon.srcset;
       link.appendChild(img);
@@ -257,7 +259,10 @@
           section.lang = documentJSON.language + "-" + documentJSON.storefront.toUpperCase();
         }
         var list = element("ul", "showcase-apps");
-        apps.forEach(function (app) { list.appendChild(item(app, locale, base)); });
+        // Taglines follow the page's own data-locale when it sets one, else the document (the storefront's
+        // language, like the names and prices beside them), never just the browser's language.
+        var taglineLocale = section.getAttribute("data-locale");
+        apps.forEach(function (app) { list.appendChild(item(app, taglineLocale, base)); });
         var old = section.querySelector(".showcase-apps");
         if (old) section.replaceChild(list, old); else section.appendChild(list);
         section.hidden = false;

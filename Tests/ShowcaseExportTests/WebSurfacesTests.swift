@@ -30,7 +30,7 @@ struct WebSurfacesTests {
         let base = "v1/\(Samples.host)/us/"
         let html = String(decoding: try directory.read(base + "ios.html"), as: UTF8.self)
         #expect(html.contains(#"src="https://example.com/showcase/v1/icons/00000000000000ab.jpg""#))
-        #expect(html.contains(#""applicationCategory": "UtilitiesApplication""#))
+        #expect(html.contains(#""applicationCategory":"UtilitiesApplication""#))
         let email = String(decoding: try directory.read(base + "ios.email.html"), as: UTF8.self)
         #expect(email.contains(#"src="https://example.com/showcase/v1/icons/00000000000000ab.jpg""#))
         #expect(try directory.read(base + "macos.html").isEmpty, "no Mac app: an empty file")

@@ -11,6 +11,20 @@ public struct EmailRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.email.html`.
     public static let suffix = ".email.html"
 
+    // The inline styles, joined once.
+    private static let tableStyle =
+        " style=\"border-collapse:collapse;border-spacing:0;width:100%;max-width:600px;"
+        + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f\">\n"
+    private static let imageEnd =
+        " alt=\"\" width=\"64\" height=\"64\" style=\"display:block;width:64px;height:64px;border:0;"
+        + "border-radius:14px\"></a>"
+    private static let nameStart =
+        " style=\"text-decoration:none;color:#1d1d1f\"><span style=\"font-size:16px;font-weight:600;"
+        + "line-height:22px\">"
+    private static let badgeStart =
+        "<span style=\"font-size:12px;line-height:20px;color:#ffffff;background-color:#1d1d1f;"
+        + "border-radius:6px;padding:2px 8px;white-space:nowrap\">"
+
     /// Where the tree is served, for mirrored icons (used only when absolute).
     public var tree: PublicTree
 
@@ -41,8 +55,7 @@ public struct EmailRenderer: DocumentRenderer {
         HTMLText.markup("<table role=\"presentation\"", into: &text)
         HTMLText.attribute("lang", document.webLanguage, into: &text)
         HTMLText.markup(
-            " style=\"border-collapse:collapse;border-spacing:0;width:100%;max-width:600px;"
-                + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f\">\n",
+            Self.tableStyle,
             into: &text)
         for row in rows { write(row, into: &text) }
         HTMLText.markup("</table>\n", into: &text)
@@ -59,15 +72,13 @@ public struct EmailRenderer: DocumentRenderer {
             HTMLText.markup(" style=\"text-decoration:none\"><img", into: &text)
             HTMLText.attribute("src", icon, into: &text)
             HTMLText.markup(
-                " alt=\"\" width=\"64\" height=\"64\" style=\"display:block;width:64px;height:64px;border:0;"
-                    + "border-radius:14px\"></a>", into: &text)
+                Self.imageEnd, into: &text)
         }
         HTMLText.markup("</td>\n<td style=\"padding:8px 0;vertical-align:middle\"><a", into: &text)
         HTMLText.attribute("href", row.storeUrl, into: &text)
         HTMLText.attribute("aria-label", row.accessibleName, into: &text)
         HTMLText.element(
-            " style=\"text-decoration:none;color:#1d1d1f\"><span style=\"font-size:16px;font-weight:600;"
-                + "line-height:22px\">", row.name, close: "</span>", into: &text)
+            Self.nameStart, row.name, close: "</span>", into: &text)
         if let tagline = row.shownTagline {
             HTMLText.element(
                 "<br><span style=\"font-size:14px;line-height:20px;color:#6e6e73\">", tagline, close: "</span>",
@@ -80,8 +91,7 @@ public struct EmailRenderer: DocumentRenderer {
                 into: &text)
         }
         HTMLText.element(
-            "<span style=\"font-size:12px;line-height:20px;color:#ffffff;background-color:#1d1d1f;"
-                + "border-radius:6px;padding:2px 8px;white-space:nowrap\">", row.storeLabel, close: "</span>",
+            Self.badgeStart, row.storeLabel, close: "</span>",
             into: &text)
         HTMLText.markup("</a></td>\n</tr>\n", into: &text)
     }

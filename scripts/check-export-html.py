@@ -3,6 +3,9 @@ against its document (html5lib in strict mode: any parse error fails), `probe DO
 test pages' probe wrote into the DOM Chromium dumped."""
 import gzip, json, os, re, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "web"))
+from visitor import expected_ids  # noqa: E402
+
 GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication", "ShoppingApplication",
           "SportsApplication", "LifestyleApplication", "BusinessApplication", "DesignApplication",
           "DeveloperApplication", "DriverApplication", "EducationalApplication", "HealthApplication",
@@ -161,19 +164,6 @@ def same_host(dom_path, control_path):
         f"{element} {key} {control['host'][element][key]!r} -> {value!r}"
         for element, styles in seen["host"].items() for key, value in styles.items()
         if control["host"].get(element, {}).get(key) != value)
-
-
-def expected_ids(document_path, device, os_version):
-    """The ids the widget must show for a visitor: devices (missing = iphone + ipad) and the OS floor."""
-    def version(text): return [int(part) for part in text.split(".")]
-    def floor_ok(app):
-        if not os_version: return True
-        a, b = version(app["minimumOsVersion"]), version(os_version)
-        width = max(len(a), len(b))
-        return a + [0] * (width - len(a)) <= b + [0] * (width - len(b))
-    apps = json.load(open(document_path, encoding="utf-8"))["apps"]
-    return [str(app["id"]) for app in apps
-            if (not device or device in app.get("devices", ["iphone", "ipad"])) and floor_ok(app)]
 
 
 if __name__ == "__main__":

@@ -29,16 +29,7 @@ venv=.build/web-venv
 python_venv "$venv" html5lib==1.1 six==1.17.0 webencodings==0.5.1
 py() { "$venv/bin/python3" scripts/check-export-html.py "$@"; }
 
-work=$(mktemp -d)
-nginx_pid='' daemon_pid='' replay_pid=''
-cleanup() {
-    stop_pid "$nginx_pid"
-    stop_pid "$daemon_pid"
-    stop_pid "$replay_pid"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-chmod 755 "$work"
+new_work
 
 # 1. The tree.
 start_replay "$bin_dir" "$work"

@@ -34,16 +34,7 @@ for exe in showcased showcasectl lookup-replay showcase-export-sample; do
 done
 sample=$bin_dir/showcase-export-sample
 
-work=$(mktemp -d)
-nginx_pid='' daemon_pid='' replay_pid=''
-cleanup() {
-    stop_pid "$nginx_pid"
-    stop_pid "$daemon_pid"
-    stop_pid "$replay_pid"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-chmod 755 "$work"
+new_work
 
 # 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
@@ -176,17 +167,12 @@ chrome mac "$mac_ua" 1000,700
 check_dom() { # NAME DOCUMENT DEVICE OS_VERSION
     python3 - "$work/$1.html" "$work/export/v1/$host/de/$2" "$3" "$4" <<'PY' || fail "the widget's $1 rendering is wrong"
 import json, re, sys
+sys.path.insert(0, "scripts/web")
+from visitor import expected_ids
 dom, document, device, os_version = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 html = open(dom, encoding="utf-8").read()
-def version(text): return [int(part) for part in text.split(".")]
-def floor_ok(app):
-    if not os_version: return True
-    a, b = version(app["minimumOsVersion"]), version(os_version)
-    width = max(len(a), len(b))
-    return a + [0] * (width - len(a)) <= b + [0] * (width - len(b))
 apps = json.load(open(document, encoding="utf-8"))["apps"]
-expected = [str(app["id"]) for app in apps
-            if (not device or device in app.get("devices", ["iphone", "ipad"])) and floor_ok(app)]
+expected = expected_ids(document, device, os_version)
 shown = re.findall(r'data-app-id="(\d+)"', html)
 state = re.search(r'data-state="(\w+)"', html)
 print(f"  {dom.rsplit('/', 1)[-1]}: state {state.group(1) if state else None}, shown {shown}")

@@ -9,6 +9,14 @@ fail() { echo "$CHECK: FAIL: $*" >&2; exit 1; }
 ok() { echo "$CHECK: ok: $*"; pass=$((pass + 1)); }
 note() { echo "$CHECK: note: $*"; }
 
+new_work() { # a fresh work directory in $work (0755: nginx reads it as nobody), removed with every process
+    #          start_replay, start_daemon and start_nginx started when the script exits
+    work=$(mktemp -d)
+    chmod 755 "$work"
+    nginx_pid='' daemon_pid='' replay_pid=''
+    trap 'stop_pid "$nginx_pid"; stop_pid "$daemon_pid"; stop_pid "$replay_pid"; rm -rf "$work"' EXIT
+}
+
 stop_pid() { # PID: SIGTERM, then wait up to 5 s
     if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
         kill "$1" 2>/dev/null || true

@@ -81,7 +81,8 @@ def app(id, store, icon):
 apps = [app(1, "javascript:alert(document.domain)//", icon), app(2, "data:text/html,<script>alert(1)</script>", icon),
         app(3, "java\tscript:alert(1)", icon), app(4, "//evil.example/us/app/x/id4", icon),
         app(5, good.format(5), base + "/evil-icon.png"), app(6, good.format(6), "../../evil/icon.png"),
-        app(7, good.format(7), "javascript:alert(7)"), app(8, good.format(8), "icons/safe-8.png")]
+        app(7, good.format(7), "javascript:alert(7)"), app(8, good.format(8), "icons/safe-8.png"),
+        dict(app(9, good.format(9), icon), icons={"64": "icons/m64.png", "128": "icons/m128.png", "512": "../m512.png"})]
 json.dump({"apps": apps}, open(f"{work}/hostile/v1/com.example.Hostile/us/ios.json", "w"))
 json.dump({"apps": [app(9, "https://evil.example/us/app/x/id9", icon)]}, open(f"{work}/evil/de/ios.json", "w"))
 PY
@@ -199,7 +200,7 @@ ok "the widget lists the Mac App Store apps for a Mac; screenshots in .build/exp
 page="$base/widget/hostile.html?storefront=us&host=com.example.Hostile"
 chrome hostile "$iphone_ua" ""
 shown=$(grep -o 'data-app-id="[0-9]*"' "$work/hostile.html" | tr -dc '0-9\n' | tr '\n' ' ' || true)
-[ "$shown" = "5 6 7 8 " ] || fail "the hostile document showed apps '$shown', expected only 5 6 7 8 (safe store links)"
+[ "$shown" = "5 6 7 8 9 " ] || fail "the hostile document showed apps '$shown', expected only 5 6 7 8 9 (safe store links)"
 grep -Eiq '(href|src)="[[:space:]]*(javascript|data|java[[:space:]]|//)' "$work/hostile.html" \
     && fail "the widget set a javascript:, data: or //host URL: $(grep -Eio '(href|src)="[^"]*"' "$work/hostile.html" | head -3)"
 grep -q 'href="https://apps.apple.com/us/app/safe/id5?uo=4"' "$work/hostile.html" || fail "a safe store link is missing"
@@ -207,7 +208,12 @@ grep -q 'GET /hostile/v1/icons/safe-8.png' "$work/nginx/access.log" \
     || fail "the relative icon inside the tree was not fetched (the check would prove nothing)"
 grep -Eq 'GET /(evil-icon|evil/)' "$work/nginx/access.log" \
     && fail "the widget fetched an http: or ../ icon: $(grep -E 'GET /(evil-icon|evil/)' "$work/nginx/access.log" | head -2)"
-ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched"
+# App 9's document mirrors its icon (64 and 128 px, paths relative to v1/): the 1× one is fetched from the tree,
+# relative to data-src; its ../ path is never used.
+grep -q 'GET /hostile/v1/icons/m64.png' "$work/nginx/access.log" \
+    || fail "the mirrored 64-px icon was not fetched relative to data-src: $(grep icons/ "$work/nginx/access.log" | head -3)"
+grep -q 'm512' "$work/nginx/access.log" && fail "a mirrored icon path with ../ was fetched"
+ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched; mirrored icons used relative to data-src"
 page="$base/widget/index.html?storefront=de&host=..%2F..%2Fevil"
 chrome traversal "$iphone_ua" ""
 grep -q 'data-app-id=' "$work/traversal.html" && fail "?host=..%2F..%2Fevil rendered apps"

@@ -46,6 +46,17 @@ final class Exporter: Sendable {
         var last: Pass?
         /// What the passes know of the files they checked, so the next one need not read them back.
         var memory = ExportMemory()
+        /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
+        var hostSettings: [String: (settings: HostExportSettings, epoch: Int)] = [:]
+        /// The last epoch handed out.
+        var lastEpoch = 0
+    }
+
+    /// What of the configuration shapes a host's exported apps besides its rosters.
+    private struct HostExportSettings: Equatable {
+        var host: HostConfiguration
+        var attribution: Attribution
+        var artworkHosts: [URLPrefix]
     }
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
@@ -133,6 +144,21 @@ final class Exporter: Sendable {
             covered = upTo
             let report = await pass(plan)
             for waiter in waiters { waiter.resume(returning: report) }
+        }
+    }
+
+    /// A number that stays the same while `host`'s settings in `configuration` that shape its exported apps (its
+    /// overlay, attribution, the artwork rules) stay the same, and is new whenever they change, across reloads: a
+    /// part of each of its rosters' ``ExportRoster/fingerprint``, so a reload that changes one host's tagline
+    /// re-renders that host's files only.
+    func settingsEpoch(of host: HostConfiguration, in configuration: Configuration) -> Int {
+        let settings = HostExportSettings(
+            host: host, attribution: configuration.attribution, artworkHosts: configuration.lookup.artworkHosts)
+        return state.withLock { state in
+            if let known = state.hostSettings[host.bundleID], known.settings == settings { return known.epoch }
+            state.lastEpoch += 1
+            state.hostSettings[host.bundleID] = (settings, state.lastEpoch)
+            return state.lastEpoch
         }
     }
 

@@ -39,7 +39,9 @@ struct ExportComparison: Equatable {
         -> Bool
     {
         if path.hasSuffix(".json") { return before[path].map { lists(appId: appId, in: $0.bytes) } ?? false }
-        guard let suffix = carryingTaglines.first(where: { path.hasSuffix($0) }) else { return false }
+        // The longest suffix names the kind: `ios.email.html` is an email fragment, not an `.html` one.
+        guard let suffix = carryingTaglines.sorted(by: { $0.count > $1.count }).first(where: { path.hasSuffix($0) })
+        else { return false }
         let document = String(path.dropLast(suffix.count)) + ".json"
         return before[document].map { lists(appId: appId, in: $0.bytes) } ?? false
     }

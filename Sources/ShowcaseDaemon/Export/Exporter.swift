@@ -46,19 +46,35 @@ final class Exporter: Sendable {
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
     let debounce: Duration
+    /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
+    let icons: IconFetcher
     private let clock: any ShowcaseClock
     private let log: DaemonLog
     private let state = Lock(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    /// An exporter that waits `debounce` after a roster change, times passes by `clock` and logs to `log`.
-    init(clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200)) {
+    /// An exporter that waits `debounce` after a roster change, times passes by `clock`, logs to `log` and fetches
+    /// icons over `images`.
+    init(
+        clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200),
+        images: any ImageTransport = CurlImageTransport(version: ShowcaseVersion.string)
+    ) {
         self.clock = clock
         self.log = log
         self.debounce = debounce
         // One buffered wake-up is enough: the loop reads the state, not the elements.
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let ready = NSLockedBox<(@Sendable () -> Void)?>(nil)
+        icons = IconFetcher(transport: images, log: log) { ready.withLock { $0 }?() }
+        // An icon is ready: the next pass (after the debounce, like a roster change) stores and lists it.
+        ready.withLock { $0 = { [weak self] in self?.rostersChanged() } }
+    }
+
+    /// `showcase_icon_requests_total` as of now.
+    var iconRequestCounts: IconRequestCounts {
+        let counters = icons.counters
+        return IconRequestCounts(ok: counters.ok, refused: counters.refused, failed: counters.failed)
     }
 
     /// A roster changed (a new revision, a failure, a cache file decoded): export after ``debounce``.

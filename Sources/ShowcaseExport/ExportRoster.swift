@@ -45,11 +45,16 @@ public struct ExportRoster: Sendable {
     public var error: String?
     /// What its documents hold.
     public var content: Content
+    /// The developer's name as the storefront shows it (`artistName`), when known: an Atom feed's author.
+    public var artistName: String?
+    /// The host app's own trackId, when resolved: the Smart App Banner's `app-id`.
+    public var hostAppId: Int?
 
     /// A roster's export: `content` decides the documents, the rest goes to `index.json`.
     public init(
         host: String, storefront: Storefront, language: String? = nil, isDefaultLanguage: Bool = true,
-        state: ExportState, fetchedAt: Date?, error: String? = nil, content: Content
+        state: ExportState, fetchedAt: Date?, error: String? = nil, content: Content, artistName: String? = nil,
+        hostAppId: Int? = nil
     ) {
         self.host = host
         self.storefront = storefront
@@ -59,6 +64,8 @@ public struct ExportRoster: Sendable {
         self.fetchedAt = fetchedAt
         self.error = error
         self.content = content
+        self.artistName = artistName
+        self.hostAppId = hostAppId
     }
 
     /// Where a platform's document goes, relative to `v1/`: the language directory for a roster with a language,

@@ -33,11 +33,24 @@ public struct ExportWriter: Sendable {
     public var directory: String
     /// `export.gzip`: also keep a `.json.gz` beside each document.
     public var gzip: Bool
+    /// The files rendered beside each document (`.html`, `.email.html`, `.atom`), written by the same rules.
+    public var renderers: [any DocumentRenderer]
+    /// The files rendered once per host (`<host>/banner.html`).
+    public var hostRenderers: [any HostFileRenderer]
+    /// `export.public_url`, for the renderers' ``RenderContext``.
+    public var publicURL: String
 
-    /// A writer for `directory` (absolute, as the configuration resolved it).
-    public init(directory: String, gzip: Bool = true) {
+    /// A writer for `directory` (absolute, as the configuration resolved it), writing each document's JSON and
+    /// what `renderers` and `hostRenderers` render beside it.
+    public init(
+        directory: String, gzip: Bool = true, renderers: [any DocumentRenderer] = [],
+        hostRenderers: [any HostFileRenderer] = [], publicURL: String = "/showcase/v1/"
+    ) {
         self.directory = directory
         self.gzip = gzip
+        self.renderers = renderers
+        self.hostRenderers = hostRenderers
+        self.publicURL = publicURL
     }
 
     /// The tree's root, `<directory>/v1`.
@@ -283,6 +296,12 @@ public struct ExportWriter: Sendable {
                     }
                     guard let document else { continue }
                     documents[relative] = document
+                    for file in rendered(
+                        beside: relative, of: roster, platform: platform, document: document, previous: previous,
+                        existing: &existing, files: files)
+                    {
+                        documents[file.path] = file
+                    }
                     entries.append(
                         ExportIndexEntry(
                             path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
@@ -291,7 +310,80 @@ public struct ExportWriter: Sendable {
                 }
             }
         }
+        for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
+        where documents[file.path] == nil {
+            documents[file.path] = file
+        }
         return (withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries, diagnostics)
+    }
+
+    /// The files ``renderers`` render beside the document planned at `relative`: from the document itself when the
+    /// roster is current, else (a roster in a diagnostic keeps its documents) the files written earlier, byte for
+    /// byte.
+    private func rendered(
+        beside relative: String, of roster: ExportRoster, platform: Platform, document: PlannedFile,
+        previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem
+    ) -> [PlannedFile] {
+        guard !renderers.isEmpty else { return [] }
+        let stem = relative.hasSuffix(".json") ? String(relative.dropLast(".json".count)) : relative
+        var exported: ExportDocument?
+        switch roster.content {
+        case .current(_, _, let apps), .latest(let apps, _):
+            exported = ExportDocument(
+                host: roster.host, storefront: roster.storefront, platform: platform, language: roster.language,
+                revision: document.revision ?? 1, revisedAt: document.revisedAt ?? Date(timeIntervalSince1970: 0),
+                apps: apps[platform] ?? [])
+        case .keepLastGood, .absent: exported = nil
+        }
+        let context = RenderContext(roster: roster, publicURL: publicURL, documentPath: relative)
+        return renderers.compactMap { renderer in
+            let path = stem + renderer.suffix
+            let bytes: Data
+            if let exported {
+                bytes = Data(renderer.render(exported, in: context))
+            } else if previous.paths.contains(path), let kept = existing.read(path, limit: Self.readLimit, files: files)
+            {
+                bytes = kept.bytes
+            } else {
+                return nil
+            }
+            return PlannedFile(path: path, source: bytes, digest: ContentDigest(bytes), isGzip: false)
+        }
+    }
+
+    /// The files ``hostRenderers`` render once per host, from its first roster they have something to say for; a
+    /// host they say nothing for yet keeps the file written earlier.
+    private func hostFiles(
+        _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem
+    ) -> [PlannedFile] {
+        guard !hostRenderers.isEmpty else { return [] }
+        var hosts: [String] = []
+        var byHost: [String: [ExportRoster]] = [:]
+        for roster in rosters where ExportManifest.isSafeComponent(Substring(roster.host)) {
+            if byHost[roster.host] == nil { hosts.append(roster.host) }
+            byHost[roster.host, default: []].append(roster)
+        }
+        var planned: [PlannedFile] = []
+        for host in hosts {
+            for renderer in hostRenderers {
+                let path = "\(host)/\(renderer.name)"
+                let made = byHost[host, default: []].lazy.compactMap { roster in
+                    renderer.render(roster, in: RenderContext(roster: roster, publicURL: publicURL, documentPath: path))
+                }.first
+                let bytes: Data
+                if let made {
+                    bytes = Data(made)
+                } else if previous.paths.contains(path),
+                    let kept = existing.read(path, limit: Self.readLimit, files: files)
+                {
+                    bytes = kept.bytes
+                } else {
+                    continue
+                }
+                planned.append(PlannedFile(path: path, source: bytes, digest: ContentDigest(bytes), isGzip: false))
+            }
+        }
+        return planned
     }
 
     /// `files`, each followed by its `.gz` when ``gzip``.

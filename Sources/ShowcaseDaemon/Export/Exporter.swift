@@ -22,6 +22,10 @@ final class Exporter: Sendable {
         var settings: ExportSettings
         /// Every configured host in every configured storefront.
         var rosters: [ExportRoster]
+        /// What is rendered beside each document (`export.html`'s fragments, `export.feed`'s Atom feed).
+        var renderers: [any DocumentRenderer] = []
+        /// What is rendered once per host (`export.html`'s Smart App Banner).
+        var hostRenderers: [any HostFileRenderer] = []
     }
 
     /// A finished pass, for Status.
@@ -154,7 +158,9 @@ final class Exporter: Sendable {
         let memory = state.withLock { $0.memory }
         let outcome: (Pass, ExportMemory)? = await offload(qos: .utility) {
             guard let plan = plan() else { return nil }
-            let writer = ExportWriter(directory: plan.settings.directory, gzip: plan.settings.gzip)
+            let writer = ExportWriter(
+                directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
+                hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL)
             var memory = memory
             let report = writer.export(plan.rosters, remembering: &memory)
             return (Pass(report: report, finishedAt: clock.now), memory)

@@ -68,7 +68,8 @@ extension RosterService {
             }
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
-                state: ExportState(served), fetchedAt: any?.fetchedAt, content: .latest(apps: apps, now: now))
+                state: ExportState(served), fetchedAt: any?.fetchedAt, content: .latest(apps: apps, now: now),
+                hostAppId: identity?.trackId ?? host.appID)
         case .warming:
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,

@@ -70,6 +70,16 @@ public struct ExportWriter: Sendable {
     /// that have not changed since (``ExportMemory``) instead of reading them back, and leaving in it what this
     /// pass saw. The daemon passes the same memory to every pass into the same directory.
     public func export(_ rosters: [ExportRoster], remembering memory: inout ExportMemory) -> ExportReport {
+        export(rosters, icons: [:], remembering: &memory)
+    }
+
+    /// Brings the tree up to date with `rosters`, as ``export(_:remembering:)``, storing the mirrored icons their
+    /// apps reference (SPEC §16): `icons` holds the bytes of icons fetched since the last pass, by path
+    /// (`icons/<digest>.<ext>`); an icon neither in the tree nor given is left out of the documents and listed in
+    /// ``ExportReport/missingIcons``.
+    public func export(
+        _ rosters: [ExportRoster], icons fetched: [String: Data], remembering memory: inout ExportMemory
+    ) -> ExportReport {
         var report = ExportReport(directory: directory)
         let files: FileSystem
         do {
@@ -86,12 +96,16 @@ public struct ExportWriter: Sendable {
         let previous = ExportManifest(parsing: files.read(manifestName, limit: Self.readLimit)?.bytes ?? Data())
 
         var existing = ExistingFiles(root: root, memory: memory)
-        let planned = plan(rosters, previous: previous, existing: &existing, files: files, errors: &report.errors)
+        var icons = planIcons(
+            rosters, fetched: fetched, previous: previous, existing: &existing, files: files, into: &report)
+        var shown = rosters.map { $0.keepingIcons(in: icons.available) }
+        var planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
         let indexPaths = ["index.json"] + (gzip ? ["index.json.gz"] : [])
-        let listed = ExportManifest(paths: previous.paths.union(documents.map(\.path)).union(indexPaths))
+        let listed = ExportManifest(
+            paths: previous.paths.union(documents.map(\.path)).union(icons.files.map(\.path)).union(indexPaths))
         if listed != previous, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
             report.errors.append(
                 ExportError(
@@ -101,9 +115,23 @@ public struct ExportWriter: Sendable {
             return report
         }
 
-        // Documents first, then index.json built from what they came to (so it lists only documents that exist as
-        // this pass wrote or kept them, and a reader that follows it finds them there).
+        // Icons first, so a document never references one that is not there yet; one that could not be written is
+        // left out of the documents, planned again without it.
         var remembered: [String: ExportMemory.File] = [:]
+        publish(
+            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &remembered,
+            into: &report)
+        let failedIcons = Set(icons.files.filter(\.failed).map(\.path))
+        if !failedIcons.isEmpty {
+            icons.missing.formUnion(failedIcons)
+            shown = rosters.map { $0.keepingIcons(in: icons.available) }
+            planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
+            documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
+        }
+        report.missingIcons = icons.missing
+
+        // Documents next, then index.json built from what they came to (so it lists only documents that exist as
+        // this pass wrote or kept them, and a reader that follows it finds them there).
         publish(
             &documents, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
         let present = Set(documents.filter { !$0.failed && !$0.isGzip }.map(\.path))
@@ -117,7 +145,10 @@ public struct ExportWriter: Sendable {
             &indexFiles, existing: &existing, files: files, flushingEach: true, remembered: &remembered, into: &report)
         files.releaseReplaced()
 
-        let wanted = Set((documents + indexFiles).map(\.path))
+        // Icons stay while a document references them: a current one, or one kept byte for byte.
+        let keptIcons = Self.iconsInKeptDocuments(shown, planned: documents).filter { previous.paths.contains($0) }
+        let wantedIcons = Self.referencedIcons(shown).intersection(icons.available).union(keptIcons)
+        let wanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
         var kept = Set<String>()
         for stale in previous.paths.subtracting(wanted).sorted() {
             switch files.remove(stale) {
@@ -135,8 +166,10 @@ public struct ExportWriter: Sendable {
         }
 
         // A file that failed to be written for the first time does not exist: it leaves the list again.
-        let absentAfterFailure = (documents + indexFiles).filter { $0.failed && !previous.paths.contains($0.path) }
-            .map(\.path)
+        let absentAfterFailure = (documents + indexFiles + icons.files).filter {
+            $0.failed && !previous.paths.contains($0.path)
+        }
+        .map(\.path)
         let final = ExportManifest(paths: wanted.union(kept).subtracting(absentAfterFailure))
         if final != listed, let failure = files.writeAtomically(final.encoded(), to: manifestName) {
             report.errors.append(
@@ -159,7 +192,7 @@ public struct ExportWriter: Sendable {
     /// Writes every file of `plan` whose bytes differ from what is on disk: stages each, flushes them (one syncfs,
     /// or with `flushingEach` an fsync per file, for a batch of one or two), then renames each over its target.
     /// Marks the ones that failed; counts written and unchanged files; leaves what it knows in `remembered`.
-    private func publish(
+    func publish(
         _ plan: inout [PlannedFile], existing: inout ExistingFiles, files: FileSystem, flushingEach: Bool,
         remembered: inout [String: ExportMemory.File], into report: inout ExportReport
     ) {
@@ -226,7 +259,7 @@ public struct ExportWriter: Sendable {
 
     /// What the rosters call for: every document (each with its `.gz` when ``gzip``), the index entry each would
     /// have, and the diagnostics; unsafe names dropped with an error.
-    private func plan(
+    func plan(
         _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         errors: inout [ExportError]
     ) -> (documents: [PlannedFile], entries: [ExportIndexEntry], diagnostics: [ExportDiagnostic]) {
@@ -399,7 +432,7 @@ public struct ExportWriter: Sendable {
     /// `plan` without the files that are not ours: a file at a planned path that the manifest does not list is
     /// left alone and reported, unless it already holds the wanted bytes (a tree exported before the manifest
     /// existed), which is adopted.
-    private func ours(
+    func ours(
         _ plan: [PlannedFile], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         into report: inout ExportReport
     ) -> [PlannedFile] {

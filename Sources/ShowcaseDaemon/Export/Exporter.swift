@@ -26,6 +26,10 @@ final class Exporter: Sendable {
         var renderers: [any DocumentRenderer] = []
         /// What is rendered once per host (`export.html`'s Smart App Banner).
         var hostRenderers: [any HostFileRenderer] = []
+        /// `state.directory`, where the icon index lives.
+        var stateDirectory: String = ""
+        /// What the icon fetcher may do under this configuration; nil without `export.icons`.
+        var iconFetch: IconFetcher.Settings?
     }
 
     /// A finished pass, for Status.
@@ -36,7 +40,7 @@ final class Exporter: Sendable {
         var finishedAt: Date
     }
 
-    private struct State {
+    struct State {
         /// Counts triggers; the loop remembers how many its last pass covered.
         var requested = 0
         /// A trigger that should not wait for ``debounce`` (a reload, `Admin.Export`).
@@ -46,6 +50,8 @@ final class Exporter: Sendable {
         var last: Pass?
         /// What the passes know of the files they checked, so the next one need not read them back.
         var memory = ExportMemory()
+        /// The icon index as the last pass left it, and the `state.directory` it was read from.
+        var iconIndex: (directory: String, index: IconIndex)?
     }
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
@@ -53,8 +59,8 @@ final class Exporter: Sendable {
     /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
     let icons: IconFetcher
     private let clock: any ShowcaseClock
-    private let log: DaemonLog
-    private let state = Lock(State())
+    let log: DaemonLog
+    let state = Lock(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -162,7 +168,7 @@ final class Exporter: Sendable {
                 directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
                 hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL)
             var memory = memory
-            let report = writer.export(plan.rosters, remembering: &memory)
+            let report = self.export(plan, with: writer, remembering: &memory)
             return (Pass(report: report, finishedAt: clock.now), memory)
         }
         guard let (finished, memory) = outcome else { return nil }

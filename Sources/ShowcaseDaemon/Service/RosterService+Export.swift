@@ -23,7 +23,12 @@ extension RosterService {
                 }
             }
         }
-        return Exporter.Plan(settings: settings, rosters: rosters)
+        let lookup = snapshot.configuration.lookup
+        return Exporter.Plan(
+            settings: settings, rosters: rosters, stateDirectory: snapshot.configuration.state.directory,
+            iconFetch: settings.icons.map {
+                IconFetcher.Settings(rules: lookup.urlRules, maxBytes: $0.maxBytes, timeout: lookup.timeout)
+            })
     }
 
     /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one

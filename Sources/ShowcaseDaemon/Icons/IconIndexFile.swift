@@ -19,7 +19,7 @@ struct IconIndexFile: Sendable {
         do {
             folder = try TrustedDirectory.open(directory)
         } catch {
-            return (IconIndex(), error.code == .missing ? nil : error.message)
+            return (IconIndex(), error.code == .missing || error.code == .system(ENOENT) ? nil : error.message)
         }
         switch folder.read(Self.fileName, limit: Self.readLimit) {
         case .success(let contents): return (IconIndex(parsing: String(decoding: contents.bytes, as: UTF8.self)), nil)

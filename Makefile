@@ -3,7 +3,7 @@ SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
 .PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-sync \
-    check-once-recipes check-hostile-export
+    check-once-recipes check-hostile-export check-export-icons
 
 all: build
 
@@ -30,6 +30,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-export-icons
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
@@ -43,6 +44,11 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# Mirrored icons (SPEC §16): the daemon mirrors the replay's invented icons, nginx serves them immutable, and a
+# page served from the tree makes no request to any other origin (Chromium's net log).
+check-export-icons:
+	scripts/check-export-icons.sh
 
 # showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.

@@ -33,25 +33,11 @@ chmod 755 "$WORK"
 
 # 1. The tree, with icons.
 start_replay "$bin_dir" "$WORK/replay" --serve-icons
-config=$WORK/config
-mkdir -p "$config" "$WORK/cache" "$WORK/run"
-socket=$WORK/run/showcased.sock
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup\n  artwork_hosts: [\"http://127.0.0.1:$replay_port/\"]#" \
-    -e "s#^\(  directory:\).*#\1 $WORK/cache#" \
-    -e "s#^\(  path:\).*#\1 $socket#" \
-    -e "s#^\(  rate_limit:\).*#\1 600/min#" \
-    Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
-printf 'export:\n  directory: %s\n  gzip: true\n  icons:\n    sizes: [128, 256]\nstate:\n  directory: %s\n' \
-    "$WORK/export" "$WORK/state" >>"$config/showcase.yaml"
-cp Fixtures/demo/overlay.yaml "$config/"
-"$bin_dir/showcased" --config "$config/showcase.yaml" >"$WORK/showcased.log" 2>&1 &
-daemon_pid=$!
-ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-for _ in $(seq 200); do
-    ctl status >/dev/null 2>&1 && break
-    kill -0 "$daemon_pid" 2>/dev/null || { cat "$WORK/showcased.log" >&2; fail "showcased exited at startup"; }
-    sleep 0.1
-done
+DEMO_EXTRA=$(printf 'export:\n  directory: %s\n  gzip: true\n  icons:\n    sizes: [128, 256]\nstate:\n  directory: %s\n_' \
+    "$WORK/export" "$WORK/state")
+DEMO_EXTRA=${DEMO_EXTRA%_}
+start_demo_daemon "$bin_dir" "$WORK/config" "$replay_port" \
+    -e "s#^\(  endpoint:.*\)#\1\n  artwork_hosts: [\"http://127.0.0.1:$replay_port/\"]#"
 ctl refresh >"$WORK/refresh.out" 2>&1 || { cat "$WORK/refresh.out" "$WORK/showcased.log" >&2; fail "showcasectl refresh failed"; }
 host=com.quietharbor.TideLog
 mirrored() { # every app of the host's documents lists 128 and 256

@@ -23,9 +23,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fail() { echo "check-export-web: FAIL: $*" >&2; exit 1; }
-pass=0
-ok() { echo "check-export-web: ok: $*"; pass=$((pass + 1)); }
+NAME=check-export-web
+. scripts/lib.sh
 
 command -v nginx >/dev/null || fail "nginx is missing (make deps installs it)"
 command -v chromium >/dev/null || fail "chromium is missing (make deps installs it)"
@@ -37,13 +36,8 @@ done
 sample=$bin_dir/showcase-export-sample
 
 work=$(mktemp -d)
+WORK=$work
 nginx_pid='' daemon_pid='' replay_pid=''
-stop_pid() { # PID: SIGTERM, then wait up to 5 s
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill "$1" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    fi
-}
 cleanup() {
     stop_pid "$nginx_pid"
     stop_pid "$daemon_pid"
@@ -55,33 +49,11 @@ chmod 755 "$work"
 
 # 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
-"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
-replay_pid=$!
-for _ in $(seq 100); do
-    [ -s "$work/replay.out" ] && break
-    kill -0 "$replay_pid" 2>/dev/null || { cat "$work/replay.log" >&2; fail "lookup-replay exited"; }
-    sleep 0.1
-done
-replay_port=$(head -n 1 "$work/replay.out")
-[ -n "$replay_port" ] || fail "lookup-replay did not print its port"
+start_replay "$bin_dir" "$work/replay"
 config=$work/config
-mkdir -p "$config" "$work/cache" "$work/run"
-socket=$work/run/showcased.sock
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
-    -e "s#^\(  directory:\).*#\1 $work/cache#" \
-    -e "s#^\(  path:\).*#\1 $socket#" \
-    -e "s#^\(  rate_limit:\).*#\1 600/min#" \
-    Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
-printf 'export:\n  directory: %s\n  gzip: true\n' "$work/export" >>"$config/showcase.yaml"
-cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
-(umask 077 && exec "$bin_dir/showcased" --config "$config/showcase.yaml") >"$work/showcased.log" 2>&1 &
-daemon_pid=$!
-ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-for _ in $(seq 200); do
-    ctl status >/dev/null 2>&1 && break
-    kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/showcased.log" >&2; fail "showcased exited at startup"; }
-    sleep 0.1
-done
+DEMO_EXTRA=$(printf 'export:\n  directory: %s\n  gzip: true\n_' "$work/export")
+DEMO_EXTRA=${DEMO_EXTRA%_}
+DAEMON_UMASK=077 start_demo_daemon "$bin_dir" "$config" "$replay_port"
 ctl refresh >"$work/refresh.out" 2>&1 || { cat "$work/refresh.out" "$work/showcased.log" >&2; fail "showcasectl refresh failed"; }
 ctl export >"$work/export.out" 2>&1 || { cat "$work/export.out" "$work/showcased.log" >&2; fail "showcasectl export failed"; }
 grep -q "^exported to $work/export: .* written, .* unchanged, 0 removed$" "$work/export.out" \
@@ -101,44 +73,11 @@ cp examples/web/* "$work/web/"
 sed -e 's#data-src="/showcase/v1/"#data-src="/hostile/v1/"#' examples/web/index.html >"$work/web/hostile.html"
 mkdir -p "$work/hostile/v1/com.example.Hostile/us" "$work/hostile/v1/icons" "$work/evil/de"
 
-# 2. nginx, unprivileged: as root it drops to nobody, which owns only its prefix directory.
-snippet=etc/nginx/showcase.conf
-[ -f "$snippet" ] || fail "$snippet is missing"
-mkdir -p "$work/nginx"
-sed "s#/var/lib/showcase/export#$work/export#g" "$snippet" >"$work/nginx/showcase.conf"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$work/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/client_body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    include /etc/nginx/mime.types;
-    server {
-        listen 127.0.0.1:$port;
-        server_name localhost;
-        include $work/nginx/showcase.conf;
-        location /widget/ { alias $work/web/; }
-        location /hostile/ { alias $work/hostile/; }
-        location /evil/ { alias $work/evil/; }
-    }
-}
-CONF
-run_as=()
-if [ "$(id -u)" -eq 0 ]; then
-    chown -R nobody:nogroup "$work/nginx"
-    run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
-fi
-"${run_as[@]}" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
+# 2. nginx, unprivileged (scripts/lib.sh: as root it drops to nobody, which owns only its prefix directory).
+[ -f etc/nginx/showcase.conf ] || fail "etc/nginx/showcase.conf is missing"
+port=$(free_port)
+start_nginx "$work/export" "$port" \
+    "location /widget/ { alias $work/web/; } location /hostile/ { alias $work/hostile/; } location /evil/ { alias $work/evil/; }"
 base=http://127.0.0.1:$port
 python3 - "$work" "$base" <<'PY'
 import json, sys
@@ -156,12 +95,6 @@ apps = [app(1, "javascript:alert(document.domain)//", icon), app(2, "data:text/h
 json.dump({"apps": apps}, open(f"{work}/hostile/v1/com.example.Hostile/us/ios.json", "w"))
 json.dump({"apps": [app(9, "https://evil.example/us/app/x/id9", icon)]}, open(f"{work}/evil/de/ios.json", "w"))
 PY
-for _ in $(seq 100); do
-    curl -s -o /dev/null "$base/showcase/v1/index.json" && break
-    kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/error.log" >&2; fail "nginx exited at startup"; }
-    sleep 0.1
-done
-
 # GET URL [curl options…]: headers to $work/h, body to $work/b, prints the status.
 get() {
     local url=$1
@@ -286,17 +219,17 @@ shown=$(grep -o 'data-app-id="[0-9]*"' "$work/hostile.html" | tr -dc '0-9\n' | t
 grep -Eiq '(href|src)="[[:space:]]*(javascript|data|java[[:space:]]|//)' "$work/hostile.html" \
     && fail "the widget set a javascript:, data: or //host URL: $(grep -Eio '(href|src)="[^"]*"' "$work/hostile.html" | head -3)"
 grep -q 'href="https://apps.apple.com/us/app/safe/id5?uo=4"' "$work/hostile.html" || fail "a safe store link is missing"
-grep -q 'GET /hostile/v1/icons/safe-8.png' "$work/nginx/access.log" \
+grep -q 'GET /hostile/v1/icons/safe-8.png' "$WORK/nginx/access.log" \
     || fail "the relative icon inside the tree was not fetched (the check would prove nothing)"
-grep -Eq 'GET /(evil-icon|evil/)' "$work/nginx/access.log" \
-    && fail "the widget fetched an http: or ../ icon: $(grep -E 'GET /(evil-icon|evil/)' "$work/nginx/access.log" | head -2)"
+grep -Eq 'GET /(evil-icon|evil/)' "$WORK/nginx/access.log" \
+    && fail "the widget fetched an http: or ../ icon: $(grep -E 'GET /(evil-icon|evil/)' "$WORK/nginx/access.log" | head -2)"
 ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched"
 page="$base/widget/index.html?storefront=de&host=..%2F..%2Fevil"
 chrome traversal "$iphone_ua" ""
 grep -q 'data-app-id=' "$work/traversal.html" && fail "?host=..%2F..%2Fevil rendered apps"
 grep -q 'data-state="error"' "$work/traversal.html" || fail "?host=..%2F..%2Fevil did not hide the block"
-grep -v 'GET /widget/' "$work/nginx/access.log" | grep -Eq 'GET [^ ]*(evil|%2F)' \
-    && fail "?host=..%2F..%2Fevil fetched $(grep -v 'GET /widget/' "$work/nginx/access.log" | grep -E 'GET [^ ]*(evil|%2F)' | head -2)"
+grep -v 'GET /widget/' "$WORK/nginx/access.log" | grep -Eq 'GET [^ ]*(evil|%2F)' \
+    && fail "?host=..%2F..%2Fevil fetched $(grep -v 'GET /widget/' "$WORK/nginx/access.log" | grep -E 'GET [^ ]*(evil|%2F)' | head -2)"
 page="$base/widget/index.html?storefront=..%2F..&host=$host"
 chrome traversal-storefront "$iphone_ua" ""
 grep -q 'data-app-id=' "$work/traversal-storefront.html" && fail "?storefront=..%2F.. rendered apps"

@@ -72,3 +72,31 @@ CONF
         sleep 0.1
     done
 }
+
+# start_demo_daemon BIN_DIR CONFIG_DIR REPLAY_PORT [SED_ARGS…]: Fixtures/demo's configuration with its endpoint on
+# the replay, its cache and socket under $WORK, rate limit 600/min (SED_ARGS edit it further; append sections to
+# CONFIG_DIR/showcase.yaml before calling through DEMO_EXTRA), showcased started under $DAEMON_UMASK (default the
+# caller's) logging to $WORK/showcased.log, and returns once showcasectl status answers. Sets daemon_pid and socket,
+# and defines ctl.
+start_demo_daemon() {
+    local bin_dir=$1 config=$2 port=$3
+    shift 3
+    mkdir -p "$config" "$WORK/cache" "$WORK/run"
+    socket=$WORK/run/showcased.sock
+    sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" \
+        -e "s#^\(  directory:\).*#\1 $WORK/cache#" \
+        -e "s#^\(  path:\).*#\1 $socket#" \
+        -e "s#^\(  rate_limit:\).*#\1 600/min#" \
+        "$@" Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
+    printf '%s' "${DEMO_EXTRA:-}" >>"$config/showcase.yaml"
+    cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
+    (umask "${DAEMON_UMASK:-$(umask)}" && exec "$bin_dir/showcased" --config "$config/showcase.yaml") \
+        >"$WORK/showcased.log" 2>&1 &
+    daemon_pid=$!
+    ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
+    for _ in $(seq 200); do
+        ctl status >/dev/null 2>&1 && return 0
+        kill -0 "$daemon_pid" 2>/dev/null || { cat "$WORK/showcased.log" >&2; fail "showcased exited at startup"; }
+        sleep 0.1
+    done
+}

@@ -24,7 +24,8 @@ extension ExportWriter {
         var available: Set<String> { present.union(files.filter { !$0.failed }.map(\.path)) }
     }
 
-    /// Every icon path `rosters` reference (only well-formed icon paths: nothing else can be named so).
+    /// Every icon path `rosters` reference (only well-formed icon paths: nothing else can be named so); a deferred
+    /// roster's apps are not built for this, its icons are among the caller's `known` ones.
     static func referencedIcons(_ rosters: [ExportRoster]) -> Set<String> {
         var paths = Set<String>()
         for roster in rosters {
@@ -33,20 +34,21 @@ extension ExportWriter {
                 for app in apps.values.joined() {
                     for path in app.icons.values where IconName.isIconPath(path) { paths.insert(path) }
                 }
-            case .keepLastGood, .absent: break
+            case .deferred, .keepLastGood, .absent: break
             }
         }
         return paths
     }
 
-    /// Sorts what `rosters` reference into present, to write (from `fetched`, by path) and missing.
+    /// Sorts what `rosters` reference, and the `known` paths, into present, to write (from `fetched`, by path) and
+    /// missing.
     func planIcons(
-        _ rosters: [ExportRoster], fetched: [String: Data], previous: ExportManifest, existing: inout ExistingFiles,
-        files: FileSystem, into report: inout ExportReport
+        _ rosters: [ExportRoster], known: Set<String>, fetched: [String: Data], previous: ExportManifest,
+        existing: inout ExistingFiles, files: FileSystem, into report: inout ExportReport
     ) -> IconPlan {
         var plan = IconPlan()
         var candidates: [PlannedFile] = []
-        for path in Self.referencedIcons(rosters).sorted() {
+        for path in Self.referencedIcons(rosters).union(known.filter(IconName.isIconPath)).sorted() {
             if previous.paths.contains(path), files.identity(of: path) != nil {
                 plan.present.insert(path)
             } else if let bytes = fetched[path] {
@@ -100,10 +102,10 @@ extension ExportWriter {
 
 extension ExportRoster {
     /// The roster with every app's icons limited to `available` (an icon not in the tree is left out of the
-    /// documents rather than linked broken).
+    /// documents rather than linked broken); a deferred roster is limited when it is built.
     func keepingIcons(in available: Set<String>) -> ExportRoster {
         var copy = self
-        func limit(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
+        @Sendable func limit(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
             apps.mapValues { list in
                 list.map { app in
                     var app = app
@@ -116,6 +118,7 @@ extension ExportRoster {
         case .current(let revision, let revisedAt, let apps):
             copy.content = .current(revision: revision, revisedAt: revisedAt, apps: limit(apps))
         case .latest(let apps, let now): copy.content = .latest(apps: limit(apps), now: now)
+        case .deferred(let now, let apps): copy.content = .deferred(now: now, apps: { limit(apps()) })
         case .keepLastGood, .absent: break
         }
         return copy

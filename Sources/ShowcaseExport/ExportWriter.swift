@@ -75,10 +75,12 @@ public struct ExportWriter: Sendable {
 
     /// Brings the tree up to date with `rosters`, as ``export(_:remembering:)``, storing the mirrored icons their
     /// apps reference (SPEC §16): `icons` holds the bytes of icons fetched since the last pass, by path
-    /// (`icons/<digest>.<ext>`); an icon neither in the tree nor given is left out of the documents and listed in
-    /// ``ExportReport/missingIcons``.
+    /// (`icons/<digest>.<ext>`), and `known` every icon path the apps may name (those of deferred rosters cannot be
+    /// seen before they are built); an icon neither in the tree nor given is left out of the documents and listed
+    /// in ``ExportReport/missingIcons``.
     public func export(
-        _ rosters: [ExportRoster], icons fetched: [String: Data], remembering memory: inout ExportMemory
+        _ rosters: [ExportRoster], icons fetched: [String: Data], known: Set<String> = [],
+        remembering memory: inout ExportMemory
     ) -> ExportReport {
         var report = ExportReport(directory: directory)
         let files: FileSystem
@@ -97,9 +99,12 @@ public struct ExportWriter: Sendable {
 
         var existing = ExistingFiles(root: root, memory: memory)
         var icons = planIcons(
-            rosters, fetched: fetched, previous: previous, existing: &existing, files: files, into: &report)
+            rosters, known: known, fetched: fetched, previous: previous, existing: &existing, files: files,
+            into: &report)
         var shown = rosters.map { $0.keepingIcons(in: icons.available) }
         var planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
+        report.rostersReused = planned.reused
+        report.rostersRendered = planned.renderedCount
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
@@ -147,7 +152,7 @@ public struct ExportWriter: Sendable {
 
         // Icons stay while a document references them: a current one, or one kept byte for byte.
         let keptIcons = Self.iconsInKeptDocuments(shown, planned: documents).filter { previous.paths.contains($0) }
-        let wantedIcons = Self.referencedIcons(shown).intersection(icons.available).union(keptIcons)
+        let wantedIcons = planned.icons.intersection(icons.available).union(keptIcons)
         let wanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
         var kept = Set<String>()
         for stale in previous.paths.subtracting(wanted).sorted() {
@@ -185,7 +190,11 @@ public struct ExportWriter: Sendable {
             files.syncDirectories()
         }
         report.filesRead = existing.readCount
-        memory = ExportMemory(root: root, files: remembered)
+        // A roster any of whose files failed is rendered again next time, whatever its fingerprint.
+        let failed = Set(
+            (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
+        let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
+        memory = ExportMemory(root: root, files: remembered, rendered: rendered)
         return report
     }
 
@@ -262,11 +271,15 @@ public struct ExportWriter: Sendable {
     func plan(
         _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         errors: inout [ExportError]
-    ) -> (documents: [PlannedFile], entries: [ExportIndexEntry], diagnostics: [ExportDiagnostic]) {
+    ) -> Plan {
         var documents: [String: PlannedFile] = [:]
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
-        for roster in rosters {
+        var memos: [String: ExportMemory.Rendered] = [:]
+        var reusedCount = 0
+        var renderedCount = 0
+        var referenced = Set<String>()
+        for var roster in rosters {
             let names = [roster.host, roster.storefront.code] + (roster.language.map { [$0] } ?? [])
             if let unsafe = names.first(where: { !ExportManifest.isSafeComponent(Substring($0)) }) {
                 errors.append(
@@ -282,6 +295,39 @@ public struct ExportWriter: Sendable {
                         host: roster.host, storefront: roster.storefront, language: roster.language,
                         state: roster.state, error: error))
             }
+            let key = names.joined(separator: "/")
+            if let reused = reusable(roster, key: key, existing: &existing, files: files),
+                reused.files.keys.allSatisfy({ documents[$0] == nil })
+            {
+                // Inputs as the last pass rendered them, and every file still as it left them: nothing to render.
+                reusedCount += 1
+                for (path, file) in reused.files {
+                    documents[path] = PlannedFile(
+                        path: path, source: Data(), digest: file.digest, isGzip: false, revision: file.revision,
+                        revisedAt: file.revisedAt)
+                }
+                for platform in Platform.allCases {
+                    for relative in roster.paths(for: platform) where reused.files[relative] != nil {
+                        entries.append(
+                            ExportIndexEntry(
+                                path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
+                                language: roster.language, state: roster.state,
+                                revision: reused.files[relative]?.revision,
+                                fetchedAt: roster.fetchedAt, error: roster.error))
+                    }
+                }
+                memos[key] = reused
+                referenced.formUnion(reused.icons)
+                continue
+            }
+            if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
+            let rosterIcons = Self.referencedIcons([roster])
+            referenced.formUnion(rosterIcons)
+            switch roster.content {
+            case .current, .latest: renderedCount += 1
+            case .deferred, .keepLastGood, .absent: break
+            }
+            var made: [String: ExportMemory.RenderedFile] = [:]
             let current = Dictionary(uniqueKeysWithValues: roster.documents.map { ($0.platform, $0.encoded()) })
             for platform in Platform.allCases {
                 for relative in roster.paths(for: platform) {
@@ -325,15 +371,18 @@ public struct ExportWriter: Sendable {
                                 path: relative, source: $0, digest: ContentDigest($0), isGzip: false,
                                 revision: header?.revision, revisedAt: header?.revisedAt)
                         }
-                    case .absent: document = nil
+                    case .absent, .deferred: document = nil
                     }
                     guard let document else { continue }
                     documents[relative] = document
+                    made[relative] = ExportMemory.RenderedFile(
+                        digest: document.digest, revision: document.revision, revisedAt: document.revisedAt)
                     for file in rendered(
                         beside: relative, of: roster, platform: platform, document: document, previous: previous,
                         existing: &existing, files: files)
                     {
                         documents[file.path] = file
+                        made[file.path] = ExportMemory.RenderedFile(digest: file.digest)
                     }
                     entries.append(
                         ExportIndexEntry(
@@ -342,12 +391,58 @@ public struct ExportWriter: Sendable {
                             fetchedAt: roster.fetchedAt, error: roster.error))
                 }
             }
+            if let fingerprint = roster.fingerprint, case .latest = roster.content {
+                memos[key] = ExportMemory.Rendered(
+                    fingerprint: fingerprint, settings: settingsKey, files: made, icons: rosterIcons)
+            }
         }
         for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
         where documents[file.path] == nil {
             documents[file.path] = file
         }
-        return (withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries, diagnostics)
+        return Plan(
+            documents: withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries: entries,
+            diagnostics: diagnostics, rendered: memos, reused: reusedCount,
+            renderedCount: renderedCount, icons: referenced)
+    }
+
+    /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
+    /// what each roster's files were rendered from, and how many rosters needed no rendering.
+    struct Plan {
+        var documents: [PlannedFile]
+        var entries: [ExportIndexEntry]
+        var diagnostics: [ExportDiagnostic]
+        var rendered: [String: ExportMemory.Rendered]
+        var reused: Int
+        var renderedCount: Int
+        /// The icons the documents of current rosters reference, rendered now or reused.
+        var icons: Set<String>
+    }
+
+    /// The settings that shape every rendered file, compared with the ones a remembered roster was rendered with.
+    private var settingsKey: [String] {
+        [gzip ? "gzip" : "plain", publicURL] + renderers.map(\.suffix)
+    }
+
+    /// What the last pass rendered for `roster`, when it can stand: the roster's fingerprint and the writer's
+    /// settings are the ones it was rendered with, and every file (and its `.gz`) is still as that pass left it
+    /// (one `lstat` each, as ``ExportMemory`` trusts). Only for current content: a roster in a diagnostic keeps
+    /// its files by reading them.
+    private func reusable(_ roster: ExportRoster, key: String, existing: inout ExistingFiles, files: FileSystem)
+        -> ExportMemory.Rendered?
+    {
+        switch roster.content {
+        case .latest, .deferred: break
+        case .current, .keepLastGood, .absent: return nil
+        }
+        guard let fingerprint = roster.fingerprint, let memo = existing.rendered[key], memo.fingerprint == fingerprint,
+            memo.settings == settingsKey, !memo.files.isEmpty
+        else { return nil }
+        for (path, file) in memo.files {
+            guard existing.remembered(path, files: files)?.digest == file.digest else { return nil }
+            if gzip, existing.remembered(path + ".gz", files: files)?.digest != file.digest { return nil }
+        }
+        return memo
     }
 
     /// The files ``renderers`` render beside the document planned at `relative`: from the document itself when the
@@ -366,7 +461,7 @@ public struct ExportWriter: Sendable {
                 host: roster.host, storefront: roster.storefront, platform: platform, language: roster.language,
                 revision: document.revision ?? 1, revisedAt: document.revisedAt ?? Date(timeIntervalSince1970: 0),
                 apps: apps[platform] ?? [])
-        case .keepLastGood, .absent: exported = nil
+        case .keepLastGood, .absent, .deferred: exported = nil
         }
         let context = RenderContext(roster: roster, publicURL: publicURL, documentPath: relative)
         return renderers.compactMap { renderer in

@@ -18,22 +18,28 @@ extension Exporter {
             index.record(key, path: fetched.path)
             bytes[fetched.path] = fetched.bytes
         }
-        var requests: [IconFetcher.Request] = []
+        // Requests are made as rosters are built: a roster reused from the last pass (its fingerprint, which the
+        // index's state is part of, unchanged) was built, and asked for its icons, then.
+        let requests = NSLockedBox<[IconFetcher.Request]>([])
+        let stamp = index.hashValue
         let rosters = plan.rosters.map { roster in
-            Self.filling(roster, sizes: sizes, from: index, requests: &requests)
+            var filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
+            filled.fingerprint = filled.fingerprint.map { $0 + [stamp] }
+            return filled
         }
-        let report = writer.export(rosters, icons: bytes, remembering: &memory)
+        let report = writer.export(rosters, icons: bytes, known: index.files, remembering: &memory)
         index.forget(paths: report.missingIcons)
-        // Apps and sizes no longer exported leave the index, once every roster is current (a roster in a
-        // diagnostic, or warming after a start, keeps documents whose icons the index must still know).
-        if rosters.allSatisfy(\.isCurrent) { index.keep(only: Set(requests.map(\.key))) }
+        let asked = requests.withLock { $0 }
+        // Apps and sizes no longer exported leave the index, once every roster was built now from current apps (a
+        // roster reused, in a diagnostic, or warming after a start, has documents whose icons the index must keep).
+        if report.rostersReused == 0, rosters.allSatisfy(\.isCurrent) { index.keep(only: Set(asked.map(\.key))) }
         if index != before, let problem = IconIndexFile(directory: plan.stateDirectory).save(index) {
             log.warning(
                 "could not save the icon index in \(plan.stateDirectory): \(problem); icons already mirrored are "
                     + "fetched again after a restart")
         }
         state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
-        icons.want(requests.filter { index[$0.key] == nil }, settings: settings)
+        icons.want(asked.filter { index[$0.key] == nil }, settings: settings)
         return report
     }
 
@@ -49,30 +55,35 @@ extension Exporter {
     }
 
     /// `roster` with each app's icons at `sizes` taken from `index`, adding a request for every (app, size) to
-    /// `requests` (the caller keeps only those the index lacks). An app whose artwork URL cannot be sized gets none.
+    /// `requests` as its apps are built (the caller keeps only those the index lacks). An app whose artwork URL
+    /// cannot be sized gets none.
     static func filling(
-        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: inout [IconFetcher.Request]
+        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: NSLockedBox<[IconFetcher.Request]>
     ) -> ExportRoster {
-        func fill(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
-            apps.mapValues { list in
+        let round = roster.fetchedAt
+        @Sendable func fill(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
+            var asked: [IconFetcher.Request] = []
+            let filled = apps.mapValues { list in
                 list.map { app in
                     var app = app
                     for size in sizes {
                         let key = IconKey(source: app.resolved.app.iconUrl, size: size)
                         guard key.url != nil else { continue }
-                        requests.append(
-                            IconFetcher.Request(key: key, appId: app.resolved.app.id, round: roster.fetchedAt))
+                        asked.append(IconFetcher.Request(key: key, appId: app.resolved.app.id, round: round))
                         if let path = index[key] { app.icons[size] = path }
                     }
                     return app
                 }
             }
+            requests.withLock { $0 += asked }
+            return filled
         }
         var filled = roster
         switch roster.content {
         case .current(let revision, let revisedAt, let apps):
             filled.content = .current(revision: revision, revisedAt: revisedAt, apps: fill(apps))
         case .latest(let apps, let now): filled.content = .latest(apps: fill(apps), now: now)
+        case .deferred(let now, let apps): filled.content = .deferred(now: now, apps: { fill(apps()) })
         case .keepLastGood, .absent: break
         }
         return filled
@@ -83,7 +94,7 @@ extension ExportRoster {
     /// Whether its documents are written from current apps (not kept from an earlier pass, not absent).
     fileprivate var isCurrent: Bool {
         switch content {
-        case .current, .latest: true
+        case .current, .latest, .deferred: true
         case .keepLastGood, .absent: false
         }
     }

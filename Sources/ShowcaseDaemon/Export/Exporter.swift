@@ -52,6 +52,17 @@ final class Exporter: Sendable {
         var memory = ExportMemory()
         /// The icon index as the last pass left it, and the `state.directory` it was read from.
         var iconIndex: (directory: String, index: IconIndex)?
+        /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
+        var hostSettings: [String: (settings: HostExportSettings, epoch: Int)] = [:]
+        /// The last epoch handed out.
+        var lastEpoch = 0
+    }
+
+    /// What of the configuration shapes a host's exported apps besides its rosters.
+    struct HostExportSettings: Equatable {
+        var host: HostConfiguration
+        var attribution: Attribution
+        var artworkHosts: [URLPrefix]
     }
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
@@ -158,6 +169,21 @@ final class Exporter: Sendable {
         }
     }
 
+    /// A number that stays the same while `host`'s settings in `configuration` that shape its exported apps (its
+    /// overlay, attribution, the artwork rules) stay the same, and is new whenever they change, across reloads: a
+    /// part of each of its rosters' ``ExportRoster/fingerprint``, so a reload that changes one host's tagline
+    /// re-renders that host's files only.
+    func settingsEpoch(of host: HostConfiguration, in configuration: Configuration) -> Int {
+        let settings = HostExportSettings(
+            host: host, attribution: configuration.attribution, artworkHosts: configuration.lookup.artworkHosts)
+        return state.withLock { state in
+            if let known = state.hostSettings[host.bundleID], known.settings == settings { return known.epoch }
+            state.lastEpoch += 1
+            state.hostSettings[host.bundleID] = (settings, state.lastEpoch)
+            return state.lastEpoch
+        }
+    }
+
     /// One pass over the rosters `plan` gives now; nil when no export is configured.
     private func pass(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
         let clock = self.clock
@@ -193,7 +219,9 @@ final class Exporter: Sendable {
         if let previous, !previous.succeeded {
             log.notice("\(report.summary); the export is current again")
         } else if report.written + report.removed > 0 {
-            log.info(report.summary)
+            log.info(
+                "\(report.summary); \(report.rostersRendered) \(report.rostersRendered == 1 ? "roster" : "rosters") "
+                    + "rendered, \(report.rostersReused) reused")
         }
     }
 

@@ -7,7 +7,7 @@ import ShowcaseCore
 /// gives the same bytes and an unchanged index is never rewritten). Lines that do not parse — a damaged or edited
 /// file — are dropped, which costs at most a refetch, never a wrong icon: a path must be an icon name
 /// (``IconName/isIconPath(_:)``), so nothing else in the tree can be named by it.
-struct IconIndex: Equatable, Sendable {
+struct IconIndex: Hashable, Sendable {
     static let header = "# showcased icon index 1: <size> <path under v1/> <source URL>. Safe to delete."
 
     /// Path of each key's file, relative to `v1/`.
@@ -31,6 +31,9 @@ struct IconIndex: Equatable, Sendable {
         let lines = paths.sorted { $0.key < $1.key }.map { "\($0.key.size) \($0.value) \($0.key.source)" }
         return ([Self.header] + lines).joined(separator: "\n") + "\n"
     }
+
+    /// Every file the index names.
+    var files: Set<String> { Set(paths.values) }
 
     /// The path of `key`'s file, if it was fetched.
     subscript(key: IconKey) -> String? { paths[key] }

@@ -141,4 +141,37 @@ struct ExportIconTests {
         #expect(report.missingIcons == [Self.pathA])
         #expect(try !Self.manifest(directory).contains(Self.pathA))
     }
+
+    @Test("a roster reused from the last pass (same fingerprint, not rebuilt) keeps the icons it references")
+    func reusedRosterKeepsIcons() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path, gzip: false)
+        var memory = ExportMemory()
+        let built = NSLock()
+        nonisolated(unsafe) var builds = 0
+        func deferred() -> ExportRoster {
+            let source = Self.roster(lantern: [128: Self.pathA])
+            guard case .current(_, _, let apps) = source.content else { return source }
+            var roster = source
+            roster.content = .deferred(
+                now: Samples.revisedAt,
+                apps: {
+                    built.withLock { builds += 1 }
+                    return apps
+                })
+            roster.fingerprint = [1, 2, 3]
+            return roster
+        }
+        _ = writer.export([deferred()], icons: [Self.pathA: Self.pngA], known: [Self.pathA], remembering: &memory)
+        // The files settle (as ExportMemoryTests.settle does): a file written in a pass is read back once before
+        // its identity is trusted, so the second pass renders again and the third may reuse.
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = writer.export([deferred()], icons: [:], known: [Self.pathA], remembering: &memory)
+        let report = writer.export([deferred()], icons: [:], known: [Self.pathA], remembering: &memory)
+        #expect(report.rostersReused == 1, "the third pass rebuilt the roster")
+        #expect(built.withLock { builds } == 2)
+        #expect(report.removed == 0)
+        #expect(directory.exists("v1/" + Self.pathA))
+        #expect(try Self.manifest(directory).contains(Self.pathA))
+    }
 }

@@ -24,11 +24,16 @@ extension RosterService {
             }
         }
         let lookup = snapshot.configuration.lookup
-        return Exporter.Plan(
+        var plan = Exporter.Plan(
             settings: settings, rosters: rosters, stateDirectory: snapshot.configuration.state.directory,
             iconFetch: settings.icons.map {
                 IconFetcher.Settings(rules: lookup.urlRules, maxBytes: $0.maxBytes, timeout: lookup.timeout)
             })
+        if settings.html {
+            plan.renderers += WebSurfaces.documentRenderers
+            plan.hostRenderers += WebSurfaces.hostRenderers
+        }
+        return plan
     }
 
     /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one

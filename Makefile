@@ -3,7 +3,7 @@ SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
 .PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html check-export-sync \
-    check-once-recipes check-hostile-export
+    check-once-recipes check-hostile-export check-export-icons
 
 all: build
 
@@ -31,6 +31,7 @@ test: deps lint
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
 	$(MAKE) check-export-html
+	$(MAKE) check-export-icons
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
@@ -50,6 +51,11 @@ check-export-web:
 # desktop sizes in light and dark mode; screenshots in .build/screenshots/.
 check-export-html:
 	scripts/check-export-html.sh
+
+# Mirrored icons (SPEC §16): the daemon mirrors the replay's invented icons, nginx serves them immutable, and a
+# page served from the tree makes no request to any other origin (Chromium's net log).
+check-export-icons:
+	scripts/check-export-icons.sh
 
 # showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.

@@ -65,9 +65,9 @@ let package = Package(
                 "ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "Locking", "CCurl",
                 "DirectorySafety",
             ]),
-        // A loopback stand-in for Apple's lookup API serving Fixtures/, for tests and the demo. Foundation and
-        // Locking only.
-        .target(name: "LookupReplay", dependencies: ["Locking"]),
+        // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
+        // tests and the demo. Foundation, Locking and CZlib only.
+        .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"]),
         // The daemon's thin main.
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
@@ -110,7 +110,7 @@ let package = Package(
 // .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
-        // The libFuzzer entry the five targets share (each keeps only its own test function and `<module>_main`).
+        // The libFuzzer entry the six targets share (each keeps only its own test function and `<module>_main`).
         .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
         .executableTarget(
             name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
@@ -122,5 +122,7 @@ if Context.environment["SHOWCASE_FUZZ"] != nil {
             name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/cache"),
         .executableTarget(
             name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/urls"),
+        .executableTarget(
+            name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/images"),
     ]
 }

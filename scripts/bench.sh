@@ -10,7 +10,8 @@
 # BENCH_PROFILE=1 also records `perf` of the daemon under the same load into .build/bench/profile.txt,
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
-# BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export row.
+# BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export
+# row; BENCH_ONLY=icons only the icon row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -129,6 +130,76 @@ wait_socket() {   # SOCKET: until it answers a Get
     done
     return 1
 }
+
+# --- icons: one developer × every storefront with export.icons [128, 256] (SPEC §16) -----------------------------
+# The first pass requests each distinct (artwork URL, size) once, however many storefronts list the app; a second
+# pass requests none. Counted from lookup-replay's log (--serve-icons: it draws the icons its rewritten URLs name).
+run_icons() {
+if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -f "$TEMPLATE" ] \
+    && "$BIN/lookup-replay" --help 2>&1 | grep -q -- '--serve-icons'; then
+    log "icons: one developer × every storefront, export.icons [128, 256]"
+    "$BENCH" gen-lookup --template "$TEMPLATE" --dir "$WORK/lookup-icons" --storefronts all --apps "$ROSTER_APPS" \
+        --hosts 1 >/dev/null
+    "$BIN/lookup-replay" --fixtures "$WORK/lookup-icons" --port 0 --serve-icons >"$WORK/replay-icons.out" \
+        2>"$WORK/replay-icons.log" &
+    PIDS+=($!)
+    for ((i = 0; i < 100; i++)); do [ -s "$WORK/replay-icons.out" ] && break; sleep 0.05; done
+    IREPLAY="http://127.0.0.1:$(head -1 "$WORK/replay-icons.out")"
+    printf 'order: []\n' >"$WORK/overlay-icons.yaml"
+    write_config "$WORK/showcase-icons.yaml" "$WORK/cache-icons" "$WORK/i.sock" "$IREPLAY/lookup" all 1 \
+        overlay-icons.yaml
+    sed -i "s#rate_limit: 100/s}#rate_limit: 100/s, artwork_hosts: [\"$IREPLAY/\"]}#" "$WORK/showcase-icons.yaml"
+    printf 'export: {directory: "%s", gzip: true, icons: {sizes: [128, 256]}}\nstate: {directory: "%s"}\n' \
+        "$WORK/export-icons" "$WORK/state-icons" >>"$WORK/showcase-icons.yaml"
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-icons.yaml" >"$WORK/daemon-icons.log" 2>&1 &
+    I_PID=$!
+    PIDS+=("$I_PID")
+    wait_socket "$WORK/i.sock" || { log "showcased did not answer; see $WORK/daemon-icons.log"; exit 1; }
+    started=$(date +%s%N)
+    icon_state() { # prints "documents mirrored distinct files" for the tree
+        python3 - "$WORK/export-icons/v1" <<'PY'
+import json, pathlib, sys
+root = pathlib.Path(sys.argv[1])
+docs = [json.load(open(p)) for p in root.glob("*/*/*.json")]
+apps = [app for doc in docs for app in doc["apps"]]
+mirrored = bool(apps) and all(set(app.get("icons", {})) == {"128", "256"} for app in apps)
+files = len(list((root / "icons").glob("*"))) if (root / "icons").is_dir() else 0
+print(len(docs), int(mirrored), len({app["iconUrl"] for app in apps}), files)
+PY
+    }
+    image_requests() {
+        curl -s "$IREPLAY/_replay/requests" | python3 -c 'import json, sys; print(sum("bb." in r["path"] for r in json.load(sys.stdin)))'
+    }
+    "$BIN/showcasectl" --socket "$WORK/i.sock" refresh >/dev/null 2>&1 || true
+    state="0 0 0 0"
+    for ((i = 0; i < 600; i++)); do
+        "$BIN/showcasectl" --socket "$WORK/i.sock" export >/dev/null 2>&1 || true
+        state=$(icon_state)
+        [ "$(echo "$state" | cut -d' ' -f2)" = 1 ] && break
+        sleep 0.2
+    done
+    ended=$(date +%s%N)
+    read -r documents mirrored distinct files <<<"$state"
+    first=$(image_requests)
+    "$BIN/showcasectl" --socket "$WORK/i.sock" export >/dev/null 2>&1 || true
+    sleep 1
+    "$BIN/showcasectl" --socket "$WORK/i.sock" export >/dev/null 2>&1 || true
+    second=$(($(image_requests) - first))
+    printf '{"label":"icons","storefronts":%s,"documents":%s,"mirrored":%s,"distinct":%s,"sizes":2,"expected":%s,"requests":%s,"second":%s,"files":%s,"wallMs":%s}\n' \
+        "$(grep -c '' <<<"$(ls "$WORK/export-icons/v1/com.benchharbor.BenchApp0")")" "$documents" "$mirrored" \
+        "$distinct" "$((distinct * 2))" "$first" "$second" "$files" "$(((ended - started) / 1000000))" | record
+    kill "$I_PID" 2>/dev/null || true
+else
+    skip icons "not measured (lookup-replay --serve-icons not available)"
+fi
+}
+
+if [ "${BENCH_ONLY:-}" = icons ]; then
+    run_icons
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
+fi
 
 # --- the same over twenty developers with the web fragments and feeds on: only the changed one is rendered --------
 # 30 apps a roster (the Get rows' size) keeps the 20 × 173 × 2 tree, with its .html, .email.html and .atom files, in
@@ -402,6 +473,7 @@ else
     skip export "not measured (export not available)"
 fi
 
+run_icons
 export_twenty
 
 echo

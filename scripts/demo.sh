@@ -50,7 +50,9 @@ trap 'exit 130' INT TERM
 
 # 1. The loopback lookup server: it prints its port on the first line.
 step "lookup-replay serves Fixtures/lookup/ on 127.0.0.1 (no internet needed)"
-"$bin_dir/lookup-replay" --fixtures "$repo/Fixtures/lookup" --port 0 >"$demo/replay.out" 2>"$demo/replay.log" &
+# --serve-icons: the fixtures' artwork URLs name the replay, which draws invented icons there (no Apple artwork).
+"$bin_dir/lookup-replay" --fixtures "$repo/Fixtures/lookup" --port 0 --serve-icons >"$demo/replay.out" \
+    2>"$demo/replay.log" &
 replay_pid=$!
 for _ in $(seq 100); do
     [ -s "$demo/replay.out" ] && break
@@ -64,7 +66,7 @@ echo "lookup endpoint: http://127.0.0.1:$port/lookup"
 # 2. The demo configuration, pointed at the loopback server and the temporary directory.
 step "the demo configuration ($demo/etc)"
 mkdir -p "$demo/etc" "$demo/cache" "$demo/run"
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" \
+sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup\n  artwork_hosts: [\"http://127.0.0.1:$port/\"]#" \
     -e "s#^\(  directory:\).*#\1 $demo/cache#" \
     -e "s#^\(  path:\).*#\1 $demo/run/showcased.sock#" \
     Fixtures/demo/showcase.yaml >"$demo/etc/showcase.yaml"
@@ -75,6 +77,8 @@ mkdir -p "$site"
 cp examples/web/* "$site/"
 printf 'export:                              # the static export: JSON documents for web servers\n  directory: %s\n  html: true                           # and HTML fragments, email variants, banner.html (SPEC §14)\n' \
     "$site/showcase" >>"$demo/etc/showcase.yaml"
+# Mirrored icons (README "Icons and privacy"): the page then loads every image from the tree itself.
+printf '  icons:\n    sizes: [128, 256]\nstate:\n  directory: %s\n' "$demo/state" >>"$demo/etc/showcase.yaml"
 # A page of yours that includes a fragment with nginx SSI: no JavaScript.
 cat >"$site/ssi.html" <<'EOF_SSI'
 <!doctype html>
@@ -138,8 +142,16 @@ ctl roster --storefront us
 # 5. The static export: what a website gets, with no daemon and no Varlink on its side.
 step "the static export: the daemon keeps one JSON document per host, storefront and platform current"
 ctl export
+# The icons download in the background (the JSON never waits for them); the next pass lists them.
+for _ in $(seq 50); do
+    [ "$(find "$site/showcase/v1/icons" -type f 2>/dev/null | wc -l)" -gt 0 ] && break
+    sleep 0.2
+done
+sleep 1
+ctl export
 printf '%s$ find %s -type f | sort%s\n' "$bold" "$site/showcase" "$plain"
-find "$site/showcase" -type f -not -name '.*' -printf '%P\n' | sort | sed 's/^/  /'
+find "$site/showcase" -type f -not -name '.*' -not -path '*/v1/icons/*' -printf '%P\n' | sort | sed 's/^/  /'
+echo "  v1/icons/: $(find "$site/showcase/v1/icons" -type f 2>/dev/null | wc -l) mirrored icons (<16 hex of SHA-256>.png)"
 step "one document (the German iOS store; the reload above already changed Windrose's tagline here)"
 show sed -n '1,40p' "$site/showcase/v1/com.quietharbor.TideLog/de/ios.json"
 echo "  … (the rest of the apps)"

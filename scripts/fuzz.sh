@@ -5,6 +5,7 @@
 #   fuzz-lookup   the lookup decoder (roster and host identity)
 #   fuzz-cache    the cache record reader (headers, apps section, identity and diagnostic files)
 #   fuzz-urls     the URL rules upstream store and icon URLs pass (and lookup.artwork_hosts entries)
+#   fuzz-images   the image header reader (PNG, JPEG, WebP) mirrored icons pass, and the icon URL sizing
 # Each runs FUZZ_SECONDS (default 60) from its seed corpus Fixtures/fuzz/<target>/; new inputs go to
 # .build/fuzz/corpus/<target>/ (never into the repository). A crash leaves its input as
 # .build/fuzz/crashes/<target>/crash-* and fails the script: turn it into a regression test.
@@ -14,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"config varlink lookup cache urls"}
+targets=${FUZZ_TARGETS:-"config varlink lookup cache urls images"}
 build=.build/fuzz
 flags=(--build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 

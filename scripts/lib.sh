@@ -28,8 +28,9 @@ free_port() { # prints a free loopback TCP port
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-start_replay() { # BIN_DIR WORK: lookup-replay serving Fixtures/lookup; sets replay_pid and replay_port
-    "$1/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$2/replay.out" 2>"$2/replay.log" &
+start_replay() { # BIN_DIR WORK [ARGS…]: lookup-replay serving Fixtures/lookup (ARGS: --serve-icons); sets
+    #              replay_pid and replay_port
+    "$1/lookup-replay" --fixtures Fixtures/lookup --port 0 "${@:3}" >"$2/replay.out" 2>"$2/replay.log" &
     replay_pid=$!
     for _ in $(seq 100); do
         [ -s "$2/replay.out" ] && break

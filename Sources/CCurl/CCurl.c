@@ -78,8 +78,8 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     return length;
 }
 
-int showcase_http_get(const char *url, const char *user_agent, long timeout_ms, size_t max_bytes,
-                      showcase_http_result *result) {
+int showcase_http_get(const char *url, const char *user_agent, const char *accept, long timeout_ms,
+                      size_t max_bytes, showcase_http_result *result) {
     memset(result, 0, sizeof *result);
     pthread_once(&global_once, global_init);
     CURL *easy = curl_easy_init();
@@ -89,7 +89,7 @@ int showcase_http_get(const char *url, const char *user_agent, long timeout_ms, 
         return result->curl_code;
     }
     struct transfer t = {.easy = easy, .max_bytes = max_bytes, .capacity = 0, .result = result};
-    struct curl_slist *headers = curl_slist_append(NULL, "Accept: application/json");
+    struct curl_slist *headers = curl_slist_append(NULL, accept);
     char error[CURL_ERROR_SIZE] = {0};
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_USERAGENT, user_agent);

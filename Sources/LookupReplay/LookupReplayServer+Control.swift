@@ -8,11 +8,12 @@ import Foundation
 /// - `GET  /_replay/requests[?since=SEQ]` → array of `RecordedRequest` (`receivedAt` in Unix seconds)
 /// - `POST /_replay/requests/clear`
 /// - `POST /_replay/fault?status=403[&retryAfter=S]` · `?delayMs=N` · `?action=close|reset|truncate` ·
-///   `?body=FILE` — each with optional `&count=N` (default: until cleared) and `&match=SUBSTRING`
+///   `?body=FILE` · `?trickleMs=N` — each with optional `&count=N` (default: until cleared) and `&match=SUBSTRING`
 /// - `POST /_replay/faults/clear`
 /// - `POST /_replay/fixtures?dir=PATH`
 /// - `POST /_replay/override?name=FIXTURE[&file=PATH]` (without `file`, the request body is the content)
 /// - `POST /_replay/override/clear[?name=FIXTURE]`
+/// - `POST /_replay/artwork?here=1|0` — rewrite the fixtures' artwork URLs to this server (``serveArtworkHere(_:)``)
 /// - `POST /_replay/reset` — faults, overrides and the request log
 extension LookupReplayServer {
     func handleControl(_ request: HTTPRequestHead) -> Data {
@@ -67,6 +68,8 @@ extension LookupReplayServer {
             }
         case "/_replay/override/clear":
             clearOverride(query["name"])
+        case "/_replay/artwork":
+            serveArtworkHere(query["here"] != "0")
         case "/_replay/reset":
             reset()
         default:
@@ -89,6 +92,12 @@ extension LookupReplayServer {
             return .delay(.milliseconds(ms))
         }
         if let body = query["body"] { return .body(body) }
+        if let trickle = query["trickleMs"] {
+            guard let ms = Int(trickle), ms > 0 else {
+                throw LookupReplayError("trickleMs must be positive milliseconds, got '\(trickle)'")
+            }
+            return .trickle(.milliseconds(ms))
+        }
         if let location = query["redirect"] { return .redirect(location) }
         if let file = query["gzipBody"] { return .gzipBody(file) }
         switch query["action"] {

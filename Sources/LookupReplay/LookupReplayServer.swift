@@ -16,6 +16,9 @@ import Locking
 ///   its default language, as Apple's endpoint does for a language it does not offer
 /// - `lookup?id=A&country=cc` (no `entity`) → `artist-A-cc.json`
 /// - no matching file → `empty.json` (or a built-in `{"resultCount":0,"results":[]}`)
+/// - any other path whose last segment is `<w>x<h>bb.<ext>` (an Apple artwork URL's shape) → an invented PNG icon
+///   of that size (``ReplayIcon``); with ``serveArtworkHere(_:)`` the fixtures' artwork URLs
+///   (`https://is1-ssl.mzstatic.com/…`) are rewritten to this server, so the demo and the tests mirror icons offline
 ///
 /// Every connection is answered once and closed (`Connection: close`). Control endpoints under
 /// `/_replay/` (see `LookupReplayServer+Control.swift`) expose the same abilities as the Swift API to
@@ -28,6 +31,7 @@ public final class LookupReplayServer: Sendable {
         var requests: [RecordedRequest] = []
         var sequence = 0
         var stopped = false
+        var artworkHere = false
     }
 
     let state: Lock<State>
@@ -38,8 +42,9 @@ public final class LookupReplayServer: Sendable {
     /// The lookup endpoint to put in `lookup.endpoint` (`http://127.0.0.1:PORT/lookup`).
     public var endpoint: String { "http://127.0.0.1:\(port)/lookup" }
 
-    /// Starts listening on 127.0.0.1:`port` (0 picks a free port) and serving `fixtures`.
-    public init(fixtures: URL, port: Int = 0) throws(LookupReplayError) {
+    /// Starts listening on 127.0.0.1:`port` (0 picks a free port) and serving `fixtures`; with `artworkHere`, the
+    /// fixtures' artwork URLs name this server (``serveArtworkHere(_:)``).
+    public init(fixtures: URL, port: Int = 0, artworkHere: Bool = false) throws(LookupReplayError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LookupReplayError("socket() failed: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
@@ -65,7 +70,9 @@ public final class LookupReplayServer: Sendable {
         }
         self.listenFD = fd
         self.port = Int(UInt16(bigEndian: actual.sin_port))
-        self.state = Lock(State(fixtures: fixtures))
+        var initial = State(fixtures: fixtures)
+        initial.artworkHere = artworkHere
+        self.state = Lock(initial)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "lookup-replay.accept"
         thread.start()
@@ -117,6 +124,17 @@ public final class LookupReplayServer: Sendable {
             if let name { state.overrides[name] = nil } else { state.overrides.removeAll() }
         }
     }
+
+    /// The artwork host of the fixtures, which ``serveArtworkHere(_:)`` replaces.
+    public static let fixtureArtworkPrefix = "https://is1-ssl.mzstatic.com/"
+
+    /// The prefix artwork URLs have with ``serveArtworkHere(_:)``: this server (`http://127.0.0.1:PORT/`), what
+    /// `lookup.artwork_hosts` must allow.
+    public var artworkPrefix: String { "http://127.0.0.1:\(port)/" }
+
+    /// With `on`, every lookup answer has its artwork URLs (``fixtureArtworkPrefix``) rewritten to
+    /// ``artworkPrefix``, where this server draws the icons: the offline demo then shows real icons.
+    public func serveArtworkHere(_ on: Bool) { state.withLock { $0.artworkHere = on } }
 
     /// Clears faults, overrides and the request log.
     public func reset() {
@@ -256,19 +274,38 @@ public final class LookupReplayServer: Sendable {
 
     private func answerLookup(_ request: HTTPRequestHead, fd: Int32) {
         let (fault, fixtures, overrides) = admit(request)
+        let artworkHere = state.withLock { $0.artworkHere }
+        let icon = request.path == "/lookup" ? nil : ReplayIcon.requestedSize(path: request.path)
+        let contentType = icon == nil ? "text/javascript; charset=utf-8" : "image/png"
         let body = { () -> Data in
-            let name = Self.fixtureName(for: request.query, available: Self.available(fixtures, overrides))
-            if !name.contains("/"),
-                let data = overrides[name] ?? (try? Data(contentsOf: fixtures.appendingPathComponent(name)))
-            {
-                return data
+            if let icon {
+                return ReplayIcon.png(path: request.path, width: icon.width, height: icon.height) ?? Data()
             }
-            return overrides["empty.json"] ?? (try? Data(contentsOf: fixtures.appendingPathComponent("empty.json")))
+            let name = Self.fixtureName(for: request.query, available: Self.available(fixtures, overrides))
+            let data =
+                (!name.contains("/")
+                    ? overrides[name] ?? (try? Data(contentsOf: fixtures.appendingPathComponent(name))) : nil)
+                ?? overrides["empty.json"] ?? (try? Data(contentsOf: fixtures.appendingPathComponent("empty.json")))
                 ?? Data(#"{"resultCount":0,"results":[]}"#.utf8)
+            return artworkHere ? self.rewritingArtwork(data) : data
+        }
+        if request.path != "/lookup", icon == nil || (fault == nil && body().isEmpty) {
+            send(fd, Self.response(status: 404, body: Data()))
+            close(fd)
+            return
         }
         switch fault {
         case nil:
-            send(fd, Self.response(status: 200, body: body()))
+            send(fd, Self.response(status: 200, body: body(), contentType: contentType))
+        case .trickle(let interval)?:
+            let full = body()
+            let (seconds, attoseconds) = interval.components
+            let whole = Self.response(status: 200, body: full, contentType: contentType)
+            send(fd, whole.prefix(whole.count - full.count))  // the head, announcing the whole body
+            for byte in full {
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+                if !send(fd, Data([byte])) { break }
+            }
         case .status(let code, let retryAfter)?:
             var headers: [(String, String)] = []
             if let retryAfter { headers.append(("Retry-After", retryAfter)) }
@@ -279,7 +316,7 @@ public final class LookupReplayServer: Sendable {
         case .delay(let duration)?:
             let (seconds, attoseconds) = duration.components
             Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-            send(fd, Self.response(status: 200, body: body()))
+            send(fd, Self.response(status: 200, body: body(), contentType: contentType))
         case .close?:
             break
         case .reset?:
@@ -330,15 +367,28 @@ public final class LookupReplayServer: Sendable {
         }
     }
 
-    private func send(_ fd: Int32, _ data: Data) {
+    /// Sends all of `data`; false when the peer is gone.
+    @discardableResult
+    private func send(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if n < 0, errno == EINTR { continue }
-                if n <= 0 { return }
+                if n <= 0 { return false }
                 offset += n
             }
+            return true
         }
+    }
+
+    /// `data` with the fixtures' artwork host replaced by this server (as written, and with JSON-escaped slashes).
+    private func rewritingArtwork(_ data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        let escaped = Self.fixtureArtworkPrefix.replacingOccurrences(of: "/", with: "\\/")
+        return Data(
+            text.replacingOccurrences(of: Self.fixtureArtworkPrefix, with: artworkPrefix)
+                .replacingOccurrences(of: escaped, with: artworkPrefix.replacingOccurrences(of: "/", with: "\\/"))
+                .utf8)
     }
 }

@@ -24,6 +24,9 @@ public enum ReplayFault: Sendable, Equatable {
     /// Answer 200 with this file's bytes as they are and `Content-Encoding: gzip`: the file must already be
     /// gzip data (a small file that inflates to gigabytes makes a decompression bomb). Named like ``body(_:)``.
     case gzipBody(String)
+    /// Answer 200 with the normal body and a consistent `Content-Length`, one byte per `interval`: a server that
+    /// trickles, which only a deadline for the whole transfer (not a per-read timeout) cuts.
+    case trickle(Duration)
 
     /// Short label used in the request log (`RecordedRequest.answeredWith`).
     var label: String {
@@ -36,6 +39,7 @@ public enum ReplayFault: Sendable, Equatable {
         case .truncate: "fault:truncate"
         case .redirect(let location): "fault:redirect \(location)"
         case .gzipBody(let file): "fault:gzip \(file)"
+        case .trickle(let interval): "fault:trickle \(interval)"
         }
     }
 }

@@ -34,6 +34,8 @@ public struct ExportMemory: Sendable {
         var settings: [String]
         /// By path relative to `v1/`: each file's content digest, and a document's revision.
         var files: [String: RenderedFile]
+        /// The mirrored icons its documents reference (SPEC §16), which stay while it is reused.
+        var icons: Set<String> = []
     }
 
     /// One file of a ``Rendered`` roster.

@@ -16,6 +16,10 @@ public struct ExportReport: Sendable, Hashable {
     /// Files read back from disk to compare with what the export wants. With an ``ExportMemory`` that vouches for
     /// every file (nothing changed on disk since the last pass), 0: the figure that says the memory is used.
     public var filesRead = 0
+    /// Icons the rosters referenced that are neither in the tree nor were given to the pass (removed by someone,
+    /// or a foreign file at their name, or their write failed): left out of the documents. The daemon forgets
+    /// them in its icon index, so they are fetched again.
+    public var missingIcons: Set<String> = []
     /// Rosters whose files were not rendered again: their ``ExportRoster/fingerprint`` was the one the last pass
     /// rendered, and every file was still as it left them.
     public var rostersReused = 0

@@ -70,6 +70,18 @@ public struct ExportWriter: Sendable {
     /// that have not changed since (``ExportMemory``) instead of reading them back, and leaving in it what this
     /// pass saw. The daemon passes the same memory to every pass into the same directory.
     public func export(_ rosters: [ExportRoster], remembering memory: inout ExportMemory) -> ExportReport {
+        export(rosters, icons: [:], remembering: &memory)
+    }
+
+    /// Brings the tree up to date with `rosters`, as ``export(_:remembering:)``, storing the mirrored icons their
+    /// apps reference (SPEC §16): `icons` holds the bytes of icons fetched since the last pass, by path
+    /// (`icons/<digest>.<ext>`), and `known` every icon path the apps may name (those of deferred rosters cannot be
+    /// seen before they are built); an icon neither in the tree nor given is left out of the documents and listed
+    /// in ``ExportReport/missingIcons``.
+    public func export(
+        _ rosters: [ExportRoster], icons fetched: [String: Data], known: Set<String> = [],
+        remembering memory: inout ExportMemory
+    ) -> ExportReport {
         var report = ExportReport(directory: directory)
         let files: FileSystem
         do {
@@ -86,14 +98,19 @@ public struct ExportWriter: Sendable {
         let previous = ExportManifest(parsing: files.read(manifestName, limit: Self.readLimit)?.bytes ?? Data())
 
         var existing = ExistingFiles(root: root, memory: memory)
-        let planned = plan(rosters, previous: previous, existing: &existing, files: files, errors: &report.errors)
+        var icons = planIcons(
+            rosters, known: known, fetched: fetched, previous: previous, existing: &existing, files: files,
+            into: &report)
+        var shown = rosters.map { $0.keepingIcons(in: icons.available) }
+        var planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
         report.rostersReused = planned.reused
         report.rostersRendered = planned.renderedCount
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
         let indexPaths = ["index.json"] + (gzip ? ["index.json.gz"] : [])
-        let listed = ExportManifest(paths: previous.paths.union(documents.map(\.path)).union(indexPaths))
+        let listed = ExportManifest(
+            paths: previous.paths.union(documents.map(\.path)).union(icons.files.map(\.path)).union(indexPaths))
         if listed != previous, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
             report.errors.append(
                 ExportError(
@@ -103,9 +120,23 @@ public struct ExportWriter: Sendable {
             return report
         }
 
-        // Documents first, then index.json built from what they came to (so it lists only documents that exist as
-        // this pass wrote or kept them, and a reader that follows it finds them there).
+        // Icons first, so a document never references one that is not there yet; one that could not be written is
+        // left out of the documents, planned again without it.
         var remembered: [String: ExportMemory.File] = [:]
+        publish(
+            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &remembered,
+            into: &report)
+        let failedIcons = Set(icons.files.filter(\.failed).map(\.path))
+        if !failedIcons.isEmpty {
+            icons.missing.formUnion(failedIcons)
+            shown = rosters.map { $0.keepingIcons(in: icons.available) }
+            planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
+            documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
+        }
+        report.missingIcons = icons.missing
+
+        // Documents next, then index.json built from what they came to (so it lists only documents that exist as
+        // this pass wrote or kept them, and a reader that follows it finds them there).
         publish(
             &documents, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
         let present = Set(documents.filter { !$0.failed && !$0.isGzip }.map(\.path))
@@ -119,7 +150,10 @@ public struct ExportWriter: Sendable {
             &indexFiles, existing: &existing, files: files, flushingEach: true, remembered: &remembered, into: &report)
         files.releaseReplaced()
 
-        let wanted = Set((documents + indexFiles).map(\.path))
+        // Icons stay while a document references them: a current one, or one kept byte for byte.
+        let keptIcons = Self.iconsInKeptDocuments(shown, planned: documents).filter { previous.paths.contains($0) }
+        let wantedIcons = planned.icons.intersection(icons.available).union(keptIcons)
+        let wanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
         var kept = Set<String>()
         for stale in previous.paths.subtracting(wanted).sorted() {
             switch files.remove(stale) {
@@ -137,8 +171,10 @@ public struct ExportWriter: Sendable {
         }
 
         // A file that failed to be written for the first time does not exist: it leaves the list again.
-        let absentAfterFailure = (documents + indexFiles).filter { $0.failed && !previous.paths.contains($0.path) }
-            .map(\.path)
+        let absentAfterFailure = (documents + indexFiles + icons.files).filter {
+            $0.failed && !previous.paths.contains($0.path)
+        }
+        .map(\.path)
         let final = ExportManifest(paths: wanted.union(kept).subtracting(absentAfterFailure))
         if final != listed, let failure = files.writeAtomically(final.encoded(), to: manifestName) {
             report.errors.append(
@@ -165,7 +201,7 @@ public struct ExportWriter: Sendable {
     /// Writes every file of `plan` whose bytes differ from what is on disk: stages each, flushes them (one syncfs,
     /// or with `flushingEach` an fsync per file, for a batch of one or two), then renames each over its target.
     /// Marks the ones that failed; counts written and unchanged files; leaves what it knows in `remembered`.
-    private func publish(
+    func publish(
         _ plan: inout [PlannedFile], existing: inout ExistingFiles, files: FileSystem, flushingEach: Bool,
         remembered: inout [String: ExportMemory.File], into report: inout ExportReport
     ) {
@@ -232,7 +268,7 @@ public struct ExportWriter: Sendable {
 
     /// What the rosters call for: every document (each with its `.gz` when ``gzip``), the index entry each would
     /// have, and the diagnostics; unsafe names dropped with an error.
-    private func plan(
+    func plan(
         _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         errors: inout [ExportError]
     ) -> Plan {
@@ -242,6 +278,7 @@ public struct ExportWriter: Sendable {
         var memos: [String: ExportMemory.Rendered] = [:]
         var reusedCount = 0
         var renderedCount = 0
+        var referenced = Set<String>()
         for var roster in rosters {
             let names = [roster.host, roster.storefront.code] + (roster.language.map { [$0] } ?? [])
             if let unsafe = names.first(where: { !ExportManifest.isSafeComponent(Substring($0)) }) {
@@ -280,9 +317,12 @@ public struct ExportWriter: Sendable {
                     }
                 }
                 memos[key] = reused
+                referenced.formUnion(reused.icons)
                 continue
             }
             if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
+            let rosterIcons = Self.referencedIcons([roster])
+            referenced.formUnion(rosterIcons)
             switch roster.content {
             case .current, .latest: renderedCount += 1
             case .deferred, .keepLastGood, .absent: break
@@ -352,7 +392,8 @@ public struct ExportWriter: Sendable {
                 }
             }
             if let fingerprint = roster.fingerprint, case .latest = roster.content {
-                memos[key] = ExportMemory.Rendered(fingerprint: fingerprint, settings: settingsKey, files: made)
+                memos[key] = ExportMemory.Rendered(
+                    fingerprint: fingerprint, settings: settingsKey, files: made, icons: rosterIcons)
             }
         }
         for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
@@ -362,18 +403,20 @@ public struct ExportWriter: Sendable {
         return Plan(
             documents: withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries: entries,
             diagnostics: diagnostics, rendered: memos, reused: reusedCount,
-            renderedCount: renderedCount)
+            renderedCount: renderedCount, icons: referenced)
     }
 
     /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
     /// what each roster's files were rendered from, and how many rosters needed no rendering.
-    private struct Plan {
+    struct Plan {
         var documents: [PlannedFile]
         var entries: [ExportIndexEntry]
         var diagnostics: [ExportDiagnostic]
         var rendered: [String: ExportMemory.Rendered]
         var reused: Int
         var renderedCount: Int
+        /// The icons the documents of current rosters reference, rendered now or reused.
+        var icons: Set<String>
     }
 
     /// The settings that shape every rendered file, compared with the ones a remembered roster was rendered with.
@@ -484,7 +527,7 @@ public struct ExportWriter: Sendable {
     /// `plan` without the files that are not ours: a file at a planned path that the manifest does not list is
     /// left alone and reported, unless it already holds the wanted bytes (a tree exported before the manifest
     /// existed), which is adopted.
-    private func ours(
+    func ours(
         _ plan: [PlannedFile], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         into report: inout ExportReport
     ) -> [PlannedFile] {

@@ -43,8 +43,8 @@ public struct ExportedApp: Sendable, Hashable {
     }
 
     /// Appends the app's JSON object: the `App` fields in the order the Varlink interface declares them, optional
-    /// ones omitted when absent (as `Roster.Get` does), then `taglines` with its keys sorted. Written member by
-    /// member (``JSONObjectWriter``): this is the export's hot path.
+    /// ones omitted when absent (as `Roster.Get` does), then `taglines` with its keys sorted, then `icons` when any.
+    /// Written member by member (``JSONObjectWriter``): this is the export's hot path.
     func write(to text: inout [UInt8], indent: Int) {
         let app = resolved.app
         var object = JSONObjectWriter(indent: indent)
@@ -64,6 +64,12 @@ public struct ExportedApp: Sendable, Hashable {
         if let tagline = resolved.tagline { object.string("tagline", tagline, into: &text) }
         let sorted = taglines.sorted { $0.key < $1.key }
         object.value("taglines", .object(sorted.map { ($0.key, .string($0.value)) }), into: &text)
+        if !icons.isEmpty {
+            // Export-only (Get's App has no icons): size → path under v1/, sorted by size; omitted when none, so a
+            // tree without export.icons keeps its bytes.
+            let bySize = icons.sorted { $0.key < $1.key }
+            object.value("icons", .object(bySize.map { (String($0.key), .string($0.value)) }), into: &text)
+        }
         object.finish(into: &text)
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 import LookupReplay
 
-// lookup-replay --fixtures DIR [--port N]: serves Fixtures/lookup on 127.0.0.1 for the demo and for
-// out-of-process tests. With --port 0 (the default) the chosen port is the first line on stdout.
+// lookup-replay --fixtures DIR [--port N] [--serve-icons]: serves Fixtures/lookup on 127.0.0.1 for the demo and
+// for out-of-process tests. With --port 0 (the default) the chosen port is the first line on stdout.
 
 let usage = """
-    usage: lookup-replay --fixtures DIR [--port N]
+    usage: lookup-replay --fixtures DIR [--port N] [--serve-icons]
       Serves lookup responses from DIR on 127.0.0.1:N (0 = any free port, printed as the first line).
+      Paths ending in <w>x<h>bb.<ext> get an invented PNG icon of that size; with --serve-icons the fixtures'
+      artwork URLs are rewritten to http://127.0.0.1:N/ (allow it in lookup.artwork_hosts) to mirror them offline.
       Control endpoints under /_replay/ inject faults and read the request log (see LookupReplayServer+Control).
     """
 var fixtures: String?
 var port = 0
+var serveIcons = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -21,6 +24,7 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         port = value
+    case "--serve-icons": serveIcons = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -34,7 +38,8 @@ guard let fixtures else {
     exit(64)
 }
 do {
-    let server = try LookupReplayServer(fixtures: URL(fileURLWithPath: fixtures, isDirectory: true), port: port)
+    let server = try LookupReplayServer(
+        fixtures: URL(fileURLWithPath: fixtures, isDirectory: true), port: port, artworkHere: serveIcons)
     // Unbuffered, so a parent reading the pipe sees the port at once.
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
     withExtendedLifetime(server) {

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// The subcommands of `showcase-bench`. Each prints one JSON object on stdout (what `scripts/bench.sh`
 /// collects) and, where useful, a readable line on stderr.
@@ -22,7 +23,7 @@ enum BenchCommands {
               Admin.Reload while the load runs: reload latency and every failed call.
           wait-fresh --socket PATH [--timeout 60]
               Polls Admin.Status until every storefront is fresh.
-          gen-lookup --template FILE --dir DIR --storefronts us,de,… [--apps 30] [--hosts 1]
+          gen-lookup --template FILE --dir DIR --storefronts us,de,…|all [--apps 30] [--hosts 1]
               Lookup responses for the bench developer, named for lookup-replay.
           gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--developers 1]
                     [--touch-file F] [--hosts-file H] [--local-prices]
@@ -243,7 +244,8 @@ enum BenchCommands {
         let directory = try arguments.required("dir")
         let apps = try arguments.int("apps", default: 30)
         let hosts = try arguments.int("hosts", default: 1)
-        let codes = try storefrontCodes(try arguments.required("storefronts"))
+        let list = try arguments.required("storefronts")
+        let codes = list == "all" ? Storefront.all.map(\.code) : try storefrontCodes(list)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func save(_ data: Data, _ name: String) throws(BenchError) {
             guard FileManager.default.createFile(atPath: directory + "/" + name, contents: data) else {

@@ -112,6 +112,7 @@ extension BenchReport {
         }
 
         rows.append(exportRow(with("export-reload").first, missing))
+        rows.append(iconRow(with("icons").first, missing))
         rows.append(exportTwentyRow(with("export-reload-20").first, with("export-rendered-20").first, missing))
         return rows
     }
@@ -141,6 +142,22 @@ extension BenchReport {
                 + "\(count("rewritten")) of \(count("mustKeep")) others rewritten; the reload's pass rendered "
                 + "\(renderedCount("rendered").map(String.init) ?? "?") rosters (the developer has \(perDeveloper)), "
                 + "reused \(renderedCount("reused").map(String.init) ?? "?")")
+    }
+
+    /// The icon row: one developer in every storefront with `export.icons`; the first pass requests each distinct
+    /// (artwork URL, size) once, a second pass none (SPEC §16).
+    private static func iconRow(_ entry: [String: Any]?, _ missing: (String, String, String) -> Row) -> Row {
+        let target = "= distinct icons × sizes, once; 2nd pass 0"
+        guard let entry else { return missing("icon pass, one developer × every storefront", target, "icons") }
+        func count(_ key: String) -> Int { (entry[key] as? NSNumber)?.intValue ?? -1 }
+        let ok = count("mirrored") == 1 && count("requests") == count("expected") && count("second") == 0
+        return Row(
+            figure: "icon pass, one developer × \(count("storefronts")) storefronts",
+            ours: "\(count("requests")) requests; 2nd pass \(count("second"))", floor: "", ratio: "",
+            target: "= \(count("distinct")) × \(count("sizes")) = \(count("expected")) once; 2nd pass 0",
+            verdict: ok ? "PASS" : "FAIL",
+            note: "\(count("documents")) documents all list every size after \(count("wallMs")) ms; "
+                + "\(count("files")) files in v1/icons/ (lookup-replay's log)")
     }
 
     /// The export row: the time from the Reload reply to the last document with the new tagline, beside an

@@ -71,6 +71,10 @@ struct LookupFixtureGenerator {
                 of: Self.templateName, with: developer == 0 ? "BenchApp\(index)" : "Dev\(developer)App\(index)"
             )
             .replacingOccurrences(of: "tidelog-tide-tables", with: "benchapp\(index)")
+            // Each app its own artwork (same length), as a real catalog has: the icon row counts distinct icons.
+            .replacingOccurrences(
+                of: "5a67-19e5317fa37a", with: "5a67-" + String(String(1_000_000_000_000 + index).suffix(12))
+            )
             .replacingOccurrences(of: Self.templateTrackId, with: String(trackId(index)))
             .replacingOccurrences(of: Self.templateArtistId, with: String(artistId))
             .replacingOccurrences(of: "apps.apple.com/us/", with: "apps.apple.com/\(code)/")

@@ -54,7 +54,8 @@ struct MetricsTests {
                 StorefrontMetrics(storefront: "jp", apps: 0, ageSeconds: nil, state: .warming),
                 StorefrontMetrics(storefront: "de", apps: 9, ageSeconds: 61, state: .stale),
             ],
-            varlinkCalls: ["io.showcase.Roster.Get": 3, "io.showcase.Admin.Reload": 1])
+            varlinkCalls: ["io.showcase.Roster.Get": 3, "io.showcase.Admin.Reload": 1],
+            iconRequests: IconRequestCounts(ok: 4, refused: 2, failed: 1))
         let expected = """
             # HELP showcase_build_info The running showcased's version, as a label; the value is always 1.
             # TYPE showcase_build_info gauge
@@ -98,6 +99,11 @@ struct MetricsTests {
             # TYPE showcase_varlink_calls_total counter
             showcase_varlink_calls_total{method="io.showcase.Admin.Reload"} 1
             showcase_varlink_calls_total{method="io.showcase.Roster.Get"} 3
+            # HELP showcase_icon_requests_total Icon downloads for the export since the daemon started, by result (ok, refused, failed); not lookup API requests.
+            # TYPE showcase_icon_requests_total counter
+            showcase_icon_requests_total{result="ok"} 4
+            showcase_icon_requests_total{result="refused"} 2
+            showcase_icon_requests_total{result="failed"} 1
 
             """
         #expect(PrometheusExposition.render(small) == expected)
@@ -127,6 +133,7 @@ struct MetricsTests {
             "showcase_build_info", "showcase_config_generation", "showcase_upstream_requests_total",
             "showcase_upstream_failures_total", "showcase_upstream_throttled_total", "showcase_roster_apps",
             "showcase_roster_age_seconds", "showcase_roster_state", "showcase_varlink_calls_total",
+            "showcase_icon_requests_total",
         ]
         #expect(Set(declared.keys) == Set(spec))
     }
@@ -156,7 +163,8 @@ struct MetricsTests {
         let text = PrometheusExposition.render(
             MetricsSnapshot(version: "1.0 \"beta\"\\x\n2", configGeneration: 1))
         #expect(text.contains(#"showcase_build_info{version="1.0 \"beta\"\\x\n2"} 1"#))
-        #expect(text.split(separator: "\n").count == 9 * 2 + 5, "an unescaped newline split a line")
+        // 10 families (HELP and TYPE each), 5 single samples and the 3 icon results.
+        #expect(text.split(separator: "\n").count == 10 * 2 + 5 + 3, "an unescaped newline split a line")
     }
 
     @Test("promtool check metrics accepts the rendered text, and rejects text that breaks the conventions")

@@ -25,7 +25,11 @@ struct WebSurfacesTests {
         let writer = ExportWriter(
             directory: directory.path, renderers: WebSurfaces.documentRenderers,
             hostRenderers: WebSurfaces.hostRenderers, publicURL: "https://example.com/showcase/v1/")
-        let report = writer.export([roster])
+        // The writer lists only icons that are in the tree (SPEC §16): this one is handed to the pass, as the
+        // daemon hands it an icon it fetched.
+        var memory = ExportMemory()
+        let report = writer.export(
+            [roster], icons: ["icons/00000000000000ab.jpg": Data([0xFF, 0xD8, 0xFF])], remembering: &memory)
         #expect(report.errors.isEmpty)
         let base = "v1/\(Samples.host)/us/"
         let html = String(decoding: try directory.read(base + "ios.html"), as: UTF8.self)

@@ -31,9 +31,10 @@ typedef struct showcase_http_result {
     char error[256];
 } showcase_http_result;
 
-/// GETs url within timeout_ms, keeping at most max_bytes of a 2xx body. Returns result->curl_code.
-int showcase_http_get(const char *url, const char *user_agent, long timeout_ms, size_t max_bytes,
-                      showcase_http_result *result);
+/// GETs url within timeout_ms, keeping at most max_bytes of a 2xx body, sending accept as the whole Accept
+/// header line ("Accept: application/json" for the lookup, image types for icons). Returns result->curl_code.
+int showcase_http_get(const char *url, const char *user_agent, const char *accept, long timeout_ms,
+                      size_t max_bytes, showcase_http_result *result);
 
 /// Releases result->body.
 void showcase_http_free(showcase_http_result *result);

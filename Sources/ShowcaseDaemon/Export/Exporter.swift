@@ -26,6 +26,10 @@ final class Exporter: Sendable {
         var renderers: [any DocumentRenderer] = []
         /// What is rendered once per host (`export.html`'s Smart App Banner).
         var hostRenderers: [any HostFileRenderer] = []
+        /// `state.directory`, where the icon index lives.
+        var stateDirectory: String = ""
+        /// What the icon fetcher may do under this configuration; nil without `export.icons`.
+        var iconFetch: IconFetcher.Settings?
     }
 
     /// A finished pass, for Status.
@@ -36,7 +40,7 @@ final class Exporter: Sendable {
         var finishedAt: Date
     }
 
-    private struct State {
+    struct State {
         /// Counts triggers; the loop remembers how many its last pass covered.
         var requested = 0
         /// A trigger that should not wait for ``debounce`` (a reload, `Admin.Export`).
@@ -46,6 +50,8 @@ final class Exporter: Sendable {
         var last: Pass?
         /// What the passes know of the files they checked, so the next one need not read them back.
         var memory = ExportMemory()
+        /// The icon index as the last pass left it, and the `state.directory` it was read from.
+        var iconIndex: (directory: String, index: IconIndex)?
         /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
         var hostSettings: [String: (settings: HostExportSettings, epoch: Int)] = [:]
         /// The last epoch handed out.
@@ -53,7 +59,7 @@ final class Exporter: Sendable {
     }
 
     /// What of the configuration shapes a host's exported apps besides its rosters.
-    private struct HostExportSettings: Equatable {
+    struct HostExportSettings: Equatable {
         var host: HostConfiguration
         var attribution: Attribution
         var artworkHosts: [URLPrefix]
@@ -61,19 +67,35 @@ final class Exporter: Sendable {
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
     let debounce: Duration
+    /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
+    let icons: IconFetcher
     private let clock: any ShowcaseClock
-    private let log: DaemonLog
-    private let state = Lock(State())
+    let log: DaemonLog
+    let state = Lock(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    /// An exporter that waits `debounce` after a roster change, times passes by `clock` and logs to `log`.
-    init(clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200)) {
+    /// An exporter that waits `debounce` after a roster change, times passes by `clock`, logs to `log` and fetches
+    /// icons over `images`.
+    init(
+        clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200),
+        images: any ImageTransport = CurlImageTransport(version: ShowcaseVersion.string)
+    ) {
         self.clock = clock
         self.log = log
         self.debounce = debounce
         // One buffered wake-up is enough: the loop reads the state, not the elements.
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let ready = NSLockedBox<(@Sendable () -> Void)?>(nil)
+        icons = IconFetcher(transport: images, log: log) { ready.withLock { $0 }?() }
+        // An icon is ready: the next pass (after the debounce, like a roster change) stores and lists it.
+        ready.withLock { $0 = { [weak self] in self?.rostersChanged() } }
+    }
+
+    /// `showcase_icon_requests_total` as of now.
+    var iconRequestCounts: IconRequestCounts {
+        let counters = icons.counters
+        return IconRequestCounts(ok: counters.ok, refused: counters.refused, failed: counters.failed)
     }
 
     /// A roster changed (a new revision, a failure, a cache file decoded): export after ``debounce``.
@@ -172,7 +194,7 @@ final class Exporter: Sendable {
                 directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
                 hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL)
             var memory = memory
-            let report = writer.export(plan.rosters, remembering: &memory)
+            let report = self.export(plan, with: writer, remembering: &memory)
             return (Pass(report: report, finishedAt: clock.now), memory)
         }
         guard let (finished, memory) = outcome else { return nil }

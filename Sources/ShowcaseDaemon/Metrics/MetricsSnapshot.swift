@@ -21,12 +21,18 @@ public struct MetricsSnapshot: Sendable, Equatable {
     /// (`io.showcase.Roster.Get`). Only methods the daemon serves belong here: a client calling made-up names
     /// must not be able to grow the label set.
     public var varlinkCalls: [String: Int]
+    /// Icon downloads (SPEC §16) since the daemon started, by result: `ok` (stored), `refused` (not an image of the
+    /// size asked for, over `export.icons.max_bytes`, a redirect, a host outside `lookup.artwork_hosts`) and
+    /// `failed` (a 5xx, a timeout, a connection error). Apart from the lookup API's counters.
+    public var iconRequests: IconRequestCounts
 
     /// A snapshot of the given values.
     public init(
         version: String, configGeneration: Int, upstreamRequests: Int = 0, upstreamFailures: Int = 0,
-        upstreamThrottled: Int = 0, storefronts: [StorefrontMetrics] = [], varlinkCalls: [String: Int] = [:]
+        upstreamThrottled: Int = 0, storefronts: [StorefrontMetrics] = [], varlinkCalls: [String: Int] = [:],
+        iconRequests: IconRequestCounts = IconRequestCounts()
     ) {
+        self.iconRequests = iconRequests
         self.version = version
         self.configGeneration = configGeneration
         self.upstreamRequests = upstreamRequests

@@ -60,6 +60,15 @@ public enum PrometheusExposition {
         family(
             "showcase_varlink_calls_total", "counter", "Varlink calls answered since the daemon started, by method.",
             snapshot.varlinkCalls.sorted { $0.key < $1.key }.map { ([("method", $0.key)], $0.value) })
+        let icons = snapshot.iconRequests
+        family(
+            "showcase_icon_requests_total", "counter",
+            "Icon downloads for the export since the daemon started, by result (ok, refused, failed); not lookup "
+                + "API requests.",
+            [
+                ([("result", "ok")], icons.ok), ([("result", "refused")], icons.refused),
+                ([("result", "failed")], icons.failed),
+            ])
         return text
     }
 

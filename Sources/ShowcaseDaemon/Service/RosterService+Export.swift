@@ -23,7 +23,12 @@ extension RosterService {
                 }
             }
         }
-        var plan = Exporter.Plan(settings: settings, rosters: rosters)
+        let lookup = snapshot.configuration.lookup
+        var plan = Exporter.Plan(
+            settings: settings, rosters: rosters, stateDirectory: snapshot.configuration.state.directory,
+            iconFetch: settings.icons.map {
+                IconFetcher.Settings(rules: lookup.urlRules, maxBytes: $0.maxBytes, timeout: lookup.timeout)
+            })
         if settings.html {
             plan.renderers += WebSurfaces.documentRenderers
             plan.hostRenderers += WebSurfaces.hostRenderers

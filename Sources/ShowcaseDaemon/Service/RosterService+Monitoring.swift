@@ -34,6 +34,6 @@ extension RosterService {
                     ageSeconds: entry.ageSeconds,
                     state: entry.state.wire)
             },
-            varlinkCalls: varlinkCalls)
+            varlinkCalls: varlinkCalls, iconRequests: exporter.iconRequestCounts)
     }
 }

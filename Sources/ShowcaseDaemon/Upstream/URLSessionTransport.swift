@@ -40,11 +40,7 @@ public struct URLSessionTransport: LookupTransport {
     /// Dispatch worker, never on the caller's executor.
     public func fetch(_ request: LookupRequest) async throws(LookupError) -> Data {
         let url = request.url(endpoint: endpoint).absoluteString
-        let (seconds, attoseconds) = timeout.components
-        // Whole milliseconds, at least 1, saturating instead of trapping or wrapping for an absurd duration.
-        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1000)
-        let fraction = Int(attoseconds / 1_000_000_000_000_000)
-        let milliseconds = overflow || whole > Int.max - 1000 ? Int.max : max(1, whole + fraction)
+        let milliseconds = Self.milliseconds(timeout)
         let limit = max(0, maxResponseBytes)
         let agent = userAgent
         let timeout = timeout
@@ -60,12 +56,20 @@ public struct URLSessionTransport: LookupTransport {
         return try outcome.get()
     }
 
+    /// `timeout` in whole milliseconds, at least 1, saturating instead of trapping or wrapping for an absurd duration.
+    static func milliseconds(_ timeout: Duration) -> Int {
+        let (seconds, attoseconds) = timeout.components
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1000)
+        let fraction = Int(attoseconds / 1_000_000_000_000_000)
+        return overflow || whole > Int.max - 1000 ? Int.max : max(1, whole + fraction)
+    }
+
     private static func perform(url: String, userAgent: String, milliseconds: Int, limit: Int, timeout: Duration)
         -> Result<Data, LookupError>
     {
         var result = showcase_http_result()
         defer { showcase_http_free(&result) }
-        showcase_http_get(url, userAgent, milliseconds, limit, &result)
+        showcase_http_get(url, userAgent, "Accept: application/json", milliseconds, limit, &result)
         let error = withUnsafeBytes(of: &result.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         if result.overflow != 0 {
             return .failure(.malformed(detail: "body exceeds lookup.max_response_bytes (\(limit) bytes)"))

@@ -1,0 +1,101 @@
+import Foundation
+import ShowcaseCore
+import ShowcaseExport
+
+/// The icon side of an export pass (SPEC §16): each app's icons filled from the index before the documents are
+/// written, the icons fetched since the last pass handed to the writer, and what is still lacking asked of the
+/// fetcher — which works in the background, so the JSON is never held back waiting for images.
+extension Exporter {
+    /// Runs one pass of `plan` with `writer`: with `export.icons`, through the icon index; without, as before.
+    func export(_ plan: Plan, with writer: ExportWriter, remembering memory: inout ExportMemory) -> ExportReport {
+        guard let sizes = plan.settings.icons?.sizes, !sizes.isEmpty, let settings = plan.iconFetch else {
+            return writer.export(plan.rosters, remembering: &memory)
+        }
+        var index = iconIndex(in: plan.stateDirectory)
+        let before = index
+        var bytes: [String: Data] = [:]
+        for (key, fetched) in icons.takeFetched() {
+            index.record(key, path: fetched.path)
+            bytes[fetched.path] = fetched.bytes
+        }
+        // Requests are made as rosters are built: a roster reused from the last pass (its fingerprint, which the
+        // index's state is part of, unchanged) was built, and asked for its icons, then.
+        let requests = NSLockedBox<[IconFetcher.Request]>([])
+        let stamp = index.hashValue
+        let rosters = plan.rosters.map { roster in
+            var filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
+            filled.fingerprint = filled.fingerprint.map { $0 + [stamp] }
+            return filled
+        }
+        let report = writer.export(rosters, icons: bytes, known: index.files, remembering: &memory)
+        index.forget(paths: report.missingIcons)
+        let asked = requests.withLock { $0 }
+        // Apps and sizes no longer exported leave the index, once every roster was built now from current apps (a
+        // roster reused, in a diagnostic, or warming after a start, has documents whose icons the index must keep).
+        if report.rostersReused == 0, rosters.allSatisfy(\.isCurrent) { index.keep(only: Set(asked.map(\.key))) }
+        if index != before, let problem = IconIndexFile(directory: plan.stateDirectory).save(index) {
+            log.warning(
+                "could not save the icon index in \(plan.stateDirectory): \(problem); icons already mirrored are "
+                    + "fetched again after a restart")
+        }
+        state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
+        icons.want(asked.filter { index[$0.key] == nil }, settings: settings)
+        return report
+    }
+
+    /// The index for `directory`: the one the last pass left when it was for the same directory, else read from
+    /// its file (a problem reading it is logged; the icons are then fetched again).
+    private func iconIndex(in directory: String) -> IconIndex {
+        if let known = state.withLock({ $0.iconIndex }), known.directory == directory { return known.index }
+        let (index, problem) = IconIndexFile(directory: directory).load()
+        if let problem {
+            log.warning("could not read the icon index in \(directory): \(problem); icons are fetched again")
+        }
+        return index
+    }
+
+    /// `roster` with each app's icons at `sizes` taken from `index`, adding a request for every (app, size) to
+    /// `requests` as its apps are built (the caller keeps only those the index lacks). An app whose artwork URL
+    /// cannot be sized gets none.
+    static func filling(
+        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: NSLockedBox<[IconFetcher.Request]>
+    ) -> ExportRoster {
+        let round = roster.fetchedAt
+        @Sendable func fill(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
+            var asked: [IconFetcher.Request] = []
+            let filled = apps.mapValues { list in
+                list.map { app in
+                    var app = app
+                    for size in sizes {
+                        let key = IconKey(source: app.resolved.app.iconUrl, size: size)
+                        guard key.url != nil else { continue }
+                        asked.append(IconFetcher.Request(key: key, appId: app.resolved.app.id, round: round))
+                        if let path = index[key] { app.icons[size] = path }
+                    }
+                    return app
+                }
+            }
+            requests.withLock { $0 += asked }
+            return filled
+        }
+        var filled = roster
+        switch roster.content {
+        case .current(let revision, let revisedAt, let apps):
+            filled.content = .current(revision: revision, revisedAt: revisedAt, apps: fill(apps))
+        case .latest(let apps, let now): filled.content = .latest(apps: fill(apps), now: now)
+        case .deferred(let now, let apps): filled.content = .deferred(now: now, apps: { fill(apps()) })
+        case .keepLastGood, .absent: break
+        }
+        return filled
+    }
+}
+
+extension ExportRoster {
+    /// Whether its documents are written from current apps (not kept from an earlier pass, not absent).
+    fileprivate var isCurrent: Bool {
+        switch content {
+        case .current, .latest, .deferred: true
+        case .keepLastGood, .absent: false
+        }
+    }
+}

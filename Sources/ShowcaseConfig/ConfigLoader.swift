@@ -119,6 +119,9 @@ public enum ConfigLoader {
                 ExportSettings(
                     reading: $0, base: configPath, cacheDirectory: cache.directory, diagnostics: &diagnostics)
             }
+            let state = StateSettings(
+                reading: fields["state"], defaults: defaults, base: configPath, diagnostics: &diagnostics)
+            let history = fields["history"].map { HistorySettings(reading: $0, diagnostics: &diagnostics) }
             var attribution = Attribution()
             if let value = fields["attribution"] { attribution = readAttribution(value) }
 
@@ -141,7 +144,8 @@ public enum ConfigLoader {
                 path: configPath, hosts: hosts, storefronts: storefronts, languages: languages,
                 defaultPlatform: platform,
                 refresh: refresh ?? RefreshSchedule(), lookup: lookup ?? LookupSettings(), cache: cache,
-                socket: socket, metrics: metrics ?? MetricsSettings(), export: export, attribution: attribution,
+                socket: socket, metrics: metrics ?? MetricsSettings(), export: export, state: state,
+                history: history ?? HistorySettings(), attribution: attribution,
                 overlay: globalOverlay, overlayFile: globalOverlayFile)
         }
 

@@ -15,7 +15,7 @@ import ShowcaseCore
 /// - `default_platform` — `ios` or `macos`, default `ios`: used when a query names no platform.
 /// - `refresh` — `RefreshSchedule`. `lookup` — `LookupSettings`. `cache` — `CacheSettings`.
 ///   `socket` — `SocketSettings`. `metrics` — `MetricsSettings` (optional). `export` — `ExportSettings`
-///   (optional; absent, nothing is exported).
+///   (optional; absent, nothing is exported). `state` — `StateSettings`. `history` — `HistorySettings`.
 /// - `attribution.provider_token` — string, default none: Apple's affiliate token (`pt`); without it
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
 ///   `showcase-<last bundle id component, lowercased>` cut to 30 characters (`ct`). The provider token is letters,
@@ -46,6 +46,10 @@ public struct Configuration: Sendable, Equatable {
     public var metrics: MetricsSettings
     /// The `export:` section; nil when absent (no static export).
     public var export: ExportSettings?
+    /// The `state:` section: where the change history and the icon index live.
+    public var state: StateSettings
+    /// The `history:` section.
+    public var history: HistorySettings
     /// The `attribution:` tokens added to store URLs.
     public var attribution: Attribution
     /// The global overlay (already part of every host's merged `overlay`).
@@ -59,8 +63,8 @@ public struct Configuration: Sendable, Equatable {
         languages: [Storefront: [RosterLanguage]] = [:], defaultPlatform: Platform = .ios,
         refresh: RefreshSchedule = RefreshSchedule(), lookup: LookupSettings = LookupSettings(),
         cache: CacheSettings, socket: SocketSettings, metrics: MetricsSettings = MetricsSettings(),
-        export: ExportSettings? = nil, attribution: Attribution = Attribution(), overlay: Overlay = .empty,
-        overlayFile: String? = nil
+        export: ExportSettings? = nil, state: StateSettings? = nil, history: HistorySettings = HistorySettings(),
+        attribution: Attribution = Attribution(), overlay: Overlay = .empty, overlayFile: String? = nil
     ) {
         self.path = path
         self.hosts = hosts
@@ -73,6 +77,8 @@ public struct Configuration: Sendable, Equatable {
         self.socket = socket
         self.metrics = metrics
         self.export = export
+        self.state = state ?? StateSettings(directory: DefaultPaths().stateDirectory)
+        self.history = history
         self.attribution = attribution
         self.overlay = overlay
         self.overlayFile = overlayFile
@@ -80,7 +86,7 @@ public struct Configuration: Sendable, Equatable {
 
     static let keys = [
         "hosts", "storefronts", "default_platform", "refresh", "lookup", "cache", "socket", "metrics", "export",
-        "attribution", "overlay",
+        "state", "history", "attribution", "overlay",
     ]
     /// The keys of a mapping entry of `storefronts` (`{code: ca, languages: [en, fr]}`).
     static let storefrontEntryKeys = ["code", "languages"]
@@ -95,6 +101,7 @@ public struct Configuration: Sendable, Equatable {
         let sections: [(String, [String])] = [
             ("refresh", RefreshSchedule.keys), ("lookup", LookupSettings.keys), ("cache", CacheSettings.keys),
             ("socket", SocketSettings.keys), ("metrics", MetricsSettings.keys), ("export", ExportSettings.keys),
+            ("export.icons", IconSettings.keys), ("state", StateSettings.keys), ("history", HistorySettings.keys),
             ("attribution", attributionKeys),
         ]
         return keys + sections.flatMap { section, keys in keys.map { "\(section).\($0)" } } + HostConfiguration.keys

@@ -34,6 +34,14 @@ public struct DefaultPaths: Sendable, Equatable {
         return "\(xdg("XDG_CACHE_HOME", fallback: ".cache"))/showcase"
     }
 
+    /// `$STATE_DIRECTORY`, else `/var/lib/showcase` as root, else `$XDG_STATE_HOME/showcase`
+    /// (XDG default `~/.local/state`): the change history and icon index, which cannot be fetched again.
+    public var stateDirectory: String {
+        if let directory = systemdDirectory("STATE_DIRECTORY") { return directory }
+        if uid == 0 { return "/var/lib/showcase" }
+        return "\(xdg("XDG_STATE_HOME", fallback: ".local/state"))/showcase"
+    }
+
     /// `$SHOWCASE_SOCKET`, else `$RUNTIME_DIRECTORY/showcased.sock`, else `/run/showcase/showcased.sock` as root,
     /// else `$XDG_RUNTIME_DIR/showcase/showcased.sock` (`/run/user/<uid>` when XDG_RUNTIME_DIR is unset).
     ///

@@ -1,3 +1,5 @@
+import ShowcaseCore
+
 /// The `export:` section: the static JSON tree showcased keeps current for web stacks, nginx, object stores and
 /// CDNs (layout and write rules in README "Static export"). Absent, nothing is exported.
 public struct ExportSettings: Sendable, Equatable {
@@ -10,14 +12,39 @@ public struct ExportSettings: Sendable, Equatable {
     /// `export.gzip` — boolean, default `true`: also write `NAME.json.gz` (the same bytes, compressed) beside each
     /// document, so nginx's `gzip_static` serves it without compressing on every request.
     public var gzip: Bool
+    /// `export.html` — boolean, default `false`: also write the web fragments of SPEC §14 beside each document
+    /// (`NAME.html`, `NAME.email.html`) and `v1/<host>/banner.html`.
+    public var html: Bool
+    /// `export.feed` — boolean, default `false`: also write the Atom feed of SPEC §15 (`NAME.atom`) beside each
+    /// document.
+    public var feed: Bool
+    /// `export.public_url` — default `/showcase/v1/`: where `v1/` is served, an absolute path (as
+    /// `etc/nginx/showcase.conf` serves it) or an absolute `https://` URL; stored ending in `/`. Fragments link
+    /// mirrored icons through it; email icons and the Atom `self` link need the absolute form.
+    public var publicURL: String
+    /// `export.icons` — mirror app icons into `v1/icons/` (SPEC §16); nil when absent or `sizes: []` (off).
+    public var icons: IconSettings?
+
+    /// The default `export.public_url`, where `etc/nginx/showcase.conf` serves `v1/`.
+    public static let defaultPublicURL = "/showcase/v1/"
 
     /// An export section using `directory` as given (unlike the loader, no relative-path resolution).
-    public init(directory: String, gzip: Bool = true) {
+    public init(
+        directory: String, gzip: Bool = true, html: Bool = false, feed: Bool = false,
+        publicURL: String = ExportSettings.defaultPublicURL, icons: IconSettings? = nil
+    ) {
         self.directory = directory
         self.gzip = gzip
+        self.html = html
+        self.feed = feed
+        self.publicURL = publicURL
+        self.icons = icons
     }
 
-    static let keys = ["directory", "gzip"]
+    /// True when ``publicURL`` is an absolute `https://` URL rather than a path on the page's own origin.
+    public var publicURLIsAbsolute: Bool { publicURL.hasPrefix("https://") }
+
+    static let keys = ["directory", "gzip", "html", "feed", "public_url", "icons"]
 
     /// Reads the section; nil after reporting when it cannot be used (no directory, or an unusable one).
     /// `cacheDirectory` is the already-resolved `cache.directory`, which the export must stay clear of.
@@ -25,6 +52,15 @@ public struct ExportSettings: Sendable, Equatable {
         guard let fields = diagnostics.fields(of: node, in: "export", known: Self.keys) else { return nil }
         var gzip = true
         if let value = fields["gzip"], let flag = diagnostics.bool(value, "export.gzip") { gzip = flag }
+        var html = false
+        if let value = fields["html"], let flag = diagnostics.bool(value, "export.html") { html = flag }
+        var feed = false
+        if let value = fields["feed"], let flag = diagnostics.bool(value, "export.feed") { feed = flag }
+        var publicURL = Self.defaultPublicURL
+        if let value = fields["public_url"], let url = Self.publicURL(value, diagnostics: &diagnostics) {
+            publicURL = url
+        }
+        let icons = fields["icons"].flatMap { IconSettings(reading: $0, diagnostics: &diagnostics) }
         guard let value = fields["directory"] else {
             diagnostics.report(
                 .missing, at: node,
@@ -51,7 +87,51 @@ public struct ExportSettings: Sendable, Equatable {
                     + "which would publish the cache; choose a directory of its own, like /var/lib/showcase/export")
             return nil
         }
-        self.init(directory: directory, gzip: gzip)
+        self.init(directory: directory, gzip: gzip, html: html, feed: feed, publicURL: publicURL, icons: icons)
+    }
+
+    /// `export.public_url`: an absolute path or an `https://host[:port]/path` URL, without query, fragment,
+    /// userinfo or characters a URL must escape; returned ending in `/`. Nil after reporting anything else.
+    static func publicURL(_ node: YAMLNode, diagnostics: inout ConfigDiagnostics) -> String? {
+        guard let text = diagnostics.string(node, "export.public_url", expected: "a path or an https URL") else {
+            return nil
+        }
+        let path: Substring
+        if text.hasPrefix("https://") {
+            let rest = text.dropFirst("https://".count)
+            let authority = rest.prefix { $0 != "/" }
+            let hostPattern = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let hostIsValid =
+                !authority.isEmpty && !authority.contains("@")
+                && hostPattern[0].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+                && !hostPattern[0].isEmpty
+                && (hostPattern.count == 1 || (hostPattern[1].allSatisfy(\.isASCII) && UInt16(hostPattern[1]) != nil))
+            guard hostIsValid else {
+                diagnostics.report(
+                    .invalidValue, at: node,
+                    "'export.public_url' \(text) has no usable host; write it like https://example.com/showcase/v1/")
+                return nil
+            }
+            path = rest.dropFirst(authority.count)
+        } else if text.hasPrefix("/") {
+            path = Substring(text)
+        } else {
+            diagnostics.report(
+                .invalidValue, at: node,
+                "'export.public_url' must be an absolute path like /showcase/v1/ or an https URL like "
+                    + "https://example.com/showcase/v1/, found '\(text.escapingControlCharacters())'")
+            return nil
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/%!$&()*+,;=:@")
+        if let bad = path.first(where: { !allowed.contains($0) }) {
+            diagnostics.report(
+                .invalidValue, at: node,
+                "'export.public_url' may not contain '\(String(bad).escapingControlCharacters())' (no query, "
+                    + "fragment, spaces or quotes; percent-encode what a URL needs escaped), found '\(text.escapingControlCharacters())'"
+            )
+            return nil
+        }
+        return text.hasSuffix("/") ? text : text + "/"
     }
 
     /// `path` with `.` and empty components dropped and `..` applied, without touching the file system (the

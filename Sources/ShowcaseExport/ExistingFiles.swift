@@ -12,6 +12,9 @@ struct ExistingFiles {
     /// Each path read this pass and still wanted (nil: nothing readable there).
     private var reads: [String: FileSystem.Read?] = [:]
 
+    /// What the last pass rendered for each roster, by roster key (empty for another tree).
+    let rendered: [String: ExportMemory.Rendered]
+
     /// How many files this pass read back to compare (tests check that remembered files are not read).
     private(set) var readCount = 0
 
@@ -19,6 +22,7 @@ struct ExistingFiles {
     init(root: String, memory: ExportMemory) {
         self.root = root
         self.memory = memory.root == root ? memory.files : [:]
+        self.rendered = memory.root == root ? memory.rendered : [:]
     }
 
     /// The remembered file at `relative`, when the file there still has the identity it had (one `lstat`).

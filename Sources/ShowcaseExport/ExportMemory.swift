@@ -25,18 +25,39 @@ public struct ExportMemory: Sendable {
         var revisedAt: Date?
     }
 
+    /// The files a roster's last pass planned (documents and rendered files, not their `.gz`), with the inputs
+    /// they came from: a roster whose inputs are the same again reuses them without rendering.
+    struct Rendered: Sendable {
+        /// ``ExportRoster/fingerprint`` of the roster they were rendered from.
+        var fingerprint: [Int]
+        /// The writer's settings that shape the files (gzip, public URL, renderers).
+        var settings: [String]
+        /// By path relative to `v1/`: each file's content digest, and a document's revision.
+        var files: [String: RenderedFile]
+    }
+
+    /// One file of a ``Rendered`` roster.
+    struct RenderedFile: Sendable {
+        var digest: ContentDigest
+        var revision: Int?
+        var revisedAt: Date?
+    }
+
     /// The tree (`<directory>/v1`) the files are in.
     var root: String?
     /// By path relative to `v1/`.
     var files: [String: File] = [:]
+    /// By roster (host, storefront, language).
+    var rendered: [String: Rendered] = [:]
 
     /// An empty memory: the next pass reads every file it compares.
     public init() {}
 
     /// What a pass leaves for the next: `files` under `root`.
-    init(root: String, files: [String: File]) {
+    init(root: String, files: [String: File], rendered: [String: Rendered] = [:]) {
         self.root = root
         self.files = files
+        self.rendered = rendered
     }
 
     /// How many files are remembered.

@@ -16,6 +16,9 @@ public struct ExportReport: Sendable, Hashable {
     /// Files read back from disk to compare with what the export wants. With an ``ExportMemory`` that vouches for
     /// every file (nothing changed on disk since the last pass), 0: the figure that says the memory is used.
     public var filesRead = 0
+    /// Rosters whose files were not rendered again: their ``ExportRoster/fingerprint`` was the one the last pass
+    /// rendered, and every file was still as it left them.
+    public var rostersReused = 0
 
     /// A report of counts and errors.
     public init(directory: String, written: Int = 0, unchanged: Int = 0, removed: Int = 0, errors: [ExportError] = []) {

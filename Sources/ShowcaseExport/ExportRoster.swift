@@ -19,6 +19,10 @@ public struct ExportRoster: Sendable {
         /// documents themselves: they never go back after a restart, and a change to one platform's apps leaves
         /// the other platform's document alone.
         case latest(apps: [Platform: [ExportedApp]], now: Date)
+        /// ``latest(apps:now:)`` with the apps built only if the writer needs them: a roster whose ``fingerprint``
+        /// is the one the writer's last pass wrote, with every file as that pass left it, is not rendered again
+        /// (twenty developers then cost one when one changes).
+        case deferred(now: Date, apps: @Sendable () -> [Platform: [ExportedApp]])
         /// The storefront is in a diagnostic: documents written for it earlier stay exactly as they are, so the
         /// web keeps showing the last good roster while `index.json` says why it is not current. `revision` is
         /// the kept roster's, when the caller knows it (it goes to `index.json`).
@@ -45,11 +49,21 @@ public struct ExportRoster: Sendable {
     public var error: String?
     /// What its documents hold.
     public var content: Content
+    /// The developer's name as the storefront shows it (`artistName`), when known: an Atom feed's author.
+    public var artistName: String?
+    /// The host app's own trackId, when resolved: the Smart App Banner's `app-id`.
+    public var hostAppId: Int?
+    /// Changes whenever anything the roster's documents and rendered files come from changes (its apps, the
+    /// overlay and attribution that shaped them, its change history, its icons), as the caller counts such
+    /// things; nil when the caller does not know (the writer then always renders). With the writer's
+    /// ``ExportMemory``, an equal fingerprint means the files of the last pass are still the right ones.
+    public var fingerprint: [Int]?
 
     /// A roster's export: `content` decides the documents, the rest goes to `index.json`.
     public init(
         host: String, storefront: Storefront, language: String? = nil, isDefaultLanguage: Bool = true,
-        state: ExportState, fetchedAt: Date?, error: String? = nil, content: Content
+        state: ExportState, fetchedAt: Date?, error: String? = nil, content: Content, artistName: String? = nil,
+        hostAppId: Int? = nil, fingerprint: [Int]? = nil
     ) {
         self.host = host
         self.storefront = storefront
@@ -59,6 +73,9 @@ public struct ExportRoster: Sendable {
         self.fetchedAt = fetchedAt
         self.error = error
         self.content = content
+        self.artistName = artistName
+        self.hostAppId = hostAppId
+        self.fingerprint = fingerprint
     }
 
     /// Where a platform's document goes, relative to `v1/`: the language directory for a roster with a language,
@@ -87,7 +104,7 @@ public struct ExportRoster: Sendable {
         switch content {
         case .current(let revision, _, _): revision
         case .keepLastGood(let revision): revision
-        case .latest, .absent: nil
+        case .latest, .deferred, .absent: nil
         }
     }
 

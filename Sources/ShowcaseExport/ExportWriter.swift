@@ -33,11 +33,24 @@ public struct ExportWriter: Sendable {
     public var directory: String
     /// `export.gzip`: also keep a `.json.gz` beside each document.
     public var gzip: Bool
+    /// The files rendered beside each document (`.html`, `.email.html`, `.atom`), written by the same rules.
+    public var renderers: [any DocumentRenderer]
+    /// The files rendered once per host (`<host>/banner.html`).
+    public var hostRenderers: [any HostFileRenderer]
+    /// `export.public_url`, for the renderers' ``RenderContext``.
+    public var publicURL: String
 
-    /// A writer for `directory` (absolute, as the configuration resolved it).
-    public init(directory: String, gzip: Bool = true) {
+    /// A writer for `directory` (absolute, as the configuration resolved it), writing each document's JSON and
+    /// what `renderers` and `hostRenderers` render beside it.
+    public init(
+        directory: String, gzip: Bool = true, renderers: [any DocumentRenderer] = [],
+        hostRenderers: [any HostFileRenderer] = [], publicURL: String = "/showcase/v1/"
+    ) {
         self.directory = directory
         self.gzip = gzip
+        self.renderers = renderers
+        self.hostRenderers = hostRenderers
+        self.publicURL = publicURL
     }
 
     /// The tree's root, `<directory>/v1`.
@@ -74,6 +87,7 @@ public struct ExportWriter: Sendable {
 
         var existing = ExistingFiles(root: root, memory: memory)
         let planned = plan(rosters, previous: previous, existing: &existing, files: files, errors: &report.errors)
+        report.rostersReused = planned.reused
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
@@ -139,7 +153,11 @@ public struct ExportWriter: Sendable {
             files.syncDirectories()
         }
         report.filesRead = existing.readCount
-        memory = ExportMemory(root: root, files: remembered)
+        // A roster any of whose files failed is rendered again next time, whatever its fingerprint.
+        let failed = Set(
+            (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
+        let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
+        memory = ExportMemory(root: root, files: remembered, rendered: rendered)
         return report
     }
 
@@ -216,11 +234,13 @@ public struct ExportWriter: Sendable {
     private func plan(
         _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
         errors: inout [ExportError]
-    ) -> (documents: [PlannedFile], entries: [ExportIndexEntry], diagnostics: [ExportDiagnostic]) {
+    ) -> Plan {
         var documents: [String: PlannedFile] = [:]
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
-        for roster in rosters {
+        var memos: [String: ExportMemory.Rendered] = [:]
+        var reusedCount = 0
+        for var roster in rosters {
             let names = [roster.host, roster.storefront.code] + (roster.language.map { [$0] } ?? [])
             if let unsafe = names.first(where: { !ExportManifest.isSafeComponent(Substring($0)) }) {
                 errors.append(
@@ -236,6 +256,32 @@ public struct ExportWriter: Sendable {
                         host: roster.host, storefront: roster.storefront, language: roster.language,
                         state: roster.state, error: error))
             }
+            let key = names.joined(separator: "/")
+            if let reused = reusable(roster, key: key, existing: &existing, files: files),
+                reused.files.keys.allSatisfy({ documents[$0] == nil })
+            {
+                // Inputs as the last pass rendered them, and every file still as it left them: nothing to render.
+                reusedCount += 1
+                for (path, file) in reused.files {
+                    documents[path] = PlannedFile(
+                        path: path, source: Data(), digest: file.digest, isGzip: false, revision: file.revision,
+                        revisedAt: file.revisedAt)
+                }
+                for platform in Platform.allCases {
+                    for relative in roster.paths(for: platform) where reused.files[relative] != nil {
+                        entries.append(
+                            ExportIndexEntry(
+                                path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
+                                language: roster.language, state: roster.state,
+                                revision: reused.files[relative]?.revision,
+                                fetchedAt: roster.fetchedAt, error: roster.error))
+                    }
+                }
+                memos[key] = reused
+                continue
+            }
+            if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
+            var made: [String: ExportMemory.RenderedFile] = [:]
             let current = Dictionary(uniqueKeysWithValues: roster.documents.map { ($0.platform, $0.encoded()) })
             for platform in Platform.allCases {
                 for relative in roster.paths(for: platform) {
@@ -279,10 +325,19 @@ public struct ExportWriter: Sendable {
                                 path: relative, source: $0, digest: ContentDigest($0), isGzip: false,
                                 revision: header?.revision, revisedAt: header?.revisedAt)
                         }
-                    case .absent: document = nil
+                    case .absent, .deferred: document = nil
                     }
                     guard let document else { continue }
                     documents[relative] = document
+                    made[relative] = ExportMemory.RenderedFile(
+                        digest: document.digest, revision: document.revision, revisedAt: document.revisedAt)
+                    for file in rendered(
+                        beside: relative, of: roster, platform: platform, document: document, previous: previous,
+                        existing: &existing, files: files)
+                    {
+                        documents[file.path] = file
+                        made[file.path] = ExportMemory.RenderedFile(digest: file.digest)
+                    }
                     entries.append(
                         ExportIndexEntry(
                             path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
@@ -290,8 +345,122 @@ public struct ExportWriter: Sendable {
                             fetchedAt: roster.fetchedAt, error: roster.error))
                 }
             }
+            if let fingerprint = roster.fingerprint, case .latest = roster.content {
+                memos[key] = ExportMemory.Rendered(fingerprint: fingerprint, settings: settingsKey, files: made)
+            }
         }
-        return (withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries, diagnostics)
+        for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
+        where documents[file.path] == nil {
+            documents[file.path] = file
+        }
+        return Plan(
+            documents: withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries: entries,
+            diagnostics: diagnostics, rendered: memos, reused: reusedCount)
+    }
+
+    /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
+    /// what each roster's files were rendered from, and how many rosters needed no rendering.
+    private struct Plan {
+        var documents: [PlannedFile]
+        var entries: [ExportIndexEntry]
+        var diagnostics: [ExportDiagnostic]
+        var rendered: [String: ExportMemory.Rendered]
+        var reused: Int
+    }
+
+    /// The settings that shape every rendered file, compared with the ones a remembered roster was rendered with.
+    private var settingsKey: [String] {
+        [gzip ? "gzip" : "plain", publicURL] + renderers.map(\.suffix)
+    }
+
+    /// What the last pass rendered for `roster`, when it can stand: the roster's fingerprint and the writer's
+    /// settings are the ones it was rendered with, and every file (and its `.gz`) is still as that pass left it
+    /// (one `lstat` each, as ``ExportMemory`` trusts). Only for current content: a roster in a diagnostic keeps
+    /// its files by reading them.
+    private func reusable(_ roster: ExportRoster, key: String, existing: inout ExistingFiles, files: FileSystem)
+        -> ExportMemory.Rendered?
+    {
+        switch roster.content {
+        case .latest, .deferred: break
+        case .current, .keepLastGood, .absent: return nil
+        }
+        guard let fingerprint = roster.fingerprint, let memo = existing.rendered[key], memo.fingerprint == fingerprint,
+            memo.settings == settingsKey, !memo.files.isEmpty
+        else { return nil }
+        for (path, file) in memo.files {
+            guard existing.remembered(path, files: files)?.digest == file.digest else { return nil }
+            if gzip, existing.remembered(path + ".gz", files: files)?.digest != file.digest { return nil }
+        }
+        return memo
+    }
+
+    /// The files ``renderers`` render beside the document planned at `relative`: from the document itself when the
+    /// roster is current, else (a roster in a diagnostic keeps its documents) the files written earlier, byte for
+    /// byte.
+    private func rendered(
+        beside relative: String, of roster: ExportRoster, platform: Platform, document: PlannedFile,
+        previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem
+    ) -> [PlannedFile] {
+        guard !renderers.isEmpty else { return [] }
+        let stem = relative.hasSuffix(".json") ? String(relative.dropLast(".json".count)) : relative
+        var exported: ExportDocument?
+        switch roster.content {
+        case .current(_, _, let apps), .latest(let apps, _):
+            exported = ExportDocument(
+                host: roster.host, storefront: roster.storefront, platform: platform, language: roster.language,
+                revision: document.revision ?? 1, revisedAt: document.revisedAt ?? Date(timeIntervalSince1970: 0),
+                apps: apps[platform] ?? [])
+        case .keepLastGood, .absent, .deferred: exported = nil
+        }
+        let context = RenderContext(roster: roster, publicURL: publicURL, documentPath: relative)
+        return renderers.compactMap { renderer in
+            let path = stem + renderer.suffix
+            let bytes: Data
+            if let exported {
+                bytes = Data(renderer.render(exported, in: context))
+            } else if previous.paths.contains(path), let kept = existing.read(path, limit: Self.readLimit, files: files)
+            {
+                bytes = kept.bytes
+            } else {
+                return nil
+            }
+            return PlannedFile(path: path, source: bytes, digest: ContentDigest(bytes), isGzip: false)
+        }
+    }
+
+    /// The files ``hostRenderers`` render once per host, from its first roster they have something to say for; a
+    /// host they say nothing for yet keeps the file written earlier.
+    private func hostFiles(
+        _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem
+    ) -> [PlannedFile] {
+        guard !hostRenderers.isEmpty else { return [] }
+        var hosts: [String] = []
+        var byHost: [String: [ExportRoster]] = [:]
+        for roster in rosters where ExportManifest.isSafeComponent(Substring(roster.host)) {
+            if byHost[roster.host] == nil { hosts.append(roster.host) }
+            byHost[roster.host, default: []].append(roster)
+        }
+        var planned: [PlannedFile] = []
+        for host in hosts {
+            for renderer in hostRenderers {
+                let path = "\(host)/\(renderer.name)"
+                let made = byHost[host, default: []].lazy.compactMap { roster in
+                    renderer.render(roster, in: RenderContext(roster: roster, publicURL: publicURL, documentPath: path))
+                }.first
+                let bytes: Data
+                if let made {
+                    bytes = Data(made)
+                } else if previous.paths.contains(path),
+                    let kept = existing.read(path, limit: Self.readLimit, files: files)
+                {
+                    bytes = kept.bytes
+                } else {
+                    continue
+                }
+                planned.append(PlannedFile(path: path, source: bytes, digest: ContentDigest(bytes), isGzip: false))
+            }
+        }
+        return planned
     }
 
     /// `files`, each followed by its `.gz` when ``gzip``.

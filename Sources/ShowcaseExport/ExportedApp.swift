@@ -11,13 +11,22 @@ public struct ExportedApp: Sendable, Hashable {
     /// them; omitted from the document when nil (pages then assume iPhone and iPad, as the lookup API does for a
     /// row without `supportedDevices`).
     public var devices: [String]?
+    /// The mirrored icons (SPEC §16): pixel size → path relative to `v1/` (`icons/0123456789abcdef.jpg`); empty
+    /// when none are mirrored (yet).
+    public var icons: [Int: String]
 
-    /// An app with its taglines by locale and, when known, its device families.
-    public init(_ resolved: ResolvedApp, taglines: [String: String] = [:], devices: [String]? = nil) {
+    /// An app with its taglines by locale and, when known, its device families and mirrored icons.
+    public init(
+        _ resolved: ResolvedApp, taglines: [String: String] = [:], devices: [String]? = nil, icons: [Int: String] = [:]
+    ) {
         self.resolved = resolved
         self.taglines = taglines
         self.devices = devices
+        self.icons = icons
     }
+
+    /// The app's primary genre id (`primaryGenreId`: 6014 Games, 6002 Utilities…), when the lookup gave one.
+    public var genreId: Int? { resolved.app.genreId }
 
     /// An app whose taglines come from the overlay's entry for it: a plain tagline is every locale's, so it is
     /// listed as `default`; a localized one lists each locale and its `default`, if any.

@@ -8,8 +8,9 @@ struct DefaultPathsTests {
         let paths = DefaultPaths(
             environment: [
                 "CONFIGURATION_DIRECTORY": "/etc/showcase", "CACHE_DIRECTORY": "/var/cache/showcase:/var/cache/other",
-                "RUNTIME_DIRECTORY": "/run/showcase", "HOME": "/home/x",
+                "RUNTIME_DIRECTORY": "/run/showcase", "STATE_DIRECTORY": "/var/lib/showcase", "HOME": "/home/x",
             ], uid: 998)
+        #expect(paths.stateDirectory == "/var/lib/showcase")
         #expect(paths.configFile == "/etc/showcase/showcase.yaml")
         #expect(paths.cacheDirectory == "/var/cache/showcase")
         #expect(paths.socketPath == "/run/showcase/showcased.sock")
@@ -18,6 +19,7 @@ struct DefaultPathsTests {
     @Test("uses the system locations as root")
     func root() {
         let paths = DefaultPaths(environment: ["HOME": "/root", "XDG_RUNTIME_DIR": "/run/user/0"], uid: 0)
+        #expect(paths.stateDirectory == "/var/lib/showcase")
         #expect(paths.configFile == "/etc/showcase/showcase.yaml")
         #expect(paths.cacheDirectory == "/var/cache/showcase")
         #expect(paths.socketPath == "/run/showcase/showcased.sock")
@@ -28,8 +30,9 @@ struct DefaultPathsTests {
         let paths = DefaultPaths(
             environment: [
                 "HOME": "/home/x", "XDG_CONFIG_HOME": "/cfg", "XDG_CACHE_HOME": "/cache",
-                "XDG_RUNTIME_DIR": "/run/user/1000",
+                "XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/st",
             ], uid: 1000)
+        #expect(paths.stateDirectory == "/st/showcase")
         #expect(paths.configFile == "/cfg/showcase/showcase.yaml")
         #expect(paths.cacheDirectory == "/cache/showcase")
         #expect(paths.socketPath == "/run/user/1000/showcase/showcased.sock")
@@ -38,6 +41,7 @@ struct DefaultPathsTests {
     @Test("falls back to the XDG defaults under HOME when the variables are unset or empty")
     func xdgFallbacks() {
         let paths = DefaultPaths(environment: ["HOME": "/home/x", "XDG_CONFIG_HOME": ""], uid: 1000)
+        #expect(paths.stateDirectory == "/home/x/.local/state/showcase")
         #expect(paths.configFile == "/home/x/.config/showcase/showcase.yaml")
         #expect(paths.cacheDirectory == "/home/x/.cache/showcase")
         #expect(paths.socketPath == "/run/user/1000/showcase/showcased.sock")

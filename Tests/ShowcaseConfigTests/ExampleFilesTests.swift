@@ -33,7 +33,10 @@ struct ExampleFilesTests {
         let directory = try TemporaryDirectory(
             files: ["showcase.yaml": lines.joined(separator: "\n"), "overlay.yaml": "", "overlays/notejar.yaml": ""])
         let configuration = try ConfigLoader.load(path: directory.file("showcase.yaml"), defaults: testDefaults)
-        #expect(configuration.export == ExportSettings(directory: "/var/lib/showcase/export", gzip: true))
+        #expect(
+            configuration.export
+                == ExportSettings(
+                    directory: "/var/lib/showcase/export", gzip: true, icons: IconSettings(sizes: [128, 256])))
     }
 
     @Test("loads the example overlay with both tagline forms")

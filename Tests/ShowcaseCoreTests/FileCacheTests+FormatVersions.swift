@@ -29,12 +29,31 @@ extension FileCacheTests {
         try file.write(to: url)
     }
 
-    /// Drops each apps line's last field: the previous release's 15-field form.
-    func rewriteAsPreviousRelease() throws {
+    /// Drops each apps line's last `fields` fields: 1 gives the 16-field form of the release before genre ids,
+    /// 2 the 15-field form of the release before device families.
+    func rewriteAsPreviousRelease(droppingLast fields: Int = 2) throws {
         let separator = UInt8(0x1F)
         try rewriteAppsLines { line in
-            Array(line[..<line.lastIndex(of: separator)!])
+            var kept = line[...]
+            for _ in 0..<fields { kept = kept[..<kept.lastIndex(of: separator)!] }
+            return Array(kept)
         }
+    }
+
+    @Test("every app keeps its genre id through the cache's lines; a file without them (16 fields) reads its body")
+    func genreIdsSurvive() throws {
+        let current = Fixtures.lamplightRoster()
+        #expect(current.apps.allSatisfy { $0.genreId != nil }, "the fixture has primaryGenreId on every row")
+        try cache.store(current)
+        let entry = try #require(cache.listRosters().first)
+        let stored = try #require(cache.loadRoster(listed: entry))
+        #expect(stored.apps.map(\.genreId) == current.apps.map(\.genreId))
+
+        try rewriteAsPreviousRelease(droppingLast: 1)
+        let older = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: older), "a 16-field apps section was a miss")
+        #expect(decoded.apps.map(\.genreId) == current.apps.map(\.genreId))
+        #expect(decoded.apps.map(\.devices) == current.apps.map(\.devices))
     }
 
     @Test("a file from the previous release (15 fields, no devices) loads with the real families from its raw body")
@@ -78,6 +97,15 @@ extension FileCacheTests {
         for app in decoded.apps {
             #expect(app.devices == (app.platform == .ios ? .phoneAndPad : .macOnly), "\(app.id)")
         }
+    }
+
+    @Test("a genre id that is not a number is a miss, like any other unreadable line")
+    func badGenreIdIsMiss() throws {
+        try rewriteAppsLines { line in
+            Array(line[...line.lastIndex(of: 0x1F)!]) + Array("+games".utf8)
+        }
+        let entry = try #require(cache.listRosters().first)
+        #expect(cache.loadRoster(listed: entry) == nil)
     }
 
     @Test("an apps line with more fields than this release writes (a newer release's file) is a miss, not a crash")

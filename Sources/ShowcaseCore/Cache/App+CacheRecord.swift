@@ -7,6 +7,8 @@
 /// added without a new format version, so an upgrade keeps serving from the cache: a section of 15-field lines
 /// (written before it) is a sign to decode that file's raw body instead, which has the real families
 /// (``FileCache/loadRoster(listed:sharingWith:)``); the lines themselves read with the platform's default families.
+/// A 17th, the primary genre id (optional, `+6014` or `-`), was added the same way: 16-field lines (no genre id)
+/// are likewise a sign to decode the raw body, and read without a genre id if it does not decode.
 import Foundation
 
 extension App {
@@ -37,6 +39,8 @@ extension App {
             }
             out.append(separator)
             append(String(app.devices.rawValue), to: &out)
+            out.append(separator)
+            appendOptional(app.genreId.map { String($0) }, to: &out)
         }
         return out
     }
@@ -77,10 +81,11 @@ extension App {
         return apps
     }
 
-    /// Whether an apps section carries the device families (16 fields a line) rather than coming from the release
-    /// before them (15). One release writes every line of a section, so the first line tells; an empty section has
-    /// nothing to miss.
-    static func cacheRecordsCarryDevices(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether an apps section is in this release's form (17 fields a line) rather than coming from a release
+    /// before the device families (15) or the genre id (16). One release writes every line of a section, so the
+    /// first line tells; an empty section has nothing to miss. More fields (a newer release's file) count as
+    /// current here, so such a file is a miss when its lines do not split, as before.
+    static func cacheRecordsAreCurrent(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
         let lineEnd = memchr(base, Int32(newline), bytes.count).map { base.distance(to: UnsafeRawPointer($0)) }
         var separators = 0
@@ -90,17 +95,18 @@ extension App {
             separators += 1
             scan = base.distance(to: UnsafeRawPointer(found)) + 1
         }
-        return separators != 14
+        return separators >= 16
     }
 
-    /// The 15 or 16 field ranges of one line, and whether each holds an escape.
+    /// The 15, 16 or 17 field ranges of one line, and whether each holds an escape.
     private struct FieldRanges {
-        var starts = [Int](repeating: 0, count: 16)
-        var ends = [Int](repeating: 0, count: 16)
-        var escaped = [Bool](repeating: false, count: 16)
+        static let most = 17
+        var starts = [Int](repeating: 0, count: most)
+        var ends = [Int](repeating: 0, count: most)
+        var escaped = [Bool](repeating: false, count: most)
         var count = 0
 
-        /// Splits `start..<end` at 0x1F; false unless there are 15 or 16 fields. Separators and newlines
+        /// Splits `start..<end` at 0x1F; false unless there are 15, 16 or 17 fields. Separators and newlines
         /// inside text are escaped, so every raw 0x1F is a separator. Both scans use `memchr`: escapes are
         /// rare, so a line without a backslash marks no field as escaped without looking at each byte.
         mutating func split(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -108,7 +114,7 @@ extension App {
             var count = 0
             var fieldStart = start
             while true {
-                guard count < 16 else { return false }
+                guard count < Self.most else { return false }
                 let fieldEnd =
                     memchr(base + fieldStart, Int32(App.separator), end - fieldStart).map {
                         base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
@@ -192,10 +198,19 @@ extension App {
             let version = optional(12, mine.map(\.version))
         else { return nil }
         var devices = DeviceFamilies(supportedDevices: nil, platform: platform)
-        if fields.count == 16 {
+        if fields.count >= 16 {
             guard let bits = integer(bytes(15)), (1...Int(UInt8.max)).contains(bits) else { return nil }
             devices = DeviceFamilies(rawValue: UInt8(bits))
         }
+        var genreId: Int?
+        if fields.count == 17 {
+            guard let text = optional(16, nil) else { return nil }
+            if let text {
+                guard let id = Int(text) else { return nil }
+                genreId = id
+            }
+        }
+        if genreId != mine?.genreId { allSame = false }
         let name = text(2, mine?.name)
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)
@@ -226,7 +241,7 @@ extension App {
                 AppFields(
                     id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
                     devices: devices, minimumOsVersion: floorText, minimumOS: floor, iconUrl: iconUrl,
-                    storeUrl: storeUrl, version: version))
+                    storeUrl: storeUrl, version: version, genreId: genreId))
         }
         // The listing, compared on its own: an app priced in another currency still shares the record above.
         allSame = shared != nil

@@ -164,8 +164,9 @@ public struct FileCache: Sendable {
     /// Strings equal to the same app's in `reference` (another storefront's roster of this developer) share its
     /// storage instead of being allocated again; see ``Roster/sharingStorage(with:)``.
     ///
-    /// A file written by the release before device families (15-field lines) is decoded from its raw body, which
-    /// has them; if that body does not decode, its lines still do, with each platform's default families.
+    /// A file written by a release before device families (15-field lines) or genre ids (16) is decoded from its
+    /// raw body, which has them; if that body does not decode, its lines still do, with each platform's default
+    /// families and no genre id.
     ///
     /// Every app must pass `urlRules` (the current `lookup.artwork_hosts`, which may have changed since the file was
     /// written): one that does not is left out and counted in ``Roster/droppedRows``; when none passes, the file is
@@ -179,10 +180,10 @@ public struct FileCache: Sendable {
             self.entry(for: header, at: url) == entry,
             FNV1a.hex(data[appsRange]) == header.appsFNV1a
         else { return nil }
-        // Written by the release before device families: its lines would read as each platform's default (a
-        // watch-only app offered to an iPhone until the next refresh), so the raw body, which has them, is
-        // decoded instead. Once per file: the next refresh rewrites it in this release's form.
-        if !data[appsRange].withUnsafeBytes(App.cacheRecordsCarryDevices),
+        // Written by a release before device families or genre ids: its lines would read as each platform's
+        // default (a watch-only app offered to an iPhone until the next refresh) and without a genre, so the raw
+        // body, which has them, is decoded instead. Once per file: the next refresh rewrites it in this form.
+        if !data[appsRange].withUnsafeBytes(App.cacheRecordsAreCurrent),
             FNV1a.hex(data[bodyRange]) == header.bodyFNV1a,
             let decoded = try? Roster(
                 artistId: entry.artistId, storefront: entry.storefront, body: Data(data[bodyRange]),

@@ -34,6 +34,9 @@ public struct LookupRow: Sendable, Hashable, Codable {
     public var sellerName: String?
     /// The primary genre's localized name; when absent the first of `genres` stands in.
     public var primaryGenreName: String?
+    /// The primary genre's id, the same in every storefront (6014 Games, 6002 Utilities, 7001–7019 game
+    /// subgenres): what a page maps to a schema.org category. An integer; a numeric string is accepted too.
+    public var primaryGenreId: Int?
     /// Localized genre names, primary first; only the fallback for `primaryGenreName`.
     public var genres: [String]?
     /// A JSON float (`0.0`, `2.99`), not a string or an integer; `formattedPrice` is the text to display.
@@ -71,7 +74,7 @@ public struct LookupRow: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case wrapperType, kind, artistType, artistId, artistName, supportedDevices, trackId, trackName, bundleId
         case sellerName
-        case primaryGenreName, genres, price, formattedPrice, currency, minimumOsVersion, version
+        case primaryGenreName, primaryGenreId, genres, price, formattedPrice, currency, minimumOsVersion, version
         case artworkUrl60, artworkUrl100, artworkUrl512, trackViewUrl, averageUserRating, userRatingCount
         case fileSizeBytes, releaseDate, currentVersionReleaseDate, releaseNotes
     }
@@ -99,6 +102,7 @@ public struct LookupRow: Sendable, Hashable, Codable {
         bundleId = string(.bundleId)
         sellerName = string(.sellerName)
         primaryGenreName = string(.primaryGenreName)
+        primaryGenreId = int(.primaryGenreId)
         genres = (try? c.decodeIfPresent([String].self, forKey: .genres)) ?? nil
         price = double(.price)
         formattedPrice = string(.formattedPrice)

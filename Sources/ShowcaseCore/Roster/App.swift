@@ -98,6 +98,11 @@ public struct App: Sendable, Hashable, Codable {
         get { record.fields.version }
         set { update(\.version, newValue) }
     }
+    /// `primaryGenreId`: not served by `Roster.Get`; the export's web fragments map it to a schema.org category.
+    public var genreId: Int? {
+        get { record.fields.genreId }
+        set { update(\.genreId, newValue) }
+    }
     /// `averageUserRating` (a float on the wire).
     public var averageUserRating: Double? {
         get { listing.averageUserRating }
@@ -130,10 +135,10 @@ public struct App: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case id, artistId, name, bundleId, genre, formattedPrice, platform, devices, minimumOsVersion, iconUrl
-        case storeUrl, price, currency, version, averageUserRating, userRatingCount
+        case storeUrl, price, currency, version, averageUserRating, userRatingCount, genreId
     }
 
-    /// Decodes the JSON form (the Varlink `App` fields plus price, currency, version and ratings); `devices`, when
+    /// Decodes the JSON form (the Varlink `App` fields plus price, currency, version, ratings and genre id); `devices`, when
     /// absent, follows the platform's default.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -153,7 +158,8 @@ public struct App: Sendable, Hashable, Codable {
             currency: try c.decodeIfPresent(String.self, forKey: .currency),
             version: try c.decodeIfPresent(String.self, forKey: .version),
             averageUserRating: try c.decodeIfPresent(Double.self, forKey: .averageUserRating),
-            userRatingCount: try c.decodeIfPresent(Int.self, forKey: .userRatingCount))
+            userRatingCount: try c.decodeIfPresent(Int.self, forKey: .userRatingCount),
+            genreId: try c.decodeIfPresent(Int.self, forKey: .genreId))
     }
 
     /// Encodes the JSON form: the keys of ``init(from:)`` in that order, absent optionals left out.
@@ -175,6 +181,7 @@ public struct App: Sendable, Hashable, Codable {
         try c.encodeIfPresent(version, forKey: .version)
         try c.encodeIfPresent(averageUserRating, forKey: .averageUserRating)
         try c.encodeIfPresent(userRatingCount, forKey: .userRatingCount)
+        try c.encodeIfPresent(genreId, forKey: .genreId)
     }
 
     /// Creates an app from parts (tests, fakes).
@@ -182,7 +189,7 @@ public struct App: Sendable, Hashable, Codable {
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
         platform: Platform, devices: DeviceFamilies? = nil, minimumOsVersion: String, iconUrl: String,
         storeUrl: String, price: Double? = nil, currency: String? = nil, version: String? = nil,
-        averageUserRating: Double? = nil, userRatingCount: Int? = nil
+        averageUserRating: Double? = nil, userRatingCount: Int? = nil, genreId: Int? = nil
     ) {
         let template = StoreURLTemplate(splitting: storeUrl)
         self.init(
@@ -191,7 +198,7 @@ public struct App: Sendable, Hashable, Codable {
                     id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
                     devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
                     minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion), iconUrl: iconUrl,
-                    storeUrl: template, version: version)),
+                    storeUrl: template, version: version, genreId: genreId)),
             listing: ListingRecord(
                 ListingFields(
                     formattedPrice: formattedPrice, price: price, currency: currency,
@@ -234,7 +241,8 @@ public struct App: Sendable, Hashable, Codable {
             devices: DeviceFamilies(supportedDevices: row.supportedDevices, platform: platform),
             minimumOsVersion: floor, iconUrl: icon,
             storeUrl: storeUrl, price: row.price, currency: row.currency, version: row.version,
-            averageUserRating: row.averageUserRating, userRatingCount: row.userRatingCount)
+            averageUserRating: row.averageUserRating, userRatingCount: row.userRatingCount,
+            genreId: row.primaryGenreId)
     }
 
     /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the

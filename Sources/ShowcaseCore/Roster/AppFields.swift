@@ -15,14 +15,15 @@ struct AppFields: Sendable {
     var iconUrl: String
     var storeUrl: StoreURLTemplate
     var version: String?
+    var genreId: Int?
 
     /// True when both hold the same value in every field but the store URL (which the caller compares with
     /// its segment). The floor is compared as text: equal text is an equal parsed floor.
     func sameFieldsButStoreUrl(as other: AppFields) -> Bool {
-        sameServedFieldsButStoreUrl(as: other) && version == other.version
+        sameServedFieldsButStoreUrl(as: other) && version == other.version && genreId == other.genreId
     }
 
-    /// ``sameFieldsButStoreUrl(as:)`` for the fields a reply shows (not `version`).
+    /// ``sameFieldsButStoreUrl(as:)`` for the fields a reply shows (not `version` or `genreId`).
     func sameServedFieldsButStoreUrl(as other: AppFields) -> Bool {
         id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
             && genre == other.genre && platform == other.platform && devices == other.devices

@@ -22,6 +22,10 @@ final class Exporter: Sendable {
         var settings: ExportSettings
         /// Every configured host in every configured storefront.
         var rosters: [ExportRoster]
+        /// What is rendered beside each document (`export.html`'s fragments, `export.feed`'s Atom feed).
+        var renderers: [any DocumentRenderer] = []
+        /// What is rendered once per host (`export.html`'s Smart App Banner).
+        var hostRenderers: [any HostFileRenderer] = []
     }
 
     /// A finished pass, for Status.
@@ -42,6 +46,17 @@ final class Exporter: Sendable {
         var last: Pass?
         /// What the passes know of the files they checked, so the next one need not read them back.
         var memory = ExportMemory()
+        /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
+        var hostSettings: [String: (settings: HostExportSettings, epoch: Int)] = [:]
+        /// The last epoch handed out.
+        var lastEpoch = 0
+    }
+
+    /// What of the configuration shapes a host's exported apps besides its rosters.
+    private struct HostExportSettings: Equatable {
+        var host: HostConfiguration
+        var attribution: Attribution
+        var artworkHosts: [URLPrefix]
     }
 
     /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
@@ -132,13 +147,30 @@ final class Exporter: Sendable {
         }
     }
 
+    /// A number that stays the same while `host`'s settings in `configuration` that shape its exported apps (its
+    /// overlay, attribution, the artwork rules) stay the same, and is new whenever they change, across reloads: a
+    /// part of each of its rosters' ``ExportRoster/fingerprint``, so a reload that changes one host's tagline
+    /// re-renders that host's files only.
+    func settingsEpoch(of host: HostConfiguration, in configuration: Configuration) -> Int {
+        let settings = HostExportSettings(
+            host: host, attribution: configuration.attribution, artworkHosts: configuration.lookup.artworkHosts)
+        return state.withLock { state in
+            if let known = state.hostSettings[host.bundleID], known.settings == settings { return known.epoch }
+            state.lastEpoch += 1
+            state.hostSettings[host.bundleID] = (settings, state.lastEpoch)
+            return state.lastEpoch
+        }
+    }
+
     /// One pass over the rosters `plan` gives now; nil when no export is configured.
     private func pass(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
         let clock = self.clock
         let memory = state.withLock { $0.memory }
         let outcome: (Pass, ExportMemory)? = await offload(qos: .utility) {
             guard let plan = plan() else { return nil }
-            let writer = ExportWriter(directory: plan.settings.directory, gzip: plan.settings.gzip)
+            let writer = ExportWriter(
+                directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
+                hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL)
             var memory = memory
             let report = writer.export(plan.rosters, remembering: &memory)
             return (Pass(report: report, finishedAt: clock.now), memory)

@@ -48,36 +48,51 @@ extension RosterService {
         let (answer, revision, identity) = store.answer(
             host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
         let locale = edition.language.map { "\($0.code)-\(storefront.code.uppercased())" }
-        var views: [Platform: RosterView] = [:]
-        for platform in Platform.allCases {
+        let language = edition.language?.code
+        /// The view of the answer for `platform`, as `Get` resolves it but for every device.
+        @Sendable func view(_ platform: Platform) -> RosterView {
             var request = RosterRequest(
                 snapshot: snapshot, storefront: storefront, host: host, platform: platform, locale: locale,
                 edition: edition)
             request.everyDevice = true
-            views[platform] = RosterView(answer, revision: revision, identity: identity, request: request)
+            return RosterView(answer, revision: revision, identity: identity, request: request)
         }
-        let served = ServedState(answer)
-        let language = edition.language?.code
-        let any = views[snapshot.configuration.defaultPlatform] ?? views.values.first
-        switch served {
-        case .fresh, .stale:
-            let apps = views.mapValues { view in
-                view.apps.map {
-                    ExportedApp($0, tagline: host.overlay.taglines[$0.id], devices: $0.app.devices.names)
+        switch answer {
+        case .roster(let roster, _):
+            // The apps are built only when the writer must render (``ExportRoster/Content-swift.enum/deferred``):
+            // the same roster revision and fetch, the same identity and the same host settings (overlay,
+            // attribution) give the same files.
+            let fingerprint = [
+                revision, Int(roster.fetchedAt.timeIntervalSince1970 * 1000), roster.resultCount,
+                identity?.artistId ?? 0, identity?.trackId ?? host.appID ?? 0,
+                exporter.settingsEpoch(of: host, in: snapshot.configuration),
+            ]
+            let apps: @Sendable () -> [Platform: [ExportedApp]] = {
+                var apps: [Platform: [ExportedApp]] = [:]
+                for platform in Platform.allCases {
+                    apps[platform] = view(platform).apps.map {
+                        ExportedApp($0, tagline: host.overlay.taglines[$0.id], devices: $0.app.devices.names)
+                    }
                 }
+                return apps
             }
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
-                state: ExportState(served), fetchedAt: any?.fetchedAt, content: .latest(apps: apps, now: now))
+                state: ExportState(ServedState(answer)), fetchedAt: roster.fetchedAt,
+                content: .deferred(now: now, apps: apps), hostAppId: identity?.trackId ?? host.appID,
+                fingerprint: fingerprint)
         case .warming:
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: .warming, fetchedAt: nil, content: .keepLastGood(revision: nil))
         case .unavailable, .failed:
-            let error = any?.problem?.description ?? "the \(edition) roster cannot be served now"
+            let error =
+                view(snapshot.configuration.defaultPlatform).problem?.description
+                ?? "the \(edition) roster cannot be served now"
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
-                state: ExportState(served), fetchedAt: nil, error: error, content: .keepLastGood(revision: nil))
+                state: ExportState(ServedState(answer)), fetchedAt: nil, error: error,
+                content: .keepLastGood(revision: nil))
         }
     }
 

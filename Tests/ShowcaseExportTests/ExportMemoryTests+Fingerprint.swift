@@ -1,0 +1,99 @@
+import Foundation
+import Locking
+import ShowcaseCore
+import ShowcaseExport
+import Testing
+
+/// A roster whose fingerprint is the one the last pass rendered, with every file as that pass left it, is not
+/// rendered again: the twenty-developer export costs one developer's work when one changes.
+extension ExportMemoryTests {
+    /// Counts how often the writer asked for a deferred roster's apps.
+    final class BuildCounter: Sendable {
+        let count = Lock(0)
+        var value: Int { count.withLock { $0 } }
+    }
+
+    /// The daemon's kind of roster: apps built on demand, with `fingerprint`.
+    func deferred(
+        _ storefront: Storefront, fingerprint: [Int], tagline: String = "A night light that knows the tide",
+        counter: BuildCounter
+    ) -> ExportRoster {
+        let apps = latestApps(tagline: tagline)
+        return ExportRoster(
+            host: host, storefront: storefront, state: .fresh, fetchedAt: Samples.fetchedAt,
+            content: .deferred(now: Self.first) {
+                counter.count.withLock { $0 += 1 }
+                return apps
+            },
+            fingerprint: fingerprint)
+    }
+
+    func latestApps(tagline: String) -> [Platform: [ExportedApp]] {
+        [
+            .ios: [
+                Samples.exported(Samples.lanternlight, tagline: .plain(tagline)), Samples.exported(Samples.windrose),
+            ],
+            .macos: [Samples.exported(Samples.chartTable)],
+        ]
+    }
+
+    @Test("a roster with the fingerprint of the last pass is not built or rendered again, and its files stay")
+    func sameFingerprintIsNotRendered() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
+        let counter = BuildCounter()
+        var memory = ExportMemory()
+        try settle(writer, [deferred(Samples.us, fingerprint: [1], counter: counter)], &memory)
+        let builds = counter.value
+        #expect(builds == 2, "both passes above rendered (the first wrote, the second settled what it wrote)")
+        let before = mtimes(directory)
+
+        let again = writer.export([deferred(Samples.us, fingerprint: [1], counter: counter)], remembering: &memory)
+        #expect(again.errors.isEmpty)
+        #expect(counter.value == builds, "the apps were built again")
+        #expect(again.rostersReused == 1)
+        #expect(again.written == 0 && again.filesRead == 0)
+        #expect(mtimes(directory) == before)
+        let index = try parsed(directory.read("v1/index.json"))
+        #expect((index["documents"] as? [[String: Any]])?.count == 2, "index.json still lists both documents")
+
+        // A new fingerprint renders, and the change reaches the files.
+        let changed = writer.export(
+            [deferred(Samples.us, fingerprint: [2], tagline: "Tides, lit", counter: counter)], remembering: &memory)
+        #expect(counter.value == builds + 1)
+        #expect(changed.rostersReused == 0)
+        #expect(String(decoding: try directory.read("v1/\(host)/us/ios.json"), as: UTF8.self).contains("Tides, lit"))
+    }
+
+    @Test("a remembered roster whose file was changed on disk, or a writer with other settings, renders again")
+    func changedFileOrSettingsRender() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
+        let counter = BuildCounter()
+        var memory = ExportMemory()
+        try settle(writer, [deferred(Samples.us, fingerprint: [7], counter: counter)], &memory)
+        let wanted = try directory.read("v1/\(host)/us/ios.names")
+
+        try directory.write("v1/\(host)/us/ios.names", "defaced\n")
+        let repaired = writer.export([deferred(Samples.us, fingerprint: [7], counter: counter)], remembering: &memory)
+        #expect(repaired.rostersReused == 0)
+        #expect(try directory.read("v1/\(host)/us/ios.names") == wanted, "the defaced file was put right")
+
+        let moved = ExportWriter(
+            directory: directory.path, renderers: [RendererSeamTests.NameList()], publicURL: "/elsewhere/v1/")
+        let builds = counter.value
+        let other = moved.export([deferred(Samples.us, fingerprint: [7], counter: counter)], remembering: &memory)
+        #expect(other.rostersReused == 0 && counter.value == builds + 1)
+        #expect(
+            String(decoding: try directory.read("v1/\(host)/us/ios.names"), as: UTF8.self).contains("/elsewhere/v1/"))
+    }
+
+    @Test("a roster without a fingerprint is always rendered")
+    func noFingerprintRenders() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path)
+        var memory = ExportMemory()
+        try settle(writer, [latest(Samples.us, now: Self.first)], &memory)
+        #expect(writer.export([latest(Samples.us, now: Self.first)], remembering: &memory).rostersReused == 0)
+    }
+}

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-sync \
+.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-feeds check-export-sync \
     check-once-recipes check-hostile-export
 
 all: build
@@ -30,6 +30,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-feeds
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
@@ -43,6 +44,11 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# The Atom feeds (SPEC §15) parsed by Python's feedparser (pinned, .build/feeds-venv): valid while empty, the
+# entries a changed upstream brings, ids stable across a restart, and nginx's type for .atom.
+check-feeds:
+	scripts/check-feeds.sh
 
 # showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.

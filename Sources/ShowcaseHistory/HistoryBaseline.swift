@@ -43,6 +43,8 @@ public struct HistoryBaseline: Sendable, Hashable, Codable {
 
     /// The developer (`artistId`) the roster was fetched for: another one means the host was transferred.
     public var artistId: Int
+    /// The developer's name as the last roster that had one gave it (the feeds' author); nil when none did.
+    public var artistName: String?
     /// When the roster it came from was fetched: an empty feed's `updated`, stable while nothing changes.
     public var at: Date
     /// Each app by trackId (the host app itself is never here).

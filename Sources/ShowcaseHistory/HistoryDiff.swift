@@ -23,8 +23,9 @@ public enum HistoryDiff {
         var apps: [Int: HistoryBaseline.App] = [:]
         for app in roster.apps where app.id != hostTrackId && apps[app.id] == nil { apps[app.id] = app.state }
         guard let baseline, baseline.artistId == roster.artistId else {
-            let fresh = HistoryBaseline(
+            var fresh = HistoryBaseline(
                 artistId: roster.artistId, at: roster.fetchedAt, apps: apps, lastSerial: lastSerial)
+            fresh.artistName = roster.artistName
             return ([], fresh)
         }
         var entries: [HistoryEntry] = []
@@ -68,8 +69,9 @@ public enum HistoryDiff {
             }
         }
         let at = entries.isEmpty ? baseline.at : roster.fetchedAt
-        let next = HistoryBaseline(
+        var next = HistoryBaseline(
             artistId: roster.artistId, at: at, apps: apps, lastSerial: lastSerial + entries.count)
+        next.artistName = roster.artistName ?? baseline.artistName
         return (entries, next)
     }
 }

@@ -104,9 +104,10 @@ public final class HistoryStore: Sendable {
             let log = try Self.readLog(key, in: folder)
             let baseline = try Self.readBaseline(key, in: folder)
             let latest = max(log.lastSerial, baseline?.lastSerial ?? 0)
-            return .success(
-                HistoryReading(
-                    entries: Array(log.entries.suffix(max(1, keep))), latest: latest, baselineAt: baseline?.at))
+            var reading = HistoryReading(
+                entries: Array(log.entries.suffix(max(1, keep))), latest: latest, baselineAt: baseline?.at)
+            reading.artistName = baseline?.artistName
+            return .success(reading)
         } catch {
             return .failure(error)
         }
@@ -180,6 +181,8 @@ public struct HistoryReading: Sendable {
     public var latest: Int
     /// When the baseline's roster was fetched (or its newest change), nil before the first roster.
     public var baselineAt: Date?
+    /// The developer's name the baseline keeps (the feeds' author).
+    public var artistName: String?
 
     /// A reading with every field given.
     public init(entries: [HistoryEntry], latest: Int, baselineAt: Date?) {

@@ -29,6 +29,8 @@ public struct RosterObservation: Sendable, Hashable {
 
     /// The developer the roster was fetched for.
     public var artistId: Int
+    /// The developer's name (`artistName` of the artist row, else of the first app row): the feeds' author.
+    public var artistName: String?
     /// When it was fetched: the `at` of the entries it brings.
     public var fetchedAt: Date
     /// The usable apps in upstream order.
@@ -37,8 +39,9 @@ public struct RosterObservation: Sendable, Hashable {
     public var droppedIds: Set<Int>
 
     /// An observation with every field given (tests).
-    public init(artistId: Int, fetchedAt: Date, apps: [App], droppedIds: Set<Int> = []) {
+    public init(artistId: Int, fetchedAt: Date, apps: [App], droppedIds: Set<Int> = [], artistName: String? = nil) {
         self.artistId = artistId
+        self.artistName = artistName
         self.fetchedAt = fetchedAt
         self.apps = apps
         self.droppedIds = droppedIds
@@ -49,7 +52,9 @@ public struct RosterObservation: Sendable, Hashable {
     public init(_ roster: Roster) {
         var details: [Int: LookupRow] = [:]
         var rowIds = Set<Int>()
+        var artistName: String?
         if let body = roster.body, let response = try? LookupResponse.decode(body) {
+            artistName = (response.results.first(where: \.isArtist) ?? response.softwareRows.first)?.artistName
             for row in response.softwareRows {
                 guard let id = row.trackId else { continue }
                 rowIds.insert(id)
@@ -66,6 +71,7 @@ public struct RosterObservation: Sendable, Hashable {
         }
         let listed = Set(apps.map(\.id))
         self.init(
-            artistId: roster.artistId, fetchedAt: roster.fetchedAt, apps: apps, droppedIds: rowIds.subtracting(listed))
+            artistId: roster.artistId, fetchedAt: roster.fetchedAt, apps: apps, droppedIds: rowIds.subtracting(listed),
+            artistName: artistName)
     }
 }

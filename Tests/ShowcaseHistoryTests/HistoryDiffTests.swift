@@ -67,6 +67,17 @@ struct HistoryDiffTests {
         #expect(label.entries.isEmpty)
     }
 
+    @Test("the developer's name is kept in the baseline, and an unnamed roster keeps the name before it")
+    func artistName() {
+        var named = S.roster([S.app(1)])
+        named.artistName = "Example Labs"
+        let baseline = S.baseline(named)
+        #expect(baseline.artistName == "Example Labs")
+        #expect(
+            HistoryDiff.compare(S.roster([S.app(1)], at: 5), with: baseline, hostTrackId: nil).baseline.artistName
+                == "Example Labs")
+    }
+
     @Test("a transfer to another developer starts a new baseline and records nothing, keeping the serial")
     func transfer() {
         var baseline = S.baseline(S.roster([S.app(1), S.app(2)]))

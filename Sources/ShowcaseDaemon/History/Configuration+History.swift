@@ -1,19 +1,8 @@
-import Foundation
 import ShowcaseConfig
 
 extension Configuration {
-    /// Where the change history lives: `<state.directory>/history`.
-    var historyDirectory: String { ProcessInfoStateDirectory.value(cacheDirectory: cache.directory) }
+    /// Where the change history lives (`state.directory`; its `history/` folder holds the logs).
+    var historyDirectory: String { state.directory }
     /// `history.keep`: entries kept per (host, storefront, language).
-    var historyKeep: Int { 100 }
-}
-
-/// Until `state.directory` is read from the configuration: `$STATE_DIRECTORY`, else beside the cache.
-enum ProcessInfoStateDirectory {
-    static func value(cacheDirectory: String) -> String {
-        if let directory = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], !directory.isEmpty {
-            return directory
-        }
-        return cacheDirectory + "/state"
-    }
+    var historyKeep: Int { history.keep }
 }

@@ -26,7 +26,7 @@ final class HistoryRecorder: Sendable {
         self.log = log
     }
 
-    /// Calls `handler` after a record appended entries (the export then rewrites the feeds).
+    /// Calls `handler` after a record appended entries or started a baseline (the export then rewrites the feeds).
     func onGrowth(_ handler: @escaping @Sendable () -> Void) { grew.withLock { $0 = handler } }
 
     /// Records `roster`, fetched for `edition`, in the history of each of `hosts` (bundle id and the host app's
@@ -41,6 +41,8 @@ final class HistoryRecorder: Sendable {
             if let error = result.error {
                 report(error, key)
             }
+            // A new baseline moves an empty feed's `updated`: the export hears of it like of new entries.
+            if result.baseline != .unchanged, result.error == nil { appended = true }
             if result.baseline == .transferred {
                 log.info(
                     "the history of \(key) starts a new baseline: the host's developer changed",
@@ -62,11 +64,10 @@ final class HistoryRecorder: Sendable {
     /// The history of `key`: the newest `keep` entries (oldest first), the newest serial, the baseline's time.
     /// Something planted where its files belong is logged once and reads as an empty history.
     func reading(_ key: HistoryKey, keep: Int) -> HistoryReading {
-        if let kept = readings.withLock({ $0[key] }) {
-            return kept.entries.count > keep
-                ? HistoryReading(
-                    entries: Array(kept.entries.suffix(keep)), latest: kept.latest, baselineAt: kept.baselineAt)
-                : kept
+        if var kept = readings.withLock({ $0[key] }) {
+            // A reload that lowered history.keep shows fewer at once; the file follows at the next record.
+            if kept.entries.count > keep { kept.entries = Array(kept.entries.suffix(keep)) }
+            return kept
         }
         switch store.read(key, keep: keep) {
         case .success(let reading):

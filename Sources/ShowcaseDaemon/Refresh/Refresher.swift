@@ -135,14 +135,16 @@ final class Refresher: Sendable {
                 }
                 cache.removeDiagnostic(
                     for: .roster(artistId: artistId, language: edition.language), storefront: storefront)
-                if store.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
-                // After the cache write: the history compares with its own baseline, never with the cache.
+                // After the cache write, before the store serves the roster: once a query (or Status) sees it,
+                // its changes are in `Roster.Changes` too, and the refresh is not still busy with history files
+                // while everything else already reads it as done. The history compares with its own baseline.
                 let owners = hosts.compactMap { bundleID -> (bundleID: String, trackId: Int?)? in
                     guard let identity = store.identity(bundleID), identity.artistId == artistId else { return nil }
                     return (bundleID, identity.trackId)
                 }
                 history.record(
                     roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep)
+                if store.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
                 apps += roster.apps.count
             } catch {
                 persist(

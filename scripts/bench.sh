@@ -10,7 +10,8 @@
 # BENCH_PROFILE=1 also records `perf` of the daemon under the same load into .build/bench/profile.txt,
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
-# BENCH_ONLY=once runs only the `showcased --once` row, BENCH_ONLY=history only the change-history row.
+# BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export row;
+# BENCH_ONLY=history only the change-history row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,6 +105,8 @@ write_config() {
         echo "refresh: {interval: 24h, jitter: 10%, retry: 5m}"
         echo "lookup: {endpoint: \"$endpoint\", timeout: 5s, rate_limit: 100/s}"
         echo "cache: {directory: \"$cache\"}"
+        # The change history beside the cache, never the machine's /var/lib/showcase.
+        echo "state: {directory: \"$cache.state\"}"
         echo "socket: {path: \"$socket\", mode: \"0600\"}"
         echo "overlay: $overlay"
     } >"$file"
@@ -128,6 +131,44 @@ wait_socket() {   # SOCKET: until it answers a Get
         sleep 0.05
     done
     return 1
+}
+
+# --- the same over twenty developers with the web fragments and feeds on: only the changed one is rendered --------
+# 30 apps a roster (the Get rows' size) keeps the 20 × 173 × 2 tree, with its .html, .email.html and .atom files, in
+# memory for the comparison. The tagline is in developer 0's own overlay, so the 19 others' settings do not change.
+# `BENCH_ONLY=export20 scripts/bench.sh` builds, runs this row alone and prints the table.
+export_twenty() {
+    if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
+        log "export: $DEVELOPERS developers × every storefront × 30 apps with html and feed, then one developer's tagline"
+        generated=$("$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-export20" --storefronts all --apps 30 \
+            --hosts 1 --developers "$DEVELOPERS" --hosts-file "$WORK/hosts-export20.txt" --label gen-cache-export20)
+        echo "$generated" | record
+        # Each developer has one host, so its rosters are the storefronts.
+        per_developer=$(echo "$generated" | sed -n 's/.*"storefronts": *\([0-9]*\).*/\1/p')
+        printf 'order: []\n' >"$WORK/overlay-export20.yaml"
+        write_config "$WORK/showcase-export20.yaml" "$WORK/cache-export20" "$WORK/x20.sock" \
+            "${REPLAY:-http://127.0.0.1:9}/lookup" all 0 "{}" "$WORK/hosts-export20.txt"
+        # Developer 0's host (the first line) gets its own overlay file.
+        sed -i "0,/^  - bundle_id: .*/s//&\n    overlay: overlay-export20.yaml/" "$WORK/showcase-export20.yaml"
+        echo "export: {directory: \"$WORK/export20\", gzip: true, html: true, feed: true}" >>"$WORK/showcase-export20.yaml"
+        "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-export20.yaml" >"$WORK/daemon-export20.log" 2>&1 &
+        X20_PID=$!
+        PIDS+=("$X20_PID")
+        wait_socket "$WORK/x20.sock" || { log "showcased did not answer; see $WORK/daemon-export20.log"; exit 1; }
+        "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/x20.sock" --export-dir "$WORK/export20" \
+            --overlay "$WORK/overlay-export20.yaml" --app-id 1650000102 --tagline bench-export-marker --timeout 30 \
+            --rendered .html,.email.html,.atom --carrying-taglines .html,.email.html --label export-reload-20 | record
+        kill "$X20_PID" 2>/dev/null || true
+        # The reload's pass is the last one that wrote: its log line says how many rosters it rendered and reused.
+        counts=$(grep -o '[0-9]* rosters\? rendered, [0-9]* reused' "$WORK/daemon-export20.log" | tail -1)
+        rendered=$(echo "$counts" | awk '{print $1}')
+        reused=$(echo "$counts" | awk '{print $4}')
+        echo "{\"label\": \"export-rendered-20\", \"rendered\": ${rendered:-0}, \"reused\": ${reused:-0}, \"perDeveloper\": ${per_developer:-173}}" \
+            | record
+        rm -rf "$WORK/cache-export20" "$WORK/export20"
+    else
+        skip export-20 "not measured (export not available)"
+    fi
 }
 
 # --- showcased --once, cold: exactly S + H upstream requests; wall time ≤ (S + H) / rate + 5 s -------------
@@ -155,6 +196,12 @@ if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ] \
 else
     skip once "showcased --once not available"
 fi
+if [ "${BENCH_ONLY:-}" = export20 ]; then
+    export_twenty
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
+fi
 if [ "${BENCH_ONLY:-}" = once ]; then
     echo
     "$BENCH" report --results "$RESULTS" --json .build/bench.json
@@ -173,8 +220,7 @@ if [ "${BENCH_ONLY:-history}" = history ] && [ "$DAEMON_REAL" = 1 ] && [ "$REPLA
     printf 'order: []\n' >"$WORK/overlay-history.yaml"
     write_config "$WORK/showcase-history.yaml" "$WORK/cache-history" "$H_SOCK" "$REPLAY/lookup" "[us]" 1 \
         overlay-history.yaml
-    printf 'state: {directory: "%s"}\nexport: {directory: "%s", gzip: true, feed: true}\n' \
-        "$WORK/state-history" "$WORK/export-history" >>"$WORK/showcase-history.yaml"
+    printf 'export: {directory: "%s", gzip: true, feed: true}\n' "$WORK/export-history" >>"$WORK/showcase-history.yaml"
     "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-history.yaml" >"$WORK/daemon-history.log" 2>&1 &
     H_PID=$!
     PIDS+=("$H_PID")
@@ -415,6 +461,8 @@ if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; th
 else
     skip export "not measured (export not available)"
 fi
+
+export_twenty
 
 echo
 "$BENCH" report --results "$RESULTS" --json .build/bench.json

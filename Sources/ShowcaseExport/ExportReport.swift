@@ -19,6 +19,8 @@ public struct ExportReport: Sendable, Hashable {
     /// Rosters whose files were not rendered again: their ``ExportRoster/fingerprint`` was the one the last pass
     /// rendered, and every file was still as it left them.
     public var rostersReused = 0
+    /// Rosters whose documents were built and rendered in this pass (current content that could not be reused).
+    public var rostersRendered = 0
 
     /// A report of counts and errors.
     public init(directory: String, written: Int = 0, unchanged: Int = 0, removed: Int = 0, errors: [ExportError] = []) {

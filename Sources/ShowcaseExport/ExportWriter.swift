@@ -88,6 +88,7 @@ public struct ExportWriter: Sendable {
         var existing = ExistingFiles(root: root, memory: memory)
         let planned = plan(rosters, previous: previous, existing: &existing, files: files, errors: &report.errors)
         report.rostersReused = planned.reused
+        report.rostersRendered = planned.renderedCount
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted.
@@ -240,6 +241,7 @@ public struct ExportWriter: Sendable {
         var diagnostics: [ExportDiagnostic] = []
         var memos: [String: ExportMemory.Rendered] = [:]
         var reusedCount = 0
+        var renderedCount = 0
         for var roster in rosters {
             let names = [roster.host, roster.storefront.code] + (roster.language.map { [$0] } ?? [])
             if let unsafe = names.first(where: { !ExportManifest.isSafeComponent(Substring($0)) }) {
@@ -281,6 +283,10 @@ public struct ExportWriter: Sendable {
                 continue
             }
             if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
+            switch roster.content {
+            case .current, .latest: renderedCount += 1
+            case .deferred, .keepLastGood, .absent: break
+            }
             var made: [String: ExportMemory.RenderedFile] = [:]
             let current = Dictionary(uniqueKeysWithValues: roster.documents.map { ($0.platform, $0.encoded()) })
             for platform in Platform.allCases {
@@ -355,7 +361,8 @@ public struct ExportWriter: Sendable {
         }
         return Plan(
             documents: withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries: entries,
-            diagnostics: diagnostics, rendered: memos, reused: reusedCount)
+            diagnostics: diagnostics, rendered: memos, reused: reusedCount,
+            renderedCount: renderedCount)
     }
 
     /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
@@ -366,6 +373,7 @@ public struct ExportWriter: Sendable {
         var diagnostics: [ExportDiagnostic]
         var rendered: [String: ExportMemory.Rendered]
         var reused: Int
+        var renderedCount: Int
     }
 
     /// The settings that shape every rendered file, compared with the ones a remembered roster was rendered with.

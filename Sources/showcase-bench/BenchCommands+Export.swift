@@ -5,7 +5,13 @@ extension BenchCommands {
     static func exportReload(_ rest: ArraySlice<String>) throws(BenchError) {
         let arguments = try Arguments(
             rest,
-            known: ["socket", "export-dir", "overlay", "app-id", "tagline", "timeout", "settle", "label"])
+            known: [
+                "socket", "export-dir", "overlay", "app-id", "tagline", "timeout", "settle", "label", "rendered",
+                "carrying-taglines",
+            ])
+        func list(_ name: String) -> [String] {
+            (arguments.string(name) ?? "").split(separator: ",").map(String.init)
+        }
         let appId = try arguments.int("app-id", default: LookupFixtureGenerator.trackId(1))
         let tagline = arguments.string("tagline") ?? "bench-export-marker"
         let outcome = try ExportReloadProbe.run(
@@ -13,7 +19,8 @@ extension BenchCommands {
             overlayPath: try arguments.required("overlay"),
             overlayText: "taglines:\n  \(appId): \"\(tagline)\"\n", appId: appId, tagline: tagline,
             timeoutSeconds: try arguments.double("timeout", default: 10),
-            settleSeconds: try arguments.double("settle", default: 0.5))
+            settleSeconds: try arguments.double("settle", default: 0.5), rendered: list("rendered"),
+            carryingTaglines: list("carrying-taglines"))
         let comparison = outcome.comparison
         let label = arguments.string("label") ?? "export-reload"
         FileHandle.standardError.write(

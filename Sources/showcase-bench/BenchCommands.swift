@@ -38,9 +38,11 @@ enum BenchCommands {
               Subscribers Watch one storefront; Admin.Refresh; when each got the new revision after the cache write.
               COMMAND (run by /bin/sh once every subscriber has its first state) marks the refresh for a profiler.
           export-reload --socket PATH --export-dir DIR --overlay FILE [--app-id ID] [--tagline TEXT] [--timeout 10]
-                        [--settle 0.5]
+                        [--settle 0.5] [--rendered .html,.email.html,.atom] [--carrying-taglines .html,.email.html]
               Admin.Export twice (the second is the baseline), then an overlay with one new tagline and Admin.Reload:
               when the last document listing the app carries it, and how many other documents were rewritten.
+              --rendered: files beside the documents to compare too; --carrying-taglines: those of them that show
+              taglines, so they must change with their document.
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]

@@ -112,7 +112,35 @@ extension BenchReport {
         }
 
         rows.append(exportRow(with("export-reload").first, missing))
+        rows.append(exportTwentyRow(with("export-reload-20").first, with("export-rendered-20").first, missing))
         return rows
+    }
+
+    /// The twenty-developer export row: the one-tagline reload of ``exportRow(_:_:)`` over 20 developers' trees with
+    /// the web fragments and feeds on, and how many rosters the pass rendered (only the changed developer's).
+    private static func exportTwentyRow(
+        _ entry: [String: Any]?, _ rendered: [String: Any]?, _ missing: (String, String, String) -> Row
+    ) -> Row {
+        let figure = "the same, html + feed on, 20 developers × 173 × 2"
+        let target = "≤ 1 s; 19 others untouched, not rendered"
+        guard let entry else { return missing(figure, target, "export-20") }
+        func count(_ key: String) -> Int { (entry[key] as? NSNumber)?.intValue ?? 0 }
+        func renderedCount(_ key: String) -> Int? { (rendered?[key] as? NSNumber)?.intValue }
+        let last = (entry["lastMs"] as? NSNumber)?.doubleValue
+        let exact = count("mustChange") > 0 && count("changed") == count("mustChange") && count("rewritten") == 0
+        let perDeveloper = renderedCount("perDeveloper") ?? 0
+        let renderedOK = renderedCount("rendered").map { $0 > 0 && $0 <= perDeveloper } ?? false
+        let ok = exact && renderedOK && (last ?? .infinity) <= 1000
+        return Row(
+            figure: "\(figure): \(count("documents")) files",
+            ours: last.map { String(format: "last file %.1f ms", $0) } ?? "not all within the timeout",
+            floor: String(
+                format: "Export unchanged %.1f ms", (entry["baselineExportMs"] as? NSNumber)?.doubleValue ?? 0),
+            ratio: "", target: target, verdict: ok ? "PASS" : "FAIL",
+            note: "\(count("changed")) of \(count("mustChange")) files showing the app rewritten with the tagline; "
+                + "\(count("rewritten")) of \(count("mustKeep")) others rewritten; the reload's pass rendered "
+                + "\(renderedCount("rendered").map(String.init) ?? "?") rosters (the developer has \(perDeveloper)), "
+                + "reused \(renderedCount("reused").map(String.init) ?? "?")")
     }
 
     /// The export row: the time from the Reload reply to the last document with the new tagline, beside an

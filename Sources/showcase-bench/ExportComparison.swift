@@ -18,9 +18,12 @@ struct ExportComparison: Equatable {
     /// Whether the tree is what the reload should leave: every listing document changed, nothing else touched.
     var isExact: Bool { !mustChange.isEmpty && changed == mustChange && rewritten.isEmpty }
 
-    init(before: [String: ExportFile], after: [String: ExportFile], appId: Int, tagline: String) {
+    init(
+        before: [String: ExportFile], after: [String: ExportFile], appId: Int, tagline: String,
+        carryingTaglines: [String] = []
+    ) {
         for (path, file) in before {
-            if Self.lists(appId: appId, in: file.bytes) {
+            if Self.mustChange(path, before: before, appId: appId, carryingTaglines: carryingTaglines) {
                 mustChange.insert(path)
                 if let now = after[path], Self.carries(tagline, in: now.bytes) { changed.insert(path) }
             } else {
@@ -28,6 +31,17 @@ struct ExportComparison: Equatable {
                 if after[path] != file { rewritten.insert(path) }
             }
         }
+    }
+
+    /// Whether `path` must carry the new tagline: a document listing the app, or a file rendered beside one whose
+    /// suffix (in `carryingTaglines`, like `.html`) shows taglines.
+    static func mustChange(_ path: String, before: [String: ExportFile], appId: Int, carryingTaglines: [String])
+        -> Bool
+    {
+        if path.hasSuffix(".json") { return before[path].map { lists(appId: appId, in: $0.bytes) } ?? false }
+        guard let suffix = carryingTaglines.first(where: { path.hasSuffix($0) }) else { return false }
+        let document = String(path.dropLast(suffix.count)) + ".json"
+        return before[document].map { lists(appId: appId, in: $0.bytes) } ?? false
     }
 
     /// Whether a document's `apps` holds the app `appId`.

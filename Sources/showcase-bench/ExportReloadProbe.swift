@@ -17,7 +17,8 @@ enum ExportReloadProbe {
 
     static func run(
         socketPath: String, exportDirectory: String, overlayPath: String, overlayText: String, appId: Int,
-        tagline: String, timeoutSeconds: Double, settleSeconds: Double
+        tagline: String, timeoutSeconds: Double, settleSeconds: Double, rendered: [String] = [],
+        carryingTaglines: [String] = []
     ) throws(BenchError) -> Outcome {
         let export = #"{"method":"io.showcase.Admin.Export"}"#
         // The first pass settles whatever the startup pass left; the second, with nothing changed, is the baseline.
@@ -26,8 +27,10 @@ enum ExportReloadProbe {
         let baselineReply = try VarlinkProbe.call(socketPath: socketPath, export, timeoutSeconds: 60)
         let baseline = Double(MonotonicClock.now() - exportStart) / 1e6
         try expectSuccess(baselineReply, "Admin.Export")
-        let before = ExportTree.snapshot(directory: exportDirectory)
-        let pending = before.filter { ExportComparison.lists(appId: appId, in: $0.value.bytes) }.map(\.key)
+        let before = ExportTree.snapshot(directory: exportDirectory, rendered: rendered)
+        let pending = before.keys.filter {
+            ExportComparison.mustChange($0, before: before, appId: appId, carryingTaglines: carryingTaglines)
+        }
         guard !pending.isEmpty else {
             throw BenchError(
                 "no export document under \(exportDirectory)/v1 lists app \(appId) (\(before.count) documents); "
@@ -63,12 +66,13 @@ enum ExportReloadProbe {
         }
         // Give a stray rewrite of an unchanged document the time to show before the final snapshot.
         usleep(UInt32(max(0, settleSeconds) * 1e6))
-        let after = ExportTree.snapshot(directory: exportDirectory)
+        let after = ExportTree.snapshot(directory: exportDirectory, rendered: rendered)
         return Outcome(
             baselineExportMilliseconds: baseline, baselineExportReply: String(decoding: baselineReply, as: UTF8.self),
             reloadMilliseconds: Double(replied - reloadStart) / 1e6,
             lastDocumentMilliseconds: waiting.isEmpty ? last.map { Double($0 &- replied) / 1e6 } : nil,
-            comparison: ExportComparison(before: before, after: after, appId: appId, tagline: tagline),
+            comparison: ExportComparison(
+                before: before, after: after, appId: appId, tagline: tagline, carryingTaglines: carryingTaglines),
             documents: before.count)
     }
 

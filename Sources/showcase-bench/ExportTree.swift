@@ -3,17 +3,18 @@
 /// Reads the export tree's documents (`HOST/STOREFRONT/PLATFORM.json` under `v1/`; `index.json` and the `.gz`
 /// copies are not documents of a roster) with their mtimes, for ``ExportComparison``.
 enum ExportTree {
-    /// Every document under `directory/v1`, keyed by its path relative to `v1`.
-    static func snapshot(directory: String) -> [String: ExportFile] {
+    /// Every document under `directory/v1` (and each file beside one ending in one of `rendered`, like `.html`),
+    /// keyed by its path relative to `v1`.
+    static func snapshot(directory: String, rendered: [String] = []) -> [String: ExportFile] {
         var files: [String: ExportFile] = [:]
-        for path in documentPaths(directory: directory) {
+        for path in documentPaths(directory: directory, rendered: rendered) {
             if let file = read(directory + "/v1/" + path) { files[path] = file }
         }
         return files
     }
 
     /// The relative paths of the documents now in the tree.
-    static func documentPaths(directory: String) -> [String] {
+    static func documentPaths(directory: String, rendered: [String] = []) -> [String] {
         let root = directory + "/v1"
         var paths: [String] = []
         var pending = [""]
@@ -29,6 +30,8 @@ enum ExportTree {
                 if entry.pointee.d_type == UInt8(DT_DIR) {
                     pending.append(child)
                 } else if name.hasSuffix(".json"), child != "index.json" {
+                    paths.append(child)
+                } else if !relative.isEmpty, rendered.contains(where: { name.hasSuffix($0) }) {
                     paths.append(child)
                 }
             }

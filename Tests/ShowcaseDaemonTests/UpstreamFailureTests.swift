@@ -20,16 +20,19 @@ struct UpstreamFailureTests {
     func transportFailureKeepsCache(name: String) throws {
         let fault = Self.transportFaults.first { $0.0 == name }!.1
         let bed = try TestBed()
-        // Only the timeout case may time out: with the test bed's 1 s lookup.timeout, a loaded machine (CI under a
-        // sanitizer, both cores busy) once turned the 403 into a timeout, which is no throttle.
-        if name != "timeout" { bed.timeout = "20s" }
+        // Only the timeout case may time out (its answer comes after 3 s); the others keep the bed's long timeout:
+        // with 1 s, a loaded machine (CI under a sanitizer, both cores busy) once turned the 403 into a timeout.
+        if name == "timeout" { bed.timeout = "1s" }
         try bed.start()
         try bed.waitUntilWarm()
         let before = try bed.get("de")
+        bed.replay.clearRequests()
         bed.replay.inject(fault)
         let refresh = try bed.refresh("de")
         let failed = refresh["failed"] as? [[String: Any]] ?? []
-        #expect(failed.map { $0["storefront"] as? String } == ["de"], "\(refresh)")
+        // What upstream saw after the fault was armed, to tell a missed fault from a lost answer if this ever fails.
+        let seen = bed.replay.requests.map { "\($0.target) → \($0.answeredWith)" }
+        #expect(failed.map { $0["storefront"] as? String } == ["de"], "\(refresh); upstream saw \(seen)")
         let after = try bed.get("de")
         #expect(after.error == nil, "\(after)")
         #expect(after.appIDs == before.appIDs)
@@ -37,7 +40,7 @@ struct UpstreamFailureTests {
         let upstream = status["upstream"] as? [String: Any] ?? [:]
         #expect((upstream["failures"] as? Int ?? 0) >= 1)
         let isThrottle: Bool = if case .status(let code, _) = fault { code == 403 || code == 429 } else { false }
-        #expect(((upstream["throttled"] as? Int ?? 0) >= 1) == isThrottle)
+        #expect(((upstream["throttled"] as? Int ?? 0) >= 1) == isThrottle, "\(refresh) \(status); upstream saw \(seen)")
         let de = (status["storefronts"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "de" }
         #expect(de?["lastError"] is String)
     }

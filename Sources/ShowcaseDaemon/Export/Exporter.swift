@@ -197,7 +197,9 @@ final class Exporter: Sendable {
         if let previous, !previous.succeeded {
             log.notice("\(report.summary); the export is current again")
         } else if report.written + report.removed > 0 {
-            log.info(report.summary)
+            log.info(
+                "\(report.summary); \(report.rostersRendered) \(report.rostersRendered == 1 ? "roster" : "rosters") "
+                    + "rendered, \(report.rostersReused) reused")
         }
     }
 

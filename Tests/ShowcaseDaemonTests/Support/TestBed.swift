@@ -27,7 +27,9 @@ final class TestBed: @unchecked Sendable {
     var rateLimit = "600/min"
     var interval = "1h"
     var retry = "300ms"
-    var timeout = "1s"
+    /// `lookup.timeout`. Long by default, so a loaded machine (CI runs the suites under sanitizers on two busy
+    /// cores) never turns a slow loopback answer into a timeout; a test about timeouts sets a short one itself.
+    var timeout = "10s"
     var endpoint: String
     /// `hosts[].app_id` per bundle id, for the hosts that set one.
     var appIDs: [String: Int] = [:]

@@ -209,7 +209,7 @@ struct CommandSpec: Sendable {
                 the overlay shows them now (excluded apps never appear). Each entry has a serial that only grows: \
                 a job that remembers the latest one it saw passes it as --since next time and gets only what is \
                 new (the oldest first page when more than --limit are new). A storefront not kept warm has no \
-                history (latest 0). Exits 65 for an unknown storefront or host, or a --limit outside 1...1000.
+                history (latest 0). Exits 65 for an unknown storefront or host, 64 for a --limit outside 1 to 1000.
                 """,
             options: [
                 OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),

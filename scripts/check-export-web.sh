@@ -36,14 +36,9 @@ for exe in showcased showcasectl lookup-replay showcase-export-sample; do
 done
 sample=$bin_dir/showcase-export-sample
 
+. scripts/lib.sh
 work=$(mktemp -d)
 nginx_pid='' daemon_pid='' replay_pid=''
-stop_pid() { # PID: SIGTERM, then wait up to 5 s
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill "$1" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    fi
-}
 cleanup() {
     stop_pid "$nginx_pid"
     stop_pid "$daemon_pid"
@@ -55,15 +50,7 @@ chmod 755 "$work"
 
 # 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
-"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
-replay_pid=$!
-for _ in $(seq 100); do
-    [ -s "$work/replay.out" ] && break
-    kill -0 "$replay_pid" 2>/dev/null || { cat "$work/replay.log" >&2; fail "lookup-replay exited"; }
-    sleep 0.1
-done
-replay_port=$(head -n 1 "$work/replay.out")
-[ -n "$replay_port" ] || fail "lookup-replay did not print its port"
+start_lookup_replay "$bin_dir" "$work"
 config=$work/config
 mkdir -p "$config" "$work/cache" "$work/run"
 socket=$work/run/showcased.sock

@@ -30,14 +30,9 @@ if ! "$VENV/bin/python3" -c "import feedparser, sys; sys.exit(feedparser.__versi
 fi
 py=$VENV/bin/python3
 
+. scripts/lib.sh
 work=$(mktemp -d)
 daemon_pid='' replay_pid='' nginx_pid=''
-stop_pid() { # PID: SIGTERM, then wait up to 10 s
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill "$1" 2>/dev/null || true
-        for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    fi
-}
 cleanup() {
     stop_pid "$nginx_pid"
     stop_pid "$daemon_pid"
@@ -46,16 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 chmod 755 "$work"
-
-"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
-replay_pid=$!
-for _ in $(seq 100); do
-    [ -s "$work/replay.out" ] && break
-    kill -0 "$replay_pid" 2>/dev/null || { cat "$work/replay.log" >&2; fail "lookup-replay exited"; }
-    sleep 0.1
-done
-replay_port=$(head -n 1 "$work/replay.out")
-[ -n "$replay_port" ] || fail "lookup-replay did not print its port"
+start_lookup_replay "$bin_dir" "$work"
 
 socket=$work/run/showcased.sock
 mkdir -p "$work/run"

@@ -60,6 +60,7 @@ sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
     -e "s#^\(  rate_limit:\).*#\1 600/min#" \
     Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
 printf 'export:\n  directory: %s\n  gzip: true\n' "$work/export" >>"$config/showcase.yaml"
+printf 'state:\n  directory: %s\n' "$work/state" >>"$config/showcase.yaml"
 cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
 (umask 077 && exec "$bin_dir/showcased" --config "$config/showcase.yaml") >"$work/showcased.log" 2>&1 &
 daemon_pid=$!

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-feeds check-export-sync \
+.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html check-feeds check-export-sync \
     check-once-recipes check-hostile-export
 
 all: build
@@ -30,6 +30,7 @@ test: deps lint
 	$(MAKE) conformance
 	$(SWIFT) test --skip-build
 	$(MAKE) check-export-web
+	$(MAKE) check-export-html
 	$(MAKE) check-feeds
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
@@ -44,6 +45,12 @@ conformance:
 # The static export served by a real nginx and rendered by the example widget in headless Chromium.
 check-export-web:
 	scripts/check-export-web.sh
+
+# SPEC §14 through the binary: every HTML fragment and email variant parsed by html5lib (strict) with its JSON-LD
+# and email rules checked, the widget and an nginx SSI page rendered in headless Chromium at iPhone, iPad, Mac and
+# desktop sizes in light and dark mode; screenshots in .build/screenshots/.
+check-export-html:
+	scripts/check-export-html.sh
 
 # The Atom feeds (SPEC §15) parsed by Python's feedparser (pinned, .build/feeds-venv): valid while empty, the
 # entries a changed upstream brings, ids stable across a restart, and nginx's type for .atom.

@@ -73,7 +73,8 @@ for path in lib/systemd/system/showcased.service lib/systemd/system/showcased.so
     usr/share/man/man5/showcase.yaml.5.gz usr/share/man/man8/showcased.8.gz \
     usr/share/bash-completion/completions/showcasectl usr/share/zsh/vendor-completions/_showcasectl \
     usr/share/fish/vendor_completions.d/showcasectl.fish usr/share/doc/showcase/examples/nginx/showcase.conf \
-    usr/share/doc/showcase/copyright; do
+    usr/share/doc/showcase/copyright usr/share/showcase/web/showcase-widget.js \
+    usr/share/showcase/web/showcase-widget.css usr/share/showcase/web/index.html; do
     [ -f "$root/$path" ] || fail "/$path is not installed"
 done
 grep -qx 'ExecStart=/usr/bin/showcased' "$root/lib/systemd/system/showcased.service" \

@@ -22,10 +22,8 @@
 # Chromium resolves no name but 127.0.0.1 (--host-resolver-rules): icons on Apple's CDN are never fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-fail() { echo "check-export-web: FAIL: $*" >&2; exit 1; }
-pass=0
-ok() { echo "check-export-web: ok: $*"; pass=$((pass + 1)); }
+CHECK=check-export-web
+. scripts/lib.sh
 
 command -v nginx >/dev/null || fail "nginx is missing (make deps installs it)"
 command -v chromium >/dev/null || fail "chromium is missing (make deps installs it)"
@@ -36,40 +34,18 @@ for exe in showcased showcasectl lookup-replay showcase-export-sample; do
 done
 sample=$bin_dir/showcase-export-sample
 
-. scripts/lib.sh
-work=$(mktemp -d)
-nginx_pid='' daemon_pid='' replay_pid=''
-cleanup() {
-    stop_pid "$nginx_pid"
-    stop_pid "$daemon_pid"
-    stop_pid "$replay_pid"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-chmod 755 "$work"
+new_work
 
 # 1. The tree, written by the daemon under the unit's UMask=0077: the writer sets files 0644 and directories
 #    0755 itself, and nginx below reads them as another user.
-start_lookup_replay "$bin_dir" "$work"
+start_replay "$bin_dir" "$work"
 config=$work/config
 mkdir -p "$config" "$work/cache" "$work/run"
 socket=$work/run/showcased.sock
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
-    -e "s#^\(  directory:\).*#\1 $work/cache#" \
-    -e "s#^\(  path:\).*#\1 $socket#" \
-    -e "s#^\(  rate_limit:\).*#\1 600/min#" \
-    Fixtures/demo/showcase.yaml >"$config/showcase.yaml"
+demo_config "$work" "$socket" >"$config/showcase.yaml"
 printf 'export:\n  directory: %s\n  gzip: true\n' "$work/export" >>"$config/showcase.yaml"
-printf 'state:\n  directory: %s\n' "$work/state" >>"$config/showcase.yaml"
 cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$config/"
-(umask 077 && exec "$bin_dir/showcased" --config "$config/showcase.yaml") >"$work/showcased.log" 2>&1 &
-daemon_pid=$!
-ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-for _ in $(seq 200); do
-    ctl status >/dev/null 2>&1 && break
-    kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/showcased.log" >&2; fail "showcased exited at startup"; }
-    sleep 0.1
-done
+start_daemon "$config/showcase.yaml" "$work/showcased.log"
 ctl refresh >"$work/refresh.out" 2>&1 || { cat "$work/refresh.out" "$work/showcased.log" >&2; fail "showcasectl refresh failed"; }
 ctl export >"$work/export.out" 2>&1 || { cat "$work/export.out" "$work/showcased.log" >&2; fail "showcasectl export failed"; }
 grep -q "^exported to $work/export: .* written, .* unchanged, 0 removed$" "$work/export.out" \
@@ -90,44 +66,9 @@ sed -e 's#data-src="/showcase/v1/"#data-src="/hostile/v1/"#' examples/web/index.
 mkdir -p "$work/hostile/v1/com.example.Hostile/us" "$work/hostile/v1/icons" "$work/evil/de"
 
 # 2. nginx, unprivileged: as root it drops to nobody, which owns only its prefix directory.
-snippet=etc/nginx/showcase.conf
-[ -f "$snippet" ] || fail "$snippet is missing"
-mkdir -p "$work/nginx"
-sed "s#/var/lib/showcase/export#$work/export#g" "$snippet" >"$work/nginx/showcase.conf"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$work/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/client_body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    include /etc/nginx/mime.types;
-    server {
-        listen 127.0.0.1:$port;
-        server_name localhost;
-        include $work/nginx/showcase.conf;
-        location /widget/ { alias $work/web/; }
+start_nginx "$work/nginx" "$work/export" "        location /widget/ { alias $work/web/; }
         location /hostile/ { alias $work/hostile/; }
-        location /evil/ { alias $work/evil/; }
-    }
-}
-CONF
-run_as=()
-if [ "$(id -u)" -eq 0 ]; then
-    chown -R nobody:nogroup "$work/nginx"
-    run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
-fi
-"${run_as[@]}" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
-base=http://127.0.0.1:$port
+        location /evil/ { alias $work/evil/; }"
 python3 - "$work" "$base" <<'PY'
 import json, sys
 work, base = sys.argv[1], sys.argv[2]
@@ -140,15 +81,11 @@ def app(id, store, icon):
 apps = [app(1, "javascript:alert(document.domain)//", icon), app(2, "data:text/html,<script>alert(1)</script>", icon),
         app(3, "java\tscript:alert(1)", icon), app(4, "//evil.example/us/app/x/id4", icon),
         app(5, good.format(5), base + "/evil-icon.png"), app(6, good.format(6), "../../evil/icon.png"),
-        app(7, good.format(7), "javascript:alert(7)"), app(8, good.format(8), "icons/safe-8.png")]
+        app(7, good.format(7), "javascript:alert(7)"), app(8, good.format(8), "icons/safe-8.png"),
+        dict(app(9, good.format(9), icon), icons={"64": "icons/m64.png", "128": "icons/m128.png", "512": "../m512.png"})]
 json.dump({"apps": apps}, open(f"{work}/hostile/v1/com.example.Hostile/us/ios.json", "w"))
 json.dump({"apps": [app(9, "https://evil.example/us/app/x/id9", icon)]}, open(f"{work}/evil/de/ios.json", "w"))
 PY
-for _ in $(seq 100); do
-    curl -s -o /dev/null "$base/showcase/v1/index.json" && break
-    kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/error.log" >&2; fail "nginx exited at startup"; }
-    sleep 0.1
-done
 
 # GET URL [curl options…]: headers to $work/h, body to $work/b, prints the status.
 get() {
@@ -211,12 +148,10 @@ get "$mac" >/dev/null
 ok "a reload's changed tagline is served within a second of its answer with a new ETag; an unchanged document keeps its ETag"
 
 # 3. The widget in headless Chromium, iPhone (iOS 17.4) and Mac.
-iphone_ua='Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
-mac_ua='Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15'
 page="$base/widget/index.html?storefront=de&host=$host"
 chrome() { # NAME UA WIDTH,HEIGHT: DOM to $work/NAME.html, screenshot to .build/export-widget-NAME.png
-    local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$work/chrome-$1"
-        --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --user-agent="$2" --virtual-time-budget=5000)
+    chromium_flags "$work/chrome-$1" "$2"
+    local flags=("${chromium_args[@]}")
     timeout 120 chromium "${flags[@]}" --dump-dom "$page" >"$work/$1.html" 2>"$work/$1.err" \
         || { tail -5 "$work/$1.err" >&2; fail "chromium --dump-dom failed for the $1 user agent"; }
     [ -n "$3" ] || return 0
@@ -233,17 +168,12 @@ chrome mac "$mac_ua" 1000,700
 check_dom() { # NAME DOCUMENT DEVICE OS_VERSION
     python3 - "$work/$1.html" "$work/export/v1/$host/de/$2" "$3" "$4" <<'PY' || fail "the widget's $1 rendering is wrong"
 import json, re, sys
+sys.path.insert(0, "scripts/web")
+from visitor import expected_ids
 dom, document, device, os_version = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 html = open(dom, encoding="utf-8").read()
-def version(text): return [int(part) for part in text.split(".")]
-def floor_ok(app):
-    if not os_version: return True
-    a, b = version(app["minimumOsVersion"]), version(os_version)
-    width = max(len(a), len(b))
-    return a + [0] * (width - len(a)) <= b + [0] * (width - len(b))
 apps = json.load(open(document, encoding="utf-8"))["apps"]
-expected = [str(app["id"]) for app in apps
-            if (not device or device in app.get("devices", ["iphone", "ipad"])) and floor_ok(app)]
+expected = expected_ids(document, device, os_version)
 shown = re.findall(r'data-app-id="(\d+)"', html)
 state = re.search(r'data-state="(\w+)"', html)
 print(f"  {dom.rsplit('/', 1)[-1]}: state {state.group(1) if state else None}, shown {shown}")
@@ -270,7 +200,7 @@ ok "the widget lists the Mac App Store apps for a Mac; screenshots in .build/exp
 page="$base/widget/hostile.html?storefront=us&host=com.example.Hostile"
 chrome hostile "$iphone_ua" ""
 shown=$(grep -o 'data-app-id="[0-9]*"' "$work/hostile.html" | tr -dc '0-9\n' | tr '\n' ' ' || true)
-[ "$shown" = "5 6 7 8 " ] || fail "the hostile document showed apps '$shown', expected only 5 6 7 8 (safe store links)"
+[ "$shown" = "5 6 7 8 9 " ] || fail "the hostile document showed apps '$shown', expected only 5 6 7 8 9 (safe store links)"
 grep -Eiq '(href|src)="[[:space:]]*(javascript|data|java[[:space:]]|//)' "$work/hostile.html" \
     && fail "the widget set a javascript:, data: or //host URL: $(grep -Eio '(href|src)="[^"]*"' "$work/hostile.html" | head -3)"
 grep -q 'href="https://apps.apple.com/us/app/safe/id5?uo=4"' "$work/hostile.html" || fail "a safe store link is missing"
@@ -278,7 +208,12 @@ grep -q 'GET /hostile/v1/icons/safe-8.png' "$work/nginx/access.log" \
     || fail "the relative icon inside the tree was not fetched (the check would prove nothing)"
 grep -Eq 'GET /(evil-icon|evil/)' "$work/nginx/access.log" \
     && fail "the widget fetched an http: or ../ icon: $(grep -E 'GET /(evil-icon|evil/)' "$work/nginx/access.log" | head -2)"
-ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched"
+# App 9's document mirrors its icon (64 and 128 px, paths relative to v1/): the 1× one is fetched from the tree,
+# relative to data-src; its ../ path is never used.
+grep -q 'GET /hostile/v1/icons/m64.png' "$work/nginx/access.log" \
+    || fail "the mirrored 64-px icon was not fetched relative to data-src: $(grep icons/ "$work/nginx/access.log" | head -3)"
+grep -q 'm512' "$work/nginx/access.log" && fail "a mirrored icon path with ../ was fetched"
+ok "a document's javascript:, data: and //host store links are not rendered as links; http: and ../ icons not fetched; mirrored icons used relative to data-src"
 page="$base/widget/index.html?storefront=de&host=..%2F..%2Fevil"
 chrome traversal "$iphone_ua" ""
 grep -q 'data-app-id=' "$work/traversal.html" && fail "?host=..%2F..%2Fevil rendered apps"

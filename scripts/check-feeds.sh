@@ -13,8 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fail() { echo "check-feeds: FAIL: $*" >&2; exit 1; }
-ok() { echo "check-feeds: ok: $*"; }
+CHECK=check-feeds
+. scripts/lib.sh
 
 bin_dir=${BIN_DIR:-$(swift build --show-bin-path 2>/dev/null)}
 for exe in showcased showcasectl lookup-replay; do
@@ -22,26 +22,11 @@ for exe in showcased showcasectl lookup-replay; do
 done
 
 VENV=.build/feeds-venv
-FEEDPARSER_VERSION=6.0.11
-if ! "$VENV/bin/python3" -c "import feedparser, sys; sys.exit(feedparser.__version__ != '$FEEDPARSER_VERSION')" 2>/dev/null; then
-    rm -rf "$VENV"
-    python3 -m venv "$VENV" || fail "python3 -m venv $VENV (install python3-venv)"
-    "$VENV/bin/pip" install -q "feedparser==$FEEDPARSER_VERSION" || fail "pip install feedparser==$FEEDPARSER_VERSION"
-fi
+python_venv "$VENV" feedparser==6.0.11
 py=$VENV/bin/python3
 
-. scripts/lib.sh
-work=$(mktemp -d)
-daemon_pid='' replay_pid='' nginx_pid=''
-cleanup() {
-    stop_pid "$nginx_pid"
-    stop_pid "$daemon_pid"
-    stop_pid "$replay_pid"
-    [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-chmod 755 "$work"
-start_lookup_replay "$bin_dir" "$work"
+new_work
+start_replay "$bin_dir" "$work"
 
 socket=$work/run/showcased.sock
 mkdir -p "$work/run"
@@ -65,21 +50,10 @@ export:
   public_url: https://example.com/showcase/v1/
 CONF
 
-ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
-start_daemon() {
-    "$bin_dir/showcased" --config "$work/showcase.yaml" >>"$work/showcased.log" 2>&1 &
-    daemon_pid=$!
-    for _ in $(seq 200); do
-        ctl status >/dev/null 2>&1 && return 0
-        kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/showcased.log" >&2; fail "showcased exited at startup"; }
-        sleep 0.1
-    done
-    fail "showcased did not answer on $socket"
-}
 tree=$work/export/v1/com.quietharbor.Knotbook/us
 
 # 1. The baseline: valid, empty feeds.
-start_daemon
+start_daemon "$work/showcase.yaml" "$work/showcased.log"
 ctl refresh >/dev/null || { cat "$work/showcased.log" >&2; fail "the first refresh failed"; }
 ctl export >/dev/null || { cat "$work/showcased.log" >&2; fail "showcasectl export failed"; }
 for platform in ios macos; do
@@ -160,7 +134,7 @@ ok "after one refresh: ios.atom has the update and the price change, macos.atom 
 cut -d' ' -f1 "$work/ios.entries" "$work/macos.entries" >"$work/ids.before"
 stat -c %Y "$tree/ios.atom" >"$work/mtime.before"
 stop_pid "$daemon_pid"
-start_daemon
+start_daemon "$work/showcase.yaml" "$work/showcased-restart.log"
 ctl export >/dev/null || fail "showcasectl export after the restart failed"
 feed "$tree/ios.atom" ios 2 | cut -d' ' -f1 >"$work/ids.after" || fail "the ios feed after the restart"
 feed "$tree/macos.atom" macos 1 | cut -d' ' -f1 >>"$work/ids.after" || fail "the macos feed after the restart"

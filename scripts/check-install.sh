@@ -136,7 +136,8 @@ fresh=$work/fresh/stage
 timeout 600 make --no-print-directory install DESTDIR="$fresh" PREFIX=/usr >"$work/fresh.log" 2>&1 \
     || { cat "$work/fresh.log" >&2; fail "make install into a DESTDIR that does not exist yet failed or hung"; }
 for path in usr/bin/showcased usr/bin/showcasectl usr/lib/systemd/system/showcased.service etc/showcase/showcase.yaml \
-    usr/share/fish/vendor_completions.d/showcasectl.fish usr/share/showcase/install-manifest; do
+    usr/share/fish/vendor_completions.d/showcasectl.fish usr/share/showcase/install-manifest \
+    usr/share/showcase/web/showcase-widget.js usr/share/showcase/web/showcase-widget.css; do
     [ -f "$fresh/$path" ] || fail "make install into a fresh DESTDIR did not install /$path"
 done
 grep -qx "ExecStart=/usr/bin/showcased" "$fresh/usr/lib/systemd/system/showcased.service" \

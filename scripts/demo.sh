@@ -3,8 +3,9 @@
 # Fixtures/lookup/ (an invented developer, in the exact shape of Apple's responses); showcased runs
 # as your user with the demo configuration (Fixtures/demo/) in a temporary directory; showcasectl
 # queries it; the overlay is edited and reloaded; everything is stopped and removed on exit, except
-# the static export: the daemon writes it into .build/demo-site/showcase (beside a copy of the
-# examples/web widget), which stays so that a web server can show it after the demo.
+# the static export: the daemon writes it, with export.html's fragments, into .build/demo-site/showcase (beside a
+# copy of the examples/web widget and an SSI page), and the demo ends by serving it with nginx and printing the
+# URLs of the widget page and the SSI page (interactive: until Ctrl-C; otherwise it checks both answer and stops).
 # Expects the debug build (`make demo` builds it first); BIN_DIR overrides where the binaries are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,9 @@ cleanup() {
     if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
         kill -TERM "$daemon_pid" 2>/dev/null || true
         wait "$daemon_pid" 2>/dev/null || true
+    fi
+    if [ -n "${nginx_pid:-}" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+        kill -TERM "$nginx_pid" 2>/dev/null || true
     fi
     if [ -n "$replay_pid" ] && kill -0 "$replay_pid" 2>/dev/null; then
         kill -TERM "$replay_pid" 2>/dev/null || true
@@ -69,8 +73,27 @@ site=$repo/.build/demo-site
 rm -rf "$site"
 mkdir -p "$site"
 cp examples/web/* "$site/"
-printf 'export:                              # the static export: JSON documents for web servers\n  directory: %s\n' \
+printf 'export:                              # the static export: JSON documents for web servers\n  directory: %s\n  html: true                           # and HTML fragments, email variants, banner.html (SPEC §14)\n' \
     "$site/showcase" >>"$demo/etc/showcase.yaml"
+# A page of yours that includes a fragment with nginx SSI: no JavaScript.
+cat >"$site/ssi.html" <<'EOF_SSI'
+<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
+  <title>More from this developer — an nginx SSI include of showcased's fragment</title>
+  <!--#include virtual="/showcase/v1/com.quietharbor.TideLog/banner.html" -->
+  <link rel="stylesheet" href="showcase-widget.css">
+</head>
+<body>
+  <h1>Quiet Harbor Labs</h1>
+  <p>This list is the daemon's de/ios.html fragment, included by nginx (no JavaScript).</p>
+  <!--#include virtual="/showcase/v1/com.quietharbor.TideLog/de/ios.html" -->
+</body>
+</html>
+EOF_SSI
 cp Fixtures/demo/overlay.yaml "$demo/etc/overlay.yaml"
 socket=$demo/run/showcased.sock
 # The commands shown are what a user types: the binaries are on PATH, and RUNTIME_DIRECTORY (what systemd sets for
@@ -129,14 +152,32 @@ daemon_pid=''
 echo "showcased exited with status $status"
 [ "$status" -eq 0 ] || exit 1
 
-step "see what a website shows: serve the widget and the export (they stay in $site)"
-cat <<EOF_SITE
-  python3 -m http.server --bind 127.0.0.1 --directory $site 8000
-  # then open http://127.0.0.1:8000/?storefront=de (works offline: only python3 is needed; with a
-  # browser's device emulation as an iPhone or a Mac, the widget lists that device's apps)
-  # nginx, as in production: include etc/nginx/showcase.conf in a server block, with its
-  # alias /var/lib/showcase/export/ replaced by $site/showcase/
-EOF_SITE
+step "the web fragment beside it (export.html): the same list as HTML with schema.org data, for includes"
+show sed -n '1,4p' "$site/showcase/v1/com.quietharbor.TideLog/de/ios.html"
+echo "  … (one <li> per app, then the JSON-LD)"
+
+# 6. What a website shows: nginx serves the tree (etc/nginx/showcase.conf), the widget and an SSI page.
+if command -v nginx >/dev/null; then
+    CHECK=demo
+    . scripts/lib.sh
+    chmod 755 "$demo"   # as root, nginx runs as nobody, who must reach its prefix inside
+    start_nginx "$demo/nginx" "$site/showcase" "        location / { root $site; ssi on; }"
+    for url in "$base/index.html?storefront=de" "$base/ssi.html"; do
+        curl -sf -o /dev/null "$url" || { echo "demo: nginx does not serve $url" >&2; exit 1; }
+    done
+    step "nginx serves the export, the widget and a page including the fragment (stays in $site)"
+    echo "  widget page:           $base/index.html?storefront=de   (JavaScript; the page's language picks fr/en/…)"
+    echo "  SSI page (no script):  $base/ssi.html"
+    if [ -t 0 ] && [ -z "${CI:-}" ]; then
+        echo "  open them in a browser; press Ctrl-C to stop nginx and end the demo"
+        wait "$nginx_pid" || true
+    fi
+    stop_pid "$nginx_pid"
+else
+    step "see what a website shows: serve the widget and the export (they stay in $site)"
+    echo "  python3 -m http.server --bind 127.0.0.1 --directory $site 8000   # then open /?storefront=de"
+    echo "  (install nginx to see the SSI page too: make deps)"
+fi
 
 step "run it for real"
 cat <<EOF_REAL

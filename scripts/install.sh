@@ -14,6 +14,7 @@
 #            the zsh completion _showcasectl in ZSH_COMPLETION_DIR: by default PREFIX/share/zsh/site-functions,
 #            but /usr/share/zsh/vendor-completions for PREFIX=/usr (and the same three for showcased; Debian's zsh has /usr/local/share/zsh/site-functions
 #            and /usr/share/zsh/vendor-completions on $fpath, not /usr/share/zsh/site-functions)
+#            PREFIX/share/showcase/web/{showcase-widget.js,showcase-widget.css,index.html}  from examples/web/
 #            PREFIX/share/showcase/install-manifest  (what `uninstall` removes, and nothing else)
 # Manifest lines: "f PATH" a file we installed; "c SHA256 PATH" a configuration file we installed
 # (removed only while unchanged: an edited configuration is the operator's); "d PATH" a directory
@@ -128,6 +129,13 @@ install_main() {
     [ ! -f completions/_showcased ] || put 0644 completions/_showcased "$ZSH_COMPLETION_DIR/_showcased"
     [ ! -f completions/showcased.fish ] \
         || put 0644 completions/showcased.fish "$PREFIX/share/fish/vendor_completions.d/showcased.fish"
+
+    # The web widget (SPEC §14): the script, its stylesheet (which also styles the daemon's HTML fragments) and
+    # the example page, for a site to copy or serve from here.
+    local asset
+    for asset in showcase-widget.js showcase-widget.css index.html; do
+        put 0644 "examples/web/$asset" "$PREFIX/share/showcase/web/$asset"
+    done
 
     mkdirs "$(dirname "$manifest_rel")"
     add "f $manifest_rel"

@@ -17,8 +17,10 @@ case .failure(let error): fail("\(error.message)\n\(SampleOptions.usage)", statu
 }
 
 let rosters: [ExportRoster]
+var exportSettings: ExportSettings?
 do {
     let configuration = try ConfigLoader.load(path: options.config)
+    exportSettings = configuration.export
     let overlay = try options.overlay.map { path throws(ConfigErrors) in try ConfigLoader.loadOverlay(path: path) }
     var storefronts = configuration.storefronts
     if let list = options.storefronts {
@@ -33,7 +35,12 @@ do {
     fail("\(error)", status: 65)
 }
 
-let writer = ExportWriter(directory: options.directory, gzip: options.gzip)
+// The configuration's export.html and public_url apply as in the daemon (the fragments of SPEC §14 beside each
+// document), so a measurement of the writer can include them.
+let html = exportSettings?.html ?? false
+let writer = ExportWriter(
+    directory: options.directory, gzip: options.gzip, renderers: html ? WebSurfaces.documentRenderers : [],
+    hostRenderers: html ? WebSurfaces.hostRenderers : [], publicURL: exportSettings?.publicURL ?? "/showcase/v1/")
 var failed = false
 for _ in 0..<options.repeats {
     let start = ContinuousClock.now

@@ -1,11 +1,22 @@
 /*
  * "More from this developer" from showcased's static export: no dependencies, no build step.
  *
- * Reads <section class="showcase" data-src data-host data-storefront [data-locale]>, fetches
- * DATA-SRC/HOST/STOREFRONT/PLATFORM.json (one document per host, storefront and platform; see README
- * "Static export"), keeps the apps that run on the visitor's device and OS version, and lists each with
- * icon, name, tagline, price and a store link. ?host= and ?storefront= on the page URL override the
- * attributes. The section gets data-state="ready", "empty" or "error" when done.
+ * Reads <section class="showcase" data-src data-host data-storefront [data-locale]> and fills it with the
+ * markup showcased writes to <platform>.html (SPEC §14), so showcase-widget.css styles both alike:
+ *
+ *   <ul class="showcase-apps"><li class="showcase-app" data-app-id><a class="showcase-link" href aria-label>
+ *     <img class="showcase-icon"><span class="showcase-text"><span class="showcase-name">…</span>
+ *     <span class="showcase-tagline">…</span><span class="showcase-meta"><span class="showcase-price">…</span>
+ *     <span class="showcase-badge">App Store</span></span></span></a></li>…</ul>
+ *
+ * Which document: DATA-SRC/index.json says which languages each storefront is exported in. When the page's
+ * language (data-locale, else navigator.language) is one of them, the widget loads
+ * HOST/STOREFRONT/LANGUAGE/PLATFORM.json (a French-Canadian visitor reads the French names and prices), else the
+ * storefront's default HOST/STOREFRONT/PLATFORM.json. data-storefront="auto" takes the region of the first
+ * navigator.languages entry (fr-CA → ca) that index.json lists for the host, and shows nothing if none is.
+ * The platform, device and OS version come from the user agent; apps that do not run there are not listed.
+ * ?host= and ?storefront= on the page URL override the attributes. The section gets data-state="ready",
+ * "empty" or "error"; empty and error hide the whole section (no heading, no gap).
  *
  * Nothing in a document or the page URL is trusted: href and src are set only from https: URLs or paths inside
  * the tree (safeURL), an app without a usable store link is not listed, and host and storefront must look like a
@@ -14,6 +25,8 @@
  */
 (function () {
   "use strict";
+
+  var ICON_SIZE = 64; // CSS pixels; showcase-widget.css and the daemon's fragments use the same.
 
   // The visitor from the user agent: the store to show (ios | macos), the device family, and the OS version
   // when the user agent tells it.
@@ -54,14 +67,19 @@
     return !who.osVersion || compareVersions(app.minimumOsVersion, who.osVersion) <= 0;
   }
 
+  // A BCP 47 tag lowercased with "-" ("pt_BR" → "pt-br"); "" when none.
+  function normalizedTag(tag) {
+    return typeof tag === "string" ? tag.toLowerCase().replace(/_/g, "-") : "";
+  }
+
   // The tagline for the page's locale when it names one (exact tag, then its language, then default),
   // else the one the export resolved for the storefront's own locale.
   function tagline(app, locale) {
     if (!locale || !app.taglines) return app.tagline || "";
     var map = {};
-    Object.keys(app.taglines).forEach(function (key) { map[key.toLowerCase().replace(/_/g, "-")] = app.taglines[key]; });
-    var tag = locale.toLowerCase().replace(/_/g, "-");
-    return map[tag] || map[tag.split("-")[0]] || map["default"] || "";
+    Object.keys(app.taglines).forEach(function (key) { map[normalizedTag(key)] = app.taglines[key]; });
+    var tag = normalizedTag(locale);
+    return map[tag] || map[tag.split("-")[0]] || map["default"] || app.tagline || "";
   }
 
   // A URL the widget may put in href or src: an absolute https: URL without userinfo, or a relative path inside
@@ -91,7 +109,12 @@
 
   // A storefront is a two-letter code (lowercased first: ?storefront=DE is de).
   function validStorefront(storefront) {
-    return /^[a-z]{2}$/.test(storefront);
+    return typeof storefront === "string" && /^[a-z]{2}$/.test(storefront);
+  }
+
+  // A language as index.json lists it: ISO 639-1, two lowercase letters.
+  function validLanguage(language) {
+    return typeof language === "string" && /^[a-z]{2}$/.test(language);
   }
 
   function element(name, className, text) {
@@ -101,67 +124,155 @@
     return node;
   }
 
+  // The icon's src and srcset: the document's mirrored icons (paths relative to v1/, resolved against data-src)
+  // when it has them — the smallest size filling ICON_SIZE, and one filling twice that for 2× screens — else
+  // Apple's iconUrl. Null when no URL is safe to set.
+  function iconSources(app, base) {
+    var sizes = Object.keys(app.icons || {}).map(Number).filter(function (size) {
+      return size > 0 && safeURL(app.icons[String(size)], base);
+    }).sort(function (a, b) { return a - b; });
+    if (sizes.length) {
+      var fill = function (pixels) { return sizes.filter(function (size) { return size >= pixels; })[0]; };
+      var standard = fill(ICON_SIZE) || sizes[sizes.length - 1];
+      var retina = fill(2 * ICON_SIZE);
+      var src = safeURL(app.icons[String(standard)], base);
+      if (!retina || retina === standard) return { src: src, srcset: null };
+      var retinaSrc = safeURL(app.icons[String(retina)], base);
+      var listable = !/[\s,]/.test(src + retinaSrc);
+      return { src: src, srcset: listable ? src + " 1x, " + retinaSrc + " 2x" : null };
+    }
+    var icon = safeURL(app.iconUrl, base);
+    return icon ? { src: icon, srcset: null } : null;
+  }
+
+  // One row, exactly as the daemon's fragment writes it: one link wrapping icon, name, tagline, price and the
+  // store label, with one accessible name ("Name, App Store").
   function item(app, locale, base) {
     var li = element("li", "showcase-app");
     li.setAttribute("data-app-id", String(app.id));
-    var icon = element("div", "showcase-icon", app.name.charAt(0));
-    var img = document.createElement("img");
-    img.alt = "";
-    img.loading = "lazy";
-    img.onload = function () { icon.textContent = ""; icon.appendChild(img); };
-    var src = safeURL(app.iconUrl, base);
-    if (src) img.src = src;
-    li.appendChild(icon);
-    li.appendChild(element("span", "showcase-name", app.name));
-    if (app.formattedPrice) li.appendChild(element("span", "showcase-price", app.formattedPrice));
-    var text = tagline(app, locale);
-    if (text) li.appendChild(element("span", "showcase-tagline", text));
-    var badge = element("a", "showcase-badge", app.platform === "macos" ? "Mac App Store" : "App Store");
-    badge.href = safeURL(app.storeUrl, base);
-    badge.target = "_blank";
-    badge.rel = "noopener";
-    badge.setAttribute("aria-label", "Get " + app.name + " on the " + badge.textContent);
-    li.appendChild(badge);
+    var label = app.platform === "macos" ? "Mac App Store" : "App Store";
+    var link = element("a", "showcase-link");
+    link.href = safeURL(app.storeUrl, base);
+    link.setAttribute("aria-label", app.name + ", " + label);
+    var icon = iconSources(app, base);
+    if (icon) {
+      var img = element("img", "showcase-icon");
+      img.alt = "";
+      img.width = ICON_SIZE;
+      img.height = ICON_SIZE;
+      img.loading = "lazy";
+      // An icon that fails to load leaves the tile (the CSS background), not a broken-image glyph.
+      img.onerror = function () { img.removeAttribute("srcset"); img.removeAttribute("src"); img.onerror = null; };
+      img.src = icon.src;
+      if (icon.srcset) img.srcset = icon.srcset;
+      link.appendChild(img);
+    }
+    var text = element("span", "showcase-text");
+    text.appendChild(element("span", "showcase-name", app.name));
+    var line = tagline(app, locale);
+    if (/\S/.test(line)) text.appendChild(element("span", "showcase-tagline", line));
+    var meta = element("span", "showcase-meta");
+    if (app.formattedPrice) meta.appendChild(element("span", "showcase-price", app.formattedPrice));
+    meta.appendChild(element("span", "showcase-badge", label));
+    text.appendChild(meta);
+    link.appendChild(text);
+    li.appendChild(link);
     return li;
+  }
+
+  function getJSON(url) {
+    return fetch(url, { headers: { Accept: "application/json" } }).then(function (response) {
+      if (!response.ok) throw new Error(url + " answered " + response.status);
+      return response.json();
+    });
+  }
+
+  // What index.json says of `host`: for each storefront exported for `platform`, the languages it has a
+  // document in (a storefront fetched without a language has none). Null when index.json is unusable.
+  function exportedStorefronts(index, host, platform) {
+    if (!index || !Array.isArray(index.documents)) return null;
+    var storefronts = {};
+    index.documents.forEach(function (entry) {
+      if (!entry || entry.host !== host || entry.platform !== platform || !validStorefront(entry.storefront)) return;
+      var languages = storefronts[entry.storefront] || (storefronts[entry.storefront] = []);
+      if (validLanguage(entry.language) && languages.indexOf(entry.language) < 0) languages.push(entry.language);
+    });
+    return storefronts;
+  }
+
+  // data-storefront="auto": the region of the visitor's first language whose region index.json lists.
+  function storefrontFromLanguages(storefronts, languages) {
+    for (var i = 0; i < languages.length; i++) {
+      var parts = normalizedTag(languages[i]).split("-");
+      for (var j = 1; j < parts.length; j++) {
+        if (validStorefront(parts[j]) && storefronts[parts[j]]) return parts[j];
+      }
+    }
+    return null;
+  }
+
+  function hide(section, state, why) {
+    section.hidden = true;
+    section.setAttribute("data-state", state);
+    if (why && window.console) console.warn("showcase widget:", why);
   }
 
   function show(section) {
     var query = new URLSearchParams(window.location.search);
     var host = query.get("host") || section.getAttribute("data-host");
-    var storefront = (query.get("storefront") || section.getAttribute("data-storefront") || "us").toLowerCase();
+    var wanted = (query.get("storefront") || section.getAttribute("data-storefront") || "us").toLowerCase();
     var base = section.getAttribute("data-src") || "/showcase/v1/";
+    var locale = section.getAttribute("data-locale") || navigator.language || "";
+    var languages = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
     var who = visitor(navigator.userAgent, navigator.maxTouchPoints || 0);
-    var list = section.querySelector(".showcase-apps");
     section.setAttribute("data-platform", who.platform);
-    if (!validHost(host) || !validStorefront(storefront)) {
-      // Shown as nothing, and nothing fetched: the path is built from these two.
-      section.hidden = true;
-      section.setAttribute("data-state", "error");
-      if (window.console) console.warn("showcase widget: refusing host", host, "storefront", storefront);
+    if (!validHost(host) || (wanted !== "auto" && !validStorefront(wanted))) {
+      // Shown as nothing, and nothing fetched: the paths are built from these two.
+      hide(section, "error", "refusing host " + host + ", storefront " + wanted);
       return Promise.resolve();
     }
-    var url = base + encodeURIComponent(host) + "/" + encodeURIComponent(storefront) + "/" + who.platform + ".json";
-    return fetch(url, { headers: { Accept: "application/json" } })
-      .then(function (response) {
-        if (!response.ok) throw new Error(url + " answered " + response.status);
-        return response.json();
+    return getJSON(base + "index.json")
+      .catch(function (error) {
+        // Without index.json a named storefront still has its default document; "auto" has nothing to go on.
+        if (window.console) console.warn("showcase widget:", error);
+        return null;
+      })
+      .then(function (index) {
+        var storefronts = exportedStorefronts(index, host, who.platform);
+        var storefront = wanted === "auto" ? (storefronts && storefrontFromLanguages(storefronts, languages)) : wanted;
+        if (!storefront) throw new Error("no exported storefront matches the visitor's languages " + languages);
+        var language = normalizedTag(locale).split("-")[0];
+        var exported = (storefronts && storefronts[storefront]) || [];
+        var path = encodeURIComponent(host) + "/" + storefront + "/";
+        if (validLanguage(language) && exported.indexOf(language) >= 0) path += language + "/";
+        section.setAttribute("data-host", host);
+        section.setAttribute("data-storefront", storefront);
+        return getJSON(base + path + who.platform + ".json");
       })
       .then(function (documentJSON) {
         var apps = (documentJSON.apps || []).filter(function (app) {
           // An app whose store link is not safe to set is not listed: the row is its link.
-          return runsOn(app, who) && safeURL(app.storeUrl, base) !== null;
+          return app && typeof app.name === "string" && runsOn(app, who) && safeURL(app.storeUrl, base) !== null;
         });
-        apps.forEach(function (app) { list.appendChild(item(app, section.getAttribute("data-locale"), base)); });
-        if (apps.length === 0) list.appendChild(element("li", "showcase-empty", "No other apps for this device yet."));
-        section.setAttribute("data-state", apps.length ? "ready" : "empty");
+        if (!apps.length) return hide(section, "empty");
+        if (validLanguage(documentJSON.language) && validStorefront(documentJSON.storefront)) {
+          section.lang = documentJSON.language + "-" + documentJSON.storefront.toUpperCase();
+        }
+        var list = element("ul", "showcase-apps");
+        // Taglines follow the page's own data-locale when it sets one, else the document (the storefront's
+        // language, like the names and prices beside them), never just the browser's language.
+        var taglineLocale = section.getAttribute("data-locale");
+        apps.forEach(function (app) { list.appendChild(item(app, taglineLocale, base)); });
+        var old = section.querySelector(".showcase-apps");
+        if (old) section.replaceChild(list, old); else section.appendChild(list);
+        section.hidden = false;
+        section.setAttribute("data-state", "ready");
       })
       .catch(function (error) {
         // The page stays usable without the block: hide it and say why in the console.
-        section.hidden = true;
-        section.setAttribute("data-state", "error");
-        if (window.console) console.warn("showcase widget:", error);
+        hide(section, "error", error);
       });
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("section.showcase"), show);
+  Array.prototype.forEach.call(document.querySelectorAll("section.showcase[data-src]"), show);
 })();

@@ -24,9 +24,13 @@ extension RosterService {
                 }
             }
         }
-        var renderers: [any DocumentRenderer] = []
-        if settings.feed { renderers.append(AtomFeedRenderer()) }
-        return Exporter.Plan(settings: settings, rosters: rosters, renderers: renderers)
+        var plan = Exporter.Plan(settings: settings, rosters: rosters)
+        if settings.html {
+            plan.renderers += WebSurfaces.documentRenderers
+            plan.hostRenderers += WebSurfaces.hostRenderers
+        }
+        if settings.feed { plan.renderers.append(AtomFeedRenderer()) }
+        return plan
     }
 
     /// One roster as the export shows it, built by the reply builder `Roster.Get` uses (``RosterView``) from one

@@ -1,0 +1,109 @@
+import ShowcaseCore
+
+/// `<platform>.email.html` (SPEC §14): the roster for a newsletter template, in the HTML email clients render.
+///
+/// A `<table role="presentation">` per list, one row per app: the icon in its own cell, then the name, tagline,
+/// price and store label, each linked to the store. Every style is inline; there is no `<script>`, `<style>`,
+/// `class` or relative URL (a mail client has no page to resolve one against, and strips the rest), and every
+/// image has `width` and `height` (clients that block images keep the layout). Mirrored icons are used only
+/// through an absolute `export.public_url`; otherwise Apple's `iconUrl`. No app to show renders nothing.
+public struct EmailRenderer: DocumentRenderer {
+    /// The file beside `<platform>.json`: `<platform>.email.html`.
+    public static let suffix = ".email.html"
+
+    // The inline styles, joined once.
+    private static let tableStyle =
+        " style=\"border-collapse:collapse;border-spacing:0;width:100%;max-width:600px;"
+        + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f\">\n"
+    private static let imageEnd =
+        " alt=\"\" width=\"64\" height=\"64\" style=\"display:block;width:64px;height:64px;border:0;"
+        + "border-radius:14px\"></a>"
+    private static let nameStart =
+        " style=\"text-decoration:none;color:#1d1d1f\"><span style=\"font-size:16px;font-weight:600;"
+        + "line-height:22px\">"
+    private static let badgeStart =
+        "<span style=\"font-size:12px;line-height:20px;color:#ffffff;background-color:#1d1d1f;"
+        + "border-radius:6px;padding:2px 8px;white-space:nowrap\">"
+
+    /// Where the tree is served, for mirrored icons (used only when absolute).
+    public var tree: PublicTree
+
+    /// ``suffix``, as the writer asks for it.
+    public var suffix: String { Self.suffix }
+
+    /// A renderer linking mirrored icons under `tree` when it is absolute.
+    public init(tree: PublicTree = .standard) {
+        self.tree = tree
+    }
+
+    /// The file for `document` in the tree `context` names (its `export.public_url`).
+    public func render(_ document: ExportDocument, in context: RenderContext) -> [UInt8] {
+        Self(tree: PublicTree(context)).render(document)
+    }
+
+    /// The email fragment of `document`; empty when it has no app with a safe store link.
+    public func render(_ document: ExportDocument) -> [UInt8] {
+        render(document, listings: document.apps.map(WebListing.init))
+    }
+
+    /// The email fragment of `document` showing `listings`.
+    func render(_ document: ExportDocument, listings: [WebListing]) -> [UInt8] {
+        let rows = listings.filter { tree.link($0.storeUrl) != nil }
+        guard !rows.isEmpty else { return [] }
+        var text: [UInt8] = []
+        text.reserveCapacity(rows.count * 1500 + 256)
+        HTMLText.markup("<table role=\"presentation\"", into: &text)
+        HTMLText.attribute("lang", document.webLanguage, into: &text)
+        HTMLText.markup(
+            Self.tableStyle,
+            into: &text)
+        for row in rows { write(row, into: &text) }
+        HTMLText.markup("</table>\n", into: &text)
+        return text
+    }
+
+    private func write(_ row: WebListing, into text: inout [UInt8]) {
+        HTMLText.markup("<tr>\n", into: &text)
+        HTMLText.markup(
+            "<td style=\"width:64px;padding:8px 12px 8px 0;vertical-align:top\">", into: &text)
+        if let icon = icon(of: row) {
+            HTMLText.markup("<a", into: &text)
+            HTMLText.attribute("href", row.storeUrl, into: &text)
+            HTMLText.markup(" style=\"text-decoration:none\"><img", into: &text)
+            HTMLText.attribute("src", icon, into: &text)
+            HTMLText.markup(
+                Self.imageEnd, into: &text)
+        }
+        HTMLText.markup("</td>\n<td style=\"padding:8px 0;vertical-align:middle\"><a", into: &text)
+        HTMLText.attribute("href", row.storeUrl, into: &text)
+        HTMLText.attribute("aria-label", row.accessibleName, into: &text)
+        HTMLText.element(
+            Self.nameStart, row.name, close: "</span>", into: &text)
+        if let tagline = row.shownTagline {
+            HTMLText.element(
+                "<br><span style=\"font-size:14px;line-height:20px;color:#6e6e73\">", tagline, close: "</span>",
+                into: &text)
+        }
+        HTMLText.markup("<br>", into: &text)
+        if let price = row.formattedPrice, !price.isEmpty {
+            HTMLText.element(
+                "<span style=\"font-size:14px;line-height:20px;color:#6e6e73\">", price, close: "</span> ",
+                into: &text)
+        }
+        HTMLText.element(
+            Self.badgeStart, row.storeLabel, close: "</span>",
+            into: &text)
+        HTMLText.markup("</a></td>\n</tr>\n", into: &text)
+    }
+
+    /// The image URL: a mirrored icon (2× the 64-pixel cell when there is one) under an absolute public URL,
+    /// else Apple's icon when it is https, else none.
+    func icon(of row: WebListing) -> String? {
+        if let choice = IconChoice(sizes: row.icons.keys, display: HTMLFragmentRenderer.iconSize),
+            let url = row.icons[choice.retina ?? choice.standard].flatMap(tree.absoluteFile)
+        {
+            return url
+        }
+        return tree.link(row.iconUrl)
+    }
+}

@@ -1,0 +1,56 @@
+import ShowcaseCore
+
+/// The schema.org `ItemList` a fragment carries for search engines: one `ListItem` (`position` from 1) per row,
+/// each a `SoftwareApplication` with the fields Google's software-app documentation reads — `name`, `url`,
+/// `image`, `operatingSystem`, `applicationCategory` (``AppCategory``), `offers` (an `Offer` with a numeric
+/// `price` and its `priceCurrency`, left out when the storefront gave either not) and `description` (the
+/// tagline). No ratings: per-storefront counts are too thin to be honest.
+enum StructuredData {
+    /// The list's JSON text, on one line (before ``HTMLText/scriptSafeJSON(_:into:)`` makes it safe inside a
+    /// script). Written straight into bytes, strings through ``JSONText/quote(_:into:)``: it is rendered for every
+    /// document on every pass, and building a ``JSONText`` tree first cost more than the rest of the fragment.
+    static func itemList(_ rows: [WebListing], platform: Platform, tree: PublicTree) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(rows.count * 600 + 96)
+        text.append(contentsOf: #"{"@context":"https://schema.org","@type":"ItemList","itemListElement":["#.utf8)
+        let system = platform == .macos ? #","operatingSystem":"macOS""# : #","operatingSystem":"iOS""#
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(contentsOf: #"{"@type":"ListItem","position":"#.utf8)
+            text.append(contentsOf: String(index + 1).utf8)
+            text.append(contentsOf: #","item":{"@type":"SoftwareApplication","name":"#.utf8)
+            JSONText.quote(row.name, into: &text)
+            member("url", row.storeUrl, into: &text)
+            if let image = image(of: row, tree: tree) { member("image", image, into: &text) }
+            text.append(contentsOf: system.utf8)
+            if let category = AppCategory.schemaOrg(genreId: row.genreId) {
+                member("applicationCategory", category, into: &text)
+            }
+            if let price = row.price, price.isFinite, price >= 0, let currency = row.currency, !currency.isEmpty {
+                text.append(contentsOf: #","offers":{"@type":"Offer","price":"#.utf8)
+                JSONText.double(price).write(to: &text, indent: 0)
+                member("priceCurrency", currency, into: &text)
+                text.append(UInt8(ascii: "}"))
+            }
+            if let tagline = row.shownTagline { member("description", tagline, into: &text) }
+            text.append(contentsOf: "}}".utf8)
+        }
+        text.append(contentsOf: "]}".utf8)
+        return text
+    }
+
+    /// Appends `,"key":"value"`.
+    private static func member(_ key: String, _ value: String, into text: inout [UInt8]) {
+        text.append(contentsOf: ",\"".utf8)
+        text.append(contentsOf: key.utf8)
+        text.append(contentsOf: "\":".utf8)
+        JSONText.quote(value, into: &text)
+    }
+
+    /// An absolute image URL (a crawler has no page base it would trust for a path): the largest mirrored icon
+    /// under an absolute public URL, else Apple's.
+    private static func image(of row: WebListing, tree: PublicTree) -> String? {
+        if let largest = row.icons.keys.max(), let url = row.icons[largest].flatMap(tree.absoluteFile) { return url }
+        return tree.link(row.iconUrl)
+    }
+}

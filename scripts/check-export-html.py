@@ -1,0 +1,179 @@
+"""Checks of check-export-html.sh that need a parser: `fragments V1` checks every fragment the daemon wrote
+against its document (html5lib in strict mode: any parse error fails), `probe DOM EXPECT_JSON` checks what the
+test pages' probe wrote into the DOM Chromium dumped."""
+import gzip, json, os, re, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "web"))
+from visitor import expected_ids  # noqa: E402
+
+GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication", "ShoppingApplication",
+          "SportsApplication", "LifestyleApplication", "BusinessApplication", "DesignApplication",
+          "DeveloperApplication", "DriverApplication", "EducationalApplication", "HealthApplication",
+          "FinanceApplication", "SecurityApplication", "BrowserApplication", "CommunicationApplication",
+          "DesktopEnhancementApplication", "EntertainmentApplication", "MultimediaApplication", "HomeApplication",
+          "UtilitiesApplication", "ReferenceApplication"}
+LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA"}
+
+
+def parse(path):
+    import html5lib
+    text = open(path, encoding="utf-8").read()
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    try:
+        return parser.parseFragment(text), text
+    except html5lib.html5parser.ParseError as error:
+        raise AssertionError(f"{path}: HTML5 parse error: {error}") from None
+
+
+def texts(node):
+    return "".join(node.itertext())
+
+
+def check_fragment(path, document):
+    apps = document["apps"]
+    if not apps:
+        assert os.path.getsize(path) == 0, f"{path}: an empty roster must give an empty file"
+        return 0
+    tree, text = parse(path)
+    sections = tree.findall("section")
+    assert len(sections) == 1 and len(tree) == 1, f"{path}: one <section> (+ nothing else) expected"
+    section = sections[0]
+    language = document.get("language")
+    lang = f"{language}-{document['storefront'].upper()}" if language else LOCALES[document["storefront"]]
+    expected = {"class": "showcase", "lang": lang, "data-host": document["host"],
+                "data-storefront": document["storefront"], "data-platform": document["platform"]}
+    for key, value in expected.items():
+        assert section.get(key) == value, f"{path}: section {key}={section.get(key)!r}, expected {value!r}"
+    items = section.findall("ul/li")
+    assert [li.get("data-app-id") for li in items] == [str(app["id"]) for app in apps], f"{path}: order"
+    label = "Mac App Store" if document["platform"] == "macos" else "App Store"
+    for li, app in zip(items, apps):
+        links = li.findall(".//a")
+        assert len(links) == 1 and len(li) == 1, f"{path}: {app['id']}: one link wrapping the row"
+        a = links[0]
+        assert a.get("href") == app["storeUrl"], f"{path}: href of {app['id']}"
+        assert a.get("aria-label") == f"{app['name']}, {label}", f"{path}: accessible name {a.get('aria-label')!r}"
+        img = a.find("img")
+        assert img is not None and img.get("alt") == "" and img.get("loading") == "lazy", f"{path}: img"
+        assert img.get("width") == "64" and img.get("height") == "64", f"{path}: img size"
+        assert img.get("src", "").startswith("https://") or img.get("src", "").startswith("/showcase/v1/icons/")
+        spans = {span.get("class"): texts(span) for span in a.iter("span")}
+        assert spans.get("showcase-name") == app["name"], f"{path}: name {spans.get('showcase-name')!r}"
+        assert spans.get("showcase-tagline") == app.get("tagline"), f"{path}: tagline of {app['id']}"
+        assert spans.get("showcase-price") == app.get("formattedPrice"), f"{path}: price of {app['id']}"
+        assert spans.get("showcase-badge") == label
+        assert not a.findall(".//b") and not a.findall(".//script"), f"{path}: markup from text"
+    scripts = section.findall("script")
+    assert len(scripts) == 1 and scripts[0].get("type") == "application/ld+json", f"{path}: one JSON-LD script"
+    raw = scripts[0].text
+    assert "<" not in raw and ">" not in raw and "&" not in raw, f"{path}: <, > or & unescaped in JSON-LD"
+    data = json.loads(raw)
+    assert data["@context"] == "https://schema.org" and data["@type"] == "ItemList", f"{path}: ItemList"
+    elements = data["itemListElement"]
+    assert [e["position"] for e in elements] == list(range(1, len(apps) + 1)), f"{path}: positions"
+    categories = 0
+    for element, app in zip(elements, apps):
+        assert element["@type"] == "ListItem"
+        item = element["item"]
+        assert item["@type"] == "SoftwareApplication" and item["name"] == app["name"], f"{path}: name"
+        assert item["url"] == app["storeUrl"] and item["image"].startswith("https://"), f"{path}: url, image"
+        assert item["operatingSystem"] == ("macOS" if document["platform"] == "macos" else "iOS")
+        offer = item["offers"]
+        assert offer["@type"] == "Offer", f"{path}: offers"
+        assert isinstance(offer["price"], (int, float)) and not isinstance(offer["price"], bool), f"{path}: price"
+        assert offer["price"] == app["price"] and offer["priceCurrency"] == app["currency"], f"{path}: offer"
+        if "applicationCategory" in item:
+            assert item["applicationCategory"] in GOOGLE, f"{path}: {item['applicationCategory']} not Google's"
+            categories += 1
+        assert item.get("description") == app.get("tagline"), f"{path}: description"
+        assert "aggregateRating" not in item and "review" not in item, f"{path}: ratings"
+    assert categories > 0, f"{path}: no app has an applicationCategory (primaryGenreId lost?)"
+    return len(apps)
+
+
+def check_email(path, document):
+    apps = document["apps"]
+    if not apps:
+        assert os.path.getsize(path) == 0, f"{path}: an empty roster must give an empty file"
+        return
+    tree, text = parse(path)
+    tables = tree.findall("table")
+    assert len(tables) == 1 and tables[0].get("role") == "presentation", f"{path}: one presentation table"
+    assert len(tables[0].findall(".//tr")) == len(apps), f"{path}: one row per app"
+    for node in tree.iter():
+        assert node.tag not in ("script", "style", "link"), f"{path}: <{node.tag}>"
+        assert "class" not in node.attrib, f"{path}: class on <{node.tag}>"
+        for attribute in ("href", "src"):
+            if attribute in node.attrib:
+                assert node.get(attribute).startswith("https://"), f"{path}: {attribute}={node.get(attribute)}"
+        if node.tag == "img":
+            assert node.get("width") and node.get("height"), f"{path}: an image without width/height"
+        if node.tag in ("table", "td", "a", "span", "img"):
+            assert node.get("style"), f"{path}: <{node.tag}> without an inline style"
+
+
+def fragments(v1):
+    documents = rendered = 0
+    for directory, _, names in os.walk(v1):
+        for name in sorted(names):
+            if not name.endswith(".json") or name == "index.json":
+                continue
+            path = os.path.join(directory, name)
+            document = json.load(open(path, encoding="utf-8"))
+            stem = path[: -len(".json")]
+            for suffix in (".html", ".email.html"):
+                assert os.path.exists(stem + suffix), f"no {stem + suffix}"
+                with gzip.open(stem + suffix + ".gz") as packed:
+                    assert packed.read() == open(stem + suffix, "rb").read(), f"{stem + suffix}.gz differs"
+            rendered += check_fragment(stem + ".html", document)
+            check_email(stem + ".email.html", document)
+            documents += 1
+    print(f"  {documents} documents: every .html and .email.html parses without error; {rendered} rows checked")
+    return documents
+
+
+def probe(dom_path, expected):
+    """What the page showed must match `expected` (JSON): a key "ids" may be "@DOCUMENT DEVICE OS" (computed)."""
+    seen = probed(dom_path)
+    expected = json.loads(expected)
+    if isinstance(expected.get("ids"), str) and expected["ids"].startswith("@"):
+        expected["ids"] = expected_ids(*(expected["ids"][1:].split(" ") + ["", ""])[:3])
+        assert expected["ids"], "no app to expect: the check would prove nothing"
+    for key, value in expected.items():
+        assert seen.get(key) == value, f"{dom_path}: {key} is {seen.get(key)!r}, expected {value!r}"
+    if seen.get("ids"):
+        assert seen["linksPerRow"] == [1], f"{dom_path}: rows with other than one link: {seen['linksPerRow']}"
+        assert seen["minRowHeight"] >= 44, f"{dom_path}: a row is {seen['minRowHeight']} px tall, under 44"
+        assert seen["badgeBesideIcon"], f"{dom_path}: the store label is not beside the icon"
+        assert seen["focusOutline"] not in ("none", ""), f"{dom_path}: no visible focus ({seen['focusOutline']})"
+    summary = {key: seen.get(key) for key in ("lang", "state", "visible", "dark", "textColor")}
+    print(f"  {os.path.basename(dom_path)}: {len(seen.get('ids') or [])} rows, {json.dumps(summary, ensure_ascii=False)}")
+
+
+def probed(dom_path):
+    import html
+    dom = open(dom_path, encoding="utf-8").read()
+    found = re.search(r'<pre id="probe"[^>]*>(.*?)</pre>', dom, re.S)
+    assert found, f"{dom_path}: the probe wrote nothing (the page did not finish?)"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def same_host(dom_path, control_path):
+    seen, control = probed(dom_path), probed(control_path)
+    assert seen["host"] == control["host"], f"{dom_path}: the host page's computed styles changed: " + ", ".join(
+        f"{element} {key} {control['host'][element][key]!r} -> {value!r}"
+        for element, styles in seen["host"].items() for key, value in styles.items()
+        if control["host"].get(element, {}).get(key) != value)
+
+
+if __name__ == "__main__":
+    try:
+        if sys.argv[1] == "fragments":
+            fragments(sys.argv[2])
+        elif sys.argv[1] == "probe":
+            probe(sys.argv[2], sys.argv[3])
+        elif sys.argv[1] == "same-host":
+            same_host(sys.argv[2], sys.argv[3])
+    except AssertionError as error:
+        print(f"  {error}", file=sys.stderr)
+        sys.exit(1)

@@ -2,8 +2,8 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html check-export-sync \
-    check-once-recipes check-hostile-export check-export-icons
+.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html \
+    check-export-icons check-feeds check-export-sync check-once-recipes check-hostile-export
 
 all: build
 
@@ -32,6 +32,7 @@ test: deps lint
 	$(MAKE) check-export-web
 	$(MAKE) check-export-html
 	$(MAKE) check-export-icons
+	$(MAKE) check-feeds
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
@@ -56,6 +57,11 @@ check-export-html:
 # page served from the tree makes no request to any other origin (Chromium's net log).
 check-export-icons:
 	scripts/check-export-icons.sh
+
+# The Atom feeds (SPEC §15) parsed by Python's feedparser (pinned, .build/feeds-venv): valid while empty, the
+# entries a changed upstream brings, ids stable across a restart, and nginx's type for .atom.
+check-feeds:
+	scripts/check-feeds.sh
 
 # showcase-export-sync.service's rclone command (read from the unit and the README) against a real SFTP server
 # (sshd on loopback), the copy served by a second nginx: same bytes and ETags, nothing re-sent, removals synced.

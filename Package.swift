@@ -48,9 +48,14 @@ let package = Package(
         // A directory reached only through its descriptor, never following a link, never blocking on a file, creating
         // files exclusively: how the daemon writes in trees others may write in too. May use CSystem only.
         .target(name: "DirectorySafety", dependencies: ["CSystem"]),
-        // The static export: JSON documents, index.json, atomic write-when-changed with a manifest. May use
-        // ShowcaseCore, CZlib and CSystem (syncfs).
-        .target(name: "ShowcaseExport", dependencies: ["ShowcaseCore", "CZlib", "CSystem", "DirectorySafety"]),
+        // The static export: JSON documents, index.json, the Atom feeds, atomic write-when-changed with a manifest.
+        // May use ShowcaseCore, ShowcaseHistory (the feeds' entries), CZlib and CSystem (syncfs).
+        .target(
+            name: "ShowcaseExport",
+            dependencies: ["ShowcaseCore", "ShowcaseHistory", "CZlib", "CSystem", "DirectorySafety"]),
+        // The change history (SPEC §15): the diff of consecutive rosters, and the append-only logs and baselines
+        // under state.directory/history. Pure but for those files. May use ShowcaseCore, DirectorySafety and Locking.
+        .target(name: "ShowcaseHistory", dependencies: ["ShowcaseCore", "DirectorySafety", "Locking"]),
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem and Locking only.
         .target(name: "Varlink", dependencies: ["CSystem", "Locking"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
@@ -63,7 +68,7 @@ let package = Package(
             name: "ShowcaseDaemon",
             dependencies: [
                 "ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "Locking", "CCurl",
-                "DirectorySafety",
+                "DirectorySafety", "ShowcaseHistory",
             ]),
         // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
         // tests and the demo. Foundation, Locking and CZlib only.
@@ -86,8 +91,11 @@ let package = Package(
         // The test harnesses' shared helper: which build's binaries to spawn, and sanitizer reports in them.
         .target(name: "BuiltProducts", path: "Tests/Support"),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore", "BuiltProducts"]),
-        .testTarget(name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore", "Locking"]),
+        .testTarget(
+            name: "ShowcaseExportTests", dependencies: ["ShowcaseExport", "ShowcaseCore", "ShowcaseHistory", "Locking"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(
+            name: "ShowcaseHistoryTests", dependencies: ["ShowcaseHistory", "ShowcaseCore", "DirectorySafety"]),
         .testTarget(name: "DirectorySafetyTests", dependencies: ["DirectorySafety"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),

@@ -20,7 +20,7 @@ _showcasectl() {
         option="$prev"
     fi
 
-    local commands="roster app storefronts watch status reload refresh check-config check export metrics version help"
+    local commands="roster app storefronts watch status reload refresh check-config check export metrics changes version help"
     local globals="--socket --config --json --help --version"
 
     cmd=""
@@ -57,7 +57,7 @@ _showcasectl() {
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0
         ;;
-    --host | --os-version | --locale | --wait | --max-age)
+    --host | --os-version | --locale | --wait | --max-age | --since | --limit)
         COMPREPLY=()
         return 0
         ;;
@@ -67,6 +67,7 @@ _showcasectl() {
     case "$cmd" in
     roster) flags="--storefront --host --platform --device --os-version --locale --wait" ;;
     app) flags="--storefront --host" ;;
+    changes) flags="--storefront --host --since --limit" ;;
     watch | refresh) flags="--storefront" ;;
     check) flags="--max-age" ;;
     esac

@@ -11,7 +11,7 @@
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
 # BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export
-# row; BENCH_ONLY=icons only the icon row.
+# row; BENCH_ONLY=icons only the icon row; BENCH_ONLY=history only the change-history row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -105,6 +105,8 @@ write_config() {
         echo "refresh: {interval: 24h, jitter: 10%, retry: 5m}"
         echo "lookup: {endpoint: \"$endpoint\", timeout: 5s, rate_limit: 100/s}"
         echo "cache: {directory: \"$cache\"}"
+        # The change history beside the cache, never the machine's /var/lib/showcase.
+        echo "state: {directory: \"$cache.state\"}"
         echo "socket: {path: \"$socket\", mode: \"0600\"}"
         echo "overlay: $overlay"
     } >"$file"
@@ -271,6 +273,63 @@ if [ "${BENCH_ONLY:-}" = export20 ]; then
     exit 0
 fi
 if [ "${BENCH_ONLY:-}" = once ]; then
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
+fi
+
+# --- a refresh that brings a new version of one app: its Changes entry and Atom entry ≤ 1 s after the cache write ---
+# SPEC §15 through the real daemon: one storefront with export.feed on, the baseline warm, then upstream serves the
+# same roster with one app's version bumped and Admin.Refresh fetches it. From the refresh's cache write (the cache
+# file's mtime) to the first moment Roster.Changes lists the entry and to the write of the .atom that holds it.
+# `BENCH_ONLY=history scripts/bench.sh` runs this step alone.
+if [ "${BENCH_ONLY:-history}" = history ] && [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ] \
+    && grep -rqs '"Changes"' Sources/ShowcaseDaemon/API; then
+    start_replay replay-history
+    H_SOCK=$WORK/h.sock
+    printf 'order: []\n' >"$WORK/overlay-history.yaml"
+    write_config "$WORK/showcase-history.yaml" "$WORK/cache-history" "$H_SOCK" "$REPLAY/lookup" "[us]" 1 \
+        overlay-history.yaml
+    printf 'export: {directory: "%s", gzip: true, feed: true}\n' "$WORK/export-history" >>"$WORK/showcase-history.yaml"
+    "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-history.yaml" >"$WORK/daemon-history.log" 2>&1 &
+    H_PID=$!
+    PIDS+=("$H_PID")
+    wait_socket "$H_SOCK" || { log "showcased did not answer; see $WORK/daemon-history.log"; exit 1; }
+    "$BENCH" wait-fresh --socket "$H_SOCK" --timeout 60 --label warm-history >/dev/null
+    "$BIN/showcasectl" --socket "$H_SOCK" refresh --storefront us >/dev/null   # the baseline is on disk once this answers
+    python3 - "$WORK/lookup/roster-1650000001-us.json" "$WORK/history-bumped.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+rows = [row for row in body["results"] if row.get("wrapperType") == "software"]
+rows[-1]["version"] = "99.0.0-bench"
+rows[-1]["releaseNotes"] = "bench: one new version"
+json.dump(body, open(sys.argv[2], "w"))
+PY
+    curl -fsS -X POST "$REPLAY/_replay/override?name=roster-1650000001-us.json&file=$WORK/history-bumped.json" >/dev/null
+    log "history: a refresh that brings a new version of one app"
+    "$BIN/showcasectl" --socket "$H_SOCK" refresh --storefront us >/dev/null &
+    REFRESH_PID=$!
+    atom=$WORK/export-history/v1/com.benchharbor.BenchApp0/us/ios.atom
+    changes_ns='' atom_ns='' deadline=$(($(date +%s) + 10))
+    while { [ -z "$changes_ns" ] || [ -z "$atom_ns" ]; } && [ "$(date +%s)" -lt "$deadline" ]; do
+        if [ -z "$changes_ns" ] && "$BIN/showcasectl" --socket "$H_SOCK" --json changes --storefront us --limit 1 2>/dev/null \
+            | grep -q '99.0.0-bench'; then
+            changes_ns=$(date +%s%N)
+        fi
+        if [ -z "$atom_ns" ] && grep -qs '99.0.0-bench' "$atom"; then atom_ns=$(stat -c %.9Y "$atom" | tr -d .); fi
+        sleep 0.005
+    done
+    wait "$REFRESH_PID" || true
+    cache_file=$(ls -t "$WORK/cache-history"/roster-1650000001-us-* 2>/dev/null | head -1)
+    cache_ns=$(stat -c %.9Y "$cache_file" | tr -d .)
+    printf '{"label":"history","changesMs":%s,"atomMs":%s}\n' \
+        "$([ -n "$changes_ns" ] && echo $(((changes_ns - cache_ns) / 1000000)) || echo null)" \
+        "$([ -n "$atom_ns" ] && echo $(((atom_ns - cache_ns) / 1000000)) || echo null)" | record
+    kill "$H_PID" 2>/dev/null || true
+else
+    skip history "not measured (Roster.Changes or the daemon not available)"
+fi
+if [ "${BENCH_ONLY:-}" = history ]; then
     echo
     "$BENCH" report --results "$RESULTS" --json .build/bench.json
     exit 0

@@ -107,6 +107,8 @@ lookup:
   rate_limit: 600/min
 cache:
   directory: $run/cache
+state:
+  directory: $run/state
 socket:
   path: $run/run/showcased.sock
   mode: "0600"

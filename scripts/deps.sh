@@ -86,7 +86,8 @@ if [ "$level" -ge 3 ]; then
     need nginx has nginx
     need chromium has chromium
     need curl has curl
-    # scripts/check-export-html.sh: the same with nginx SSI, and html5lib (pinned, from PyPI) in a venv.
+    # scripts/check-export-html.sh: the same with nginx SSI, and html5lib (pinned, from PyPI) in a venv;
+    # scripts/check-feeds.sh: Python's feedparser (pinned, from PyPI) in a venv.
     need python3-venv python3 -c 'import ensurepip, venv'
     # scripts/check-export-sync.sh: showcase-export-sync.service's rclone command run against a real SFTP
     # server (sshd started by the check on a loopback port with its own config; ssh-keygen makes its keys).

@@ -41,12 +41,15 @@ start_replay() { # BIN_DIR WORK [ARGS…]: lookup-replay serving Fixtures/lookup
     [ -n "$replay_port" ] || fail "lookup-replay did not print its port"
 }
 
-demo_config() { # WORK SOCKET > config: Fixtures/demo/showcase.yaml pointed at the replay, WORK/cache and SOCKET
+demo_config() { # WORK SOCKET > config: Fixtures/demo/showcase.yaml pointed at the replay, WORK/cache, WORK/state
+    #             and SOCKET
     sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
         -e "s#^\(  directory:\).*#\1 $1/cache#" \
         -e "s#^\(  path:\).*#\1 $2#" \
         -e "s#^\(  rate_limit:\).*#\1 600/min#" \
         Fixtures/demo/showcase.yaml
+    # The change history in WORK too, never the machine's /var/lib/showcase.
+    printf 'state:\n  directory: %s/state\n' "$1"
 }
 
 ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }

@@ -29,6 +29,18 @@ public enum ShowcaseInterfaces {
         # identical refreshes send nothing; a slow reader gets the latest state, not a backlog.
         method Watch(storefront: ?string, host: ?string) -> (storefront: string, revision: int,
                    state: string, apps: []App)
+        # What changed in a roster, newest first, as the overlay shows it now (excluded apps never appear).
+        # since: only entries with serial > since; limit: at most this many (default 100, 1...1000, else
+        # InvalidParameter). Newest first (descending serial); when more match than limit: without since the
+        # newest, with since the oldest after it (a client paging forward never skips one). latest: the newest
+        # serial recorded. A valid storefront not kept warm answers latest 0 and no entries (no fetch).
+        method Changes(storefront: string, host: ?string, since: ?int, limit: ?int)
+            -> (storefront: string, host: string, latest: int, changes: []Change)
+        # kind: added | removed | updated (version, versionDate, releaseNotes) | price (formattedPrice,
+        # previousFormattedPrice); at: when the change was detected
+        type Change (serial: int, at: string, kind: string, id: int, name: string, platform: string,
+                     storeUrl: string, iconUrl: string, version: ?string, versionDate: ?string,
+                     releaseNotes: ?string, formattedPrice: ?string, previousFormattedPrice: ?string)
         # Not admin-only: what a monitoring check needs. state: ok | degraded | warming;
         # a storefront's state: fresh | stale | warming | unavailable | failed (a diagnostic, named in error)
         method Health() -> (state: string, refreshIntervalSeconds: int,
@@ -78,6 +90,8 @@ public enum ShowcaseInterfaces {
         /// The daemon's overall state and each warm storefront's, for monitoring; not admin-only
         /// (→ `RosterHealthReply`).
         public static let health = "io.showcase.Roster.Health"
+        /// What changed in a storefront's roster, newest first (`RosterChangesRequest` → `RosterChangesReply`).
+        public static let changes = "io.showcase.Roster.Changes"
         /// Version, configuration, upstream counters, one entry per warm storefront (→ `AdminStatusReply`).
         public static let status = "io.showcase.Admin.Status"
         /// Validate the configuration and swap it in, or change nothing (→ `AdminReloadReply`).

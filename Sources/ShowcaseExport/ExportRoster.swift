@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseCore
+import ShowcaseHistory
 
 /// What the export should show for one roster — a host in a storefront, in one language — this is the whole of
 /// what the daemon hands the writer for it.
@@ -53,6 +54,12 @@ public struct ExportRoster: Sendable {
     public var artistName: String?
     /// The host app's own trackId, when resolved: the Smart App Banner's `app-id`.
     public var hostAppId: Int?
+    /// The roster's change history as the overlay shows it now (SPEC §15: exclusions, the host, attribution
+    /// applied), in any order: the Atom feeds' entries. Empty when nothing changed yet.
+    public var changes: [HistoryEntry] = []
+    /// When the history's baseline was taken: an empty feed's `updated`, stable while nothing changes; nil when
+    /// there is none yet (the feed then uses the document's revision time).
+    public var changesSince: Date?
     /// Changes whenever anything the roster's documents and rendered files come from changes (its apps, the
     /// overlay and attribution that shaped them, its change history, its icons), as the caller counts such
     /// things; nil when the caller does not know (the writer then always renders). With the writer's

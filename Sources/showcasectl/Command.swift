@@ -14,6 +14,8 @@ enum Command: Sendable, Equatable {
     /// The monitoring plugin over `Roster.Health`; nil `maxAge` means twice `refresh.interval`.
     case check(maxAge: Duration?)
     case metrics
+    /// `Roster.Changes`: one page of what changed in a storefront's roster (nil `since`: the newest).
+    case changes(storefront: Storefront, host: String?, since: Int?, limit: Int?)
     case version
     /// `--version` or `-V`: this client's version alone, without asking the daemon.
     case clientVersion

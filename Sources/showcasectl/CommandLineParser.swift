@@ -196,6 +196,11 @@ struct CommandLineParser {
         case "export": return .export
         case "check": return .check(maxAge: try maxAge(spec))
         case "metrics": return .metrics
+        case "changes":
+            return .changes(
+                storefront: try storefront(values["storefront"]!), host: try host(spec),
+                since: try count("since", in: 0...Int.max, example: "41", spec),
+                limit: try count("limit", in: 1...1000, example: "100", spec))
         case "version": return .version
         case "help":
             if let topic = positionals.first, CommandSpec.named(topic) == nil {
@@ -276,6 +281,20 @@ struct CommandLineParser {
                 "--max-age must be a duration of at least 1s like 90m, 48h or 2d, found '\(text)'", command: spec)
         }
         return duration
+    }
+
+    /// The whole number `--name` gives, within `range`.
+    private func count(_ name: String, in range: ClosedRange<Int>, example: String, _ spec: CommandSpec)
+        throws(CommandLineError) -> Int?
+    {
+        guard let text = values[name] else { return nil }
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), range.contains(value) else {
+            let bounds =
+                range.upperBound == Int.max
+                ? "\(range.lowerBound) or more" : "\(range.lowerBound) to \(range.upperBound)"
+            throw .usage("--\(name) must be a whole number \(bounds), like \(example), found '\(text)'", command: spec)
+        }
+        return value
     }
 
     private func waitMilliseconds(_ spec: CommandSpec) throws(CommandLineError) -> Int? {

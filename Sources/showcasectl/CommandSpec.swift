@@ -201,6 +201,24 @@ struct CommandSpec: Sendable {
                 """,
             example: "showcasectl metrics | grep showcase_roster_state"),
         CommandSpec(
+            "changes",
+            summary: "list what changed in a storefront's roster: apps added, removed, updated, repriced",
+            details: """
+                Prints the change history the daemon keeps for one storefront's roster, newest first: apps \
+                added or removed, new versions (with their release notes under --json) and price changes, as \
+                the overlay shows them now (excluded apps never appear). Each entry has a serial that only grows: \
+                a job that remembers the latest one it saw passes it as --since next time and gets only what is \
+                new (the oldest first page when more than --limit are new). A storefront not kept warm has no \
+                history (latest 0). Exits 65 for an unknown storefront or host, 64 for a --limit outside 1 to 1000.
+                """,
+            options: [
+                OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),
+                OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
+                OptionSpec("since", value: "SERIAL", help: "only changes with a serial above SERIAL"),
+                OptionSpec("limit", value: "N", help: "at most N changes, 1 to 1000 (default 100)"),
+            ],
+            example: "showcasectl changes --storefront de --since 41"),
+        CommandSpec(
             "version",
             summary: "print showcasectl's version and, when reachable, the daemon's",
             details: "Prints this client's version, and the running daemon's when it answers on the socket.",

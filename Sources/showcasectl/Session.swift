@@ -66,6 +66,13 @@ struct Session {
             text.split(separator: "\n", omittingEmptySubsequences: false).forEach {
                 console.line(String($0).escapingControlCharacters())
             }
+        case .changes(let storefront, let host, let since, let limit):
+            let request = RosterChangesRequest(storefront: storefront.code, host: host, since: since, limit: limit)
+            let reply = try daemon.call(ShowcaseInterfaces.Method.changes, request.encoded())
+            if options.json { return printJSON(reply) }
+            let decoded = try decodeForDisplay(
+                RosterChangesReply.self, from: reply, method: ShowcaseInterfaces.Method.changes)
+            ChangesView.lines(decoded, since: since, time: time, console: console).forEach(console.line)
         case .version, .help, .checkConfig, .check, .clientVersion:
             break
         }

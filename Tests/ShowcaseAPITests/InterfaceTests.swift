@@ -16,7 +16,7 @@ struct InterfaceTests {
         let admin = try VarlinkIDL(parsing: ShowcaseInterfaces.admin)
         #expect(roster.name == ShowcaseInterfaces.rosterName)
         #expect(admin.name == ShowcaseInterfaces.adminName)
-        #expect(roster.types == ["App"])
+        #expect(roster.types == ["App", "Change"])
     }
 
     @Test("every method name constant is a method of its interface, and every method has one")
@@ -25,7 +25,8 @@ struct InterfaceTests {
         let admin = try VarlinkIDL(parsing: ShowcaseInterfaces.admin)
         let names = [
             ShowcaseInterfaces.Method.get, ShowcaseInterfaces.Method.getApp, ShowcaseInterfaces.Method.storefronts,
-            ShowcaseInterfaces.Method.watch, ShowcaseInterfaces.Method.health, ShowcaseInterfaces.Method.status,
+            ShowcaseInterfaces.Method.watch, ShowcaseInterfaces.Method.changes, ShowcaseInterfaces.Method.health,
+            ShowcaseInterfaces.Method.status,
             ShowcaseInterfaces.Method.reload, ShowcaseInterfaces.Method.refresh, ShowcaseInterfaces.Method.export,
             ShowcaseInterfaces.Method.metrics,
         ]

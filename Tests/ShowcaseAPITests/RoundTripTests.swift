@@ -25,6 +25,11 @@ struct RoundTripTests {
         for request in [RosterWatchRequest(), RosterWatchRequest(storefront: "de", host: "io.example.NoteJar")] {
             #expect(try Self.overTheWire(request) == request)
         }
+        for request in [
+            RosterChangesRequest(storefront: "de"), .init(storefront: "us", host: "h", since: 41, limit: 5),
+        ] {
+            #expect(try Self.overTheWire(request) == request)
+        }
         for request in [AdminRefreshRequest(), AdminRefreshRequest(storefront: "jp")] {
             #expect(try Self.overTheWire(request) == request)
         }
@@ -38,6 +43,21 @@ struct RoundTripTests {
         let warming = RosterGetReply(
             storefront: "jp", host: "io.example.NoteJar", state: .warming, fetchedAt: nil, apps: [])
         #expect(try Self.overTheWire(get) == get)
+        let changes = RosterChangesReply(
+            storefront: "de", host: "io.example.NoteJar", latest: 7,
+            changes: [
+                RosterChange(
+                    serial: 7, at: "2026-12-01T08:00:00Z", kind: RosterChange.Kind.updated, id: 1, name: "Jar",
+                    platform: "ios", storeUrl: "https://apps.apple.com/de/app/id1", iconUrl: "https://x/1.jpg",
+                    version: "2.0", versionDate: "2026-11-30T08:00:00Z", releaseNotes: "Notes\nmore"),
+                RosterChange(
+                    serial: 6, at: "2026-11-30T08:00:00Z", kind: RosterChange.Kind.price, id: 2, name: "Pot",
+                    platform: "macos", storeUrl: "https://apps.apple.com/de/app/id2", iconUrl: "https://x/2.jpg",
+                    formattedPrice: "0,99 €", previousFormattedPrice: "1,99 €"),
+            ])
+        #expect(try Self.overTheWire(changes) == changes)
+        #expect(
+            try Self.overTheWire(RosterChangesReply(storefront: "jp", host: "h", latest: 0, changes: [])).latest == 0)
         #expect(try Self.overTheWire(warming) == warming)
         #expect(
             try Self.overTheWire(RosterGetAppReply(app: Samples.bareApp)) == RosterGetAppReply(app: Samples.bareApp))

@@ -106,12 +106,13 @@ enum Ctl {
         "export": [],
         "check": ["--max-age"],
         "metrics": [],
+        "changes": ["--storefront", "--host", "--since", "--limit"],
         "version": [],
     ]
 
     /// Every command of showcasectl(1).
     static let specCommands = [
         "roster", "app", "storefronts", "watch", "status", "reload", "refresh", "check-config", "check", "export",
-        "metrics", "version",
+        "metrics", "changes", "version",
     ]
 }

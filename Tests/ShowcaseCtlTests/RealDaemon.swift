@@ -79,6 +79,8 @@ final class RealDaemon: @unchecked Sendable {
               rate_limit: 600/min
             cache:
               directory: \(directory.appendingPathComponent("cache").path)
+            state:
+              directory: \(directory.appendingPathComponent("state").path)
             socket:
               path: \(socketPath)
               mode: "0666"

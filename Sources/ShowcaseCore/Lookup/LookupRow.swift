@@ -65,15 +65,18 @@ public struct LookupRow: Sendable, Hashable, Codable {
     public var fileSizeBytes: String?
     /// First release, an ISO 8601 string (`2021-03-11T07:00:00Z`); decoded but unused.
     public var releaseDate: String?
-    /// Release of the current version, an ISO 8601 string; decoded but unused.
+    /// Release of the current version, an ISO 8601 string: the change history's `versionDate`.
     public var currentVersionReleaseDate: String?
+    /// What the developer wrote about the current version; the change history keeps it (capped) with an `updated`
+    /// entry. Never served with the roster.
+    public var releaseNotes: String?
 
     private enum CodingKeys: String, CodingKey {
         case wrapperType, kind, artistType, artistId, artistName, supportedDevices, trackId, trackName, bundleId
         case sellerName
         case primaryGenreName, primaryGenreId, genres, price, formattedPrice, currency, minimumOsVersion, version
         case artworkUrl60, artworkUrl100, artworkUrl512, trackViewUrl, averageUserRating, userRatingCount
-        case fileSizeBytes, releaseDate, currentVersionReleaseDate
+        case fileSizeBytes, releaseDate, currentVersionReleaseDate, releaseNotes
     }
 
     /// A row with every field nil; tests and fakes fill in what they need.
@@ -115,6 +118,7 @@ public struct LookupRow: Sendable, Hashable, Codable {
         fileSizeBytes = string(.fileSizeBytes)
         releaseDate = string(.releaseDate)
         currentVersionReleaseDate = string(.currentVersionReleaseDate)
+        releaseNotes = string(.releaseNotes)
     }
 
     /// True for the artist row (`wrapperType: artist`), which describes the developer and is not an app.

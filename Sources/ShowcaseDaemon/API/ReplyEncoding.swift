@@ -3,6 +3,7 @@ import ShowcaseAPI
 import ShowcaseConfig
 import ShowcaseCore
 import ShowcaseExport
+import ShowcaseHistory
 import Varlink
 
 /// Every reply the daemon's methods send, as Varlink values and errors: the one file that knows the wire shape of
@@ -173,6 +174,21 @@ enum ReplyEncoding {
             platform: app.platform.rawValue, devices: app.devices.names, minimumOsVersion: app.minimumOsVersion,
             iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
             tagline: resolved.tagline)
+    }
+
+    /// `Roster.Changes`'s reply.
+    static func changes(_ page: ChangesPage) -> JSONValue {
+        RosterChangesReply(
+            storefront: page.storefront.code, host: page.host, latest: page.latest,
+            changes: page.entries.map { entry in
+                RosterChange(
+                    serial: entry.serial, at: timestamp(entry.at), kind: entry.kind.rawValue, id: entry.id,
+                    name: entry.name, platform: entry.platform.rawValue, storeUrl: entry.storeUrl,
+                    iconUrl: entry.iconUrl, version: entry.version, versionDate: entry.versionDate,
+                    releaseNotes: entry.releaseNotes, formattedPrice: entry.formattedPrice,
+                    previousFormattedPrice: entry.previousFormattedPrice)
+            }
+        ).encoded()
     }
 
     /// RFC 3339 UTC with seconds (`2026-11-29T14:18:43Z`).

@@ -37,6 +37,9 @@ final class RosterMethods: Sendable {
             responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
         }
         try interface.handle("Watch") { [self] call, responder throws(VarlinkError) in try watch(call, responder) }
+        try interface.handle("Changes") { [self] call, responder throws(VarlinkError) in
+            try changes(call, responder)
+        }
         // Not admin-only: a monitoring check run by a member of the socket's group needs it. Off the event loop,
         // like Status: right after startup it may decode every cached roster nothing has asked for yet.
         try interface.handle("Health") { [self] _, responder in
@@ -152,6 +155,33 @@ final class RosterMethods: Sendable {
         if let filter { service.keepWarmOnDemand(filter) }
         let stream = WatchStream(host: host.bundleID, filter: filter, responder: responder, hub: watches)
         if call.more { watches.open(stream) } else { stream.answerOnce() }
+    }
+
+    // MARK: Changes
+
+    private func changes(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
+        let parameters: RosterChangesRequest
+        do { parameters = try RosterChangesRequest(decoding: .object(call.parameters)) } catch {
+            throw .invalidParameter(error.field)
+        }
+        let storefront: Storefront
+        do { storefront = try Storefront(parsing: parameters.storefront) } catch {
+            throw ReplyEncoding.unknownStorefront(parameters.storefront)
+        }
+        let snapshot = service.config.current
+        guard let host = snapshot.host(named: parameters.host) else {
+            throw ReplyEncoding.unknownHost(parameters.host ?? "")
+        }
+        let limit = parameters.limit ?? RosterChangesRequest.defaultLimit
+        guard RosterChangesRequest.limits.contains(limit) else { throw .invalidParameter("limit") }
+        if let since = parameters.since, since < 0 { throw .invalidParameter("since") }
+        // Off the event loop: the first read of a history reads its file.
+        let service = self.service
+        Task {
+            let page = service.changes(
+                storefront: storefront, host: host, since: parameters.since, limit: limit, snapshot: snapshot)
+            responder.reply(ReplyEncoding.changes(page))
+        }
     }
 
     /// Ends every open Watch with a final reply (shutdown), so in-flight streams finish instead of being cut.

@@ -15,11 +15,17 @@ final class Refresher: Sendable {
     private let config: ConfigHolder
     private let clock: any ShowcaseClock
     private let log: DaemonLog
+    /// Where each successful roster's changes are recorded, for every host of its developer.
+    private let history: HistoryRecorder
     /// Device models already logged as unknown, so each is logged once per run, not once per refresh.
     private let loggedDeviceModels = NSLockedBox<Set<String>>([])
 
-    init(store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog) {
+    init(
+        store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog,
+        history: HistoryRecorder
+    ) {
         self.store = store
+        self.history = history
         self.upstream = upstream
         self.config = config
         self.clock = clock
@@ -129,6 +135,15 @@ final class Refresher: Sendable {
                 }
                 cache.removeDiagnostic(
                     for: .roster(artistId: artistId, language: edition.language), storefront: storefront)
+                // After the cache write, before the store serves the roster: once a query (or Status) sees it,
+                // its changes are in `Roster.Changes` too, and the refresh is not still busy with history files
+                // while everything else already reads it as done. The history compares with its own baseline.
+                let owners = hosts.compactMap { bundleID -> (bundleID: String, trackId: Int?)? in
+                    guard let identity = store.identity(bundleID), identity.artistId == artistId else { return nil }
+                    return (bundleID, identity.trackId)
+                }
+                history.record(
+                    roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep)
                 if store.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
                 apps += roster.apps.count
             } catch {

@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseConfig
 import ShowcaseCore
 import ShowcaseExport
+import ShowcaseHistory
 
 extension RosterService {
     /// What an export pass writes now: every configured host in every configured storefront, in each of its
@@ -33,6 +34,7 @@ extension RosterService {
             plan.renderers += WebSurfaces.documentRenderers
             plan.hostRenderers += WebSurfaces.hostRenderers
         }
+        if settings.feed { plan.renderers.append(AtomFeedRenderer()) }
         return plan
     }
 
@@ -69,13 +71,21 @@ extension RosterService {
         }
         switch answer {
         case .roster(let roster, _):
+            // The feeds' entries, from the history's copy in memory: no file is read for a history that did not
+            // change since it was last read.
+            let history =
+                snapshot.configuration.export?.feed == true
+                ? self.history.reading(
+                    HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep)
+                : nil
             // The apps are built only when the writer must render (``ExportRoster/Content-swift.enum/deferred``):
-            // the same roster revision and fetch, the same identity and the same host settings (overlay,
-            // attribution) give the same files.
+            // the same roster revision and fetch, the same identity, the same host settings (overlay,
+            // attribution) and the same history give the same files.
             let fingerprint = [
                 revision, Int(roster.fetchedAt.timeIntervalSince1970 * 1000), roster.resultCount,
                 identity?.artistId ?? 0, identity?.trackId ?? host.appID ?? 0,
-                exporter.settingsEpoch(of: host, in: snapshot.configuration),
+                exporter.settingsEpoch(of: host, in: snapshot.configuration), history?.latest ?? -1,
+                history?.baselineAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? 0,
             ]
             let apps: @Sendable () -> [Platform: [ExportedApp]] = {
                 var apps: [Platform: [ExportedApp]] = [:]
@@ -86,11 +96,16 @@ extension RosterService {
                 }
                 return apps
             }
-            return ExportRoster(
+            var exported = ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ExportState(ServedState(answer)), fetchedAt: roster.fetchedAt,
-                content: .deferred(now: now, apps: apps), hostAppId: identity?.trackId ?? host.appID,
-                fingerprint: fingerprint)
+                content: .deferred(now: now, apps: apps), artistName: history?.artistName,
+                hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint)
+            if let history {
+                exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot)
+                exported.changesSince = history.baselineAt
+            }
+            return exported
         case .warming:
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,

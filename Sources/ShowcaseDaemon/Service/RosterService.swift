@@ -21,6 +21,8 @@ final class RosterService: Sendable {
     let notifier: SystemdNotifier
     /// Keeps `export.directory` current (its loop runs as the ``ExportService``).
     let exporter: Exporter
+    /// The change history under `state.directory` (fixed at startup, like the cache).
+    let history: HistoryRecorder
     /// Where the configuration was read from (Status shows it).
     let configPath: String
     private let load: @Sendable () throws(ConfigErrors) -> Configuration
@@ -54,7 +56,10 @@ final class RosterService: Sendable {
         self.config = config
         let limiter = RateLimiter(clock: clock, spacing: { config.current.requestSpacing })
         upstream = Upstream(config: config, limiter: limiter, log: log)
-        let refresher = Refresher(store: store, upstream: upstream, config: config, clock: clock, log: log)
+        let history = HistoryRecorder(directory: configuration.historyDirectory, log: log)
+        self.history = history
+        let refresher = Refresher(
+            store: store, upstream: upstream, config: config, clock: clock, log: log, history: history)
         self.refresher = refresher
         // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
         let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
@@ -76,6 +81,10 @@ final class RosterService: Sendable {
         }
         // Every change to a roster (a new revision, a failure, a decoded cache file) is a reason to export.
         _ = store.watch { [config, exporter] _ in
+            if config.current.configuration.export != nil { exporter.rostersChanged() }
+        }
+        // A version or price change is no new revision (neither is served), but it is a new feed entry.
+        history.onGrowth { [config, exporter] in
             if config.current.configuration.export != nil { exporter.rostersChanged() }
         }
         if notifier.isEnabled {

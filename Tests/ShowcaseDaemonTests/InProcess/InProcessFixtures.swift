@@ -19,7 +19,8 @@ enum InProcessFixtures {
             storefronts: storefronts.map(TestBed.storefront),
             refresh: RefreshSchedule(interval: interval, jitter: 0, retry: .seconds(60)),
             lookup: LookupSettings(rateLimit: RateLimit(requests: 600, per: .seconds(60))),
-            cache: CacheSettings(directory: cache), socket: SocketSettings(path: "/in-process/showcased.sock"))
+            cache: CacheSettings(directory: cache), socket: SocketSettings(path: "/in-process/showcased.sock"),
+            state: StateSettings(directory: NSTemporaryDirectory() + "showcase-in-process-\(UUID().uuidString)"))
     }
 
     /// The fixture roster of `code`, fetched at `fetchedAt`.

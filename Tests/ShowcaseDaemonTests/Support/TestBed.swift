@@ -90,6 +90,8 @@ final class TestBed: @unchecked Sendable {
               rate_limit: \(rateLimit)\(lookupLines.map { "\n  \($0)" }.joined())
             cache:
               directory: \(cacheDirectory.path)
+            state:
+              directory: \(directory.appendingPathComponent("state").path)
             socket:
               path: \(socketPath)
               mode: "0666"\(adminLine)

@@ -1,0 +1,44 @@
+import Varlink
+
+/// The parameters of `io.showcase.Roster.Changes`: what changed in a storefront's roster (SPEC §15), a page of it.
+public struct RosterChangesRequest: APIValue {
+    /// The default page size when a call names no `limit`.
+    public static let defaultLimit = 100
+    /// The accepted page sizes: any other `limit` is `org.varlink.service.InvalidParameter`.
+    public static let limits = 1...1000
+
+    /// The storefront code, alpha-2 or alpha-3, any case.
+    public var storefront: String
+    /// A configured host's bundle id; nil asks for the first host in the configuration.
+    public var host: String?
+    /// Only entries with a serial above this one; nil asks for the newest.
+    public var since: Int?
+    /// At most this many entries (``limits``); nil is ``defaultLimit``.
+    public var limit: Int?
+
+    /// A query for `storefront`'s changes.
+    public init(storefront: String, host: String? = nil, since: Int? = nil, limit: Int? = nil) {
+        self.storefront = storefront
+        self.host = host
+        self.since = since
+        self.limit = limit
+    }
+
+    /// Reads a call's parameters.
+    public init(from object: APIObjectReader) throws(APIDecodingError) {
+        storefront = try object.string("storefront")
+        host = try object.optionalString("host")
+        since = try object.optionalInt("since")
+        limit = try object.optionalInt("limit")
+    }
+
+    /// The call's parameters; nil fields are omitted.
+    public func encoded() -> JSONValue {
+        var object = APIObjectBuilder(capacity: 4)
+        object.set("storefront", storefront)
+        object.set("host", host)
+        object.set("since", since)
+        object.set("limit", limit)
+        return object.object
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension HistoryEntry {
+    /// The entry as one line of a history log: a JSON object (no raw newline can occur inside: JSON escapes them)
+    /// and a final `\n`. `at` is in whole milliseconds since 1970, so it reads back exactly.
+    public var line: Data {
+        var data = (try? Self.encoder.encode(self)) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The entry one log line holds (without its `\n`), or nil for anything else: a line cut by a crash, a foreign
+    /// line, a serial below 1.
+    public init?(line: some Collection<UInt8>) {
+        guard let entry = try? Self.decoder.decode(HistoryEntry.self, from: Data(line)), entry.serial >= 1 else {
+            return nil
+        }
+        self = entry
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+}

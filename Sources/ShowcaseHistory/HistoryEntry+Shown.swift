@@ -1,0 +1,26 @@
+import ShowcaseCore
+
+extension Array where Element == HistoryEntry {
+    /// The entries as a host's overlay shows them now (SPEC §15): an excluded app's and the host app's own
+    /// entries left out, attribution applied to each `storeUrl`. Applied at read time, so a reload takes effect
+    /// on the next call and the history itself never changes.
+    public func shown(
+        overlay: Overlay, attribution: Attribution, hostBundleId: String, hostTrackId: Int?
+    ) -> [HistoryEntry] {
+        compactMap { entry in
+            guard !overlay.excluded.contains(entry.id), entry.id != hostTrackId else { return nil }
+            var shown = entry
+            shown.storeUrl = attribution.apply(to: entry.storeUrl, platform: entry.platform, hostBundleId: hostBundleId)
+            return shown
+        }
+    }
+
+    /// One page of entries (oldest first in `self`), newest first: those with a serial above `since` when given;
+    /// when more than `limit` match, the newest `limit` without `since`, the oldest `limit` after it with one (so
+    /// a client paging forward with the newest serial it got never skips an entry).
+    public func page(since: Int?, limit: Int) -> [HistoryEntry] {
+        let limit = Swift.max(0, limit)
+        guard let since else { return Array(suffix(limit).reversed()) }
+        return Array(lazy.filter { $0.serial > since }.prefix(limit).reversed())
+    }
+}

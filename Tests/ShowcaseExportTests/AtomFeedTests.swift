@@ -1,0 +1,107 @@
+import Foundation
+import ShowcaseCore
+import ShowcaseExport
+import ShowcaseHistory
+import Testing
+
+@Suite("Atom feed")
+struct AtomFeedTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func entry(
+        _ serial: Int, _ kind: HistoryEntry.Kind, name: String = "Note Jar", platform: Platform = .ios,
+        version: String? = nil, date: String? = nil, notes: String? = nil
+    ) -> HistoryEntry {
+        HistoryEntry(
+            serial: serial, at: start.addingTimeInterval(Double(serial) * 3600), kind: kind, id: 100 + serial,
+            name: name, platform: platform, storeUrl: "https://apps.apple.com/de/app/id\(100 + serial)?uo=4&pt=1",
+            iconUrl: "https://is1-ssl.mzstatic.com/image/\(serial)/512x512bb.jpg", version: version,
+            versionDate: date, releaseNotes: notes, formattedPrice: kind == .price ? "0,99 €" : nil,
+            previousFormattedPrice: kind == .price ? "1,99 €" : nil)
+    }
+
+    static func feed(
+        _ entries: [HistoryEntry], platform: Platform = .ios, language: String? = nil, isDefault: Bool = true,
+        selfURL: String? = nil, artist: String? = "Example Developer"
+    ) -> String {
+        let feed = AtomFeed(
+            host: "com.example.Host", storefront: try! Storefront(parsing: "de"), language: language,
+            isDefaultLanguage: isDefault, platform: platform, artistName: artist, entries: entries,
+            quietSince: start, selfURL: selfURL)
+        return String(decoding: feed.rendered(), as: UTF8.self)
+    }
+
+    @Test("entries newest first with stable tag ids, a category per kind, versionDate as updated, notes as text")
+    func entries() {
+        let xml = Self.feed([
+            Self.entry(1, .added),
+            Self.entry(2, .updated, version: "2.1", date: "2026-12-01T08:00:00Z", notes: "Faster jars"),
+            Self.entry(3, .price),
+        ])
+        let ids = xml.ranges(of: "<id>tag:showcased,2026:com.example.Host/de/").count
+        #expect(ids == 4, "the feed's own id and one per entry")
+        let three = xml.range(of: "com.example.Host/de/3</id>")!.lowerBound
+        let two = xml.range(of: "com.example.Host/de/2</id>")!.lowerBound
+        let one = xml.range(of: "com.example.Host/de/1</id>")!.lowerBound
+        #expect(three < two && two < one, "newest first")
+        #expect(xml.contains("<category term=\"updated\"/>"))
+        #expect(xml.contains("<category term=\"price\"/>"))
+        #expect(xml.contains("<category term=\"added\"/>"))
+        #expect(xml.contains("<title type=\"text\">Note Jar 2.1</title>"))
+        #expect(xml.contains("<updated>2026-12-01T08:00:00Z</updated>"))
+        #expect(xml.contains("<content type=\"text\">Faster jars</content>"))
+        #expect(xml.contains("<author><name>Example Developer</name></author>"))
+        #expect(xml.contains("href=\"https://apps.apple.com/de/app/id102?uo=4&amp;pt=1\""))
+        // The feed is as new as its newest entry (entry 3 was detected at start + 3 h, after 2026-12-01).
+        #expect(
+            xml.contains(
+                "<updated>" + RFC3339.seconds(Self.start.addingTimeInterval(3 * 3600)) + "</updated>\n  <author>"))
+    }
+
+    @Test("only the document's platform; an empty feed is still a feed, updated at the baseline's time")
+    func platformAndEmpty() {
+        let mac = Self.entry(1, .added, platform: .macos)
+        let xml = Self.feed([mac], platform: .ios)
+        #expect(!xml.contains("<entry>"))
+        #expect(xml.contains("<updated>\(RFC3339.seconds(Self.start))</updated>"))
+        #expect(
+            xml.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"))
+        #expect(xml.hasSuffix("</feed>\n"))
+        #expect(Self.feed([mac], platform: .macos).contains("<entry>"))
+    }
+
+    @Test("a self link only with an absolute public_url")
+    func selfLink() {
+        #expect(!Self.feed([]).contains("rel=\"self\""))
+        let url = "https://example.com/showcase/v1/com.example.Host/de/ios.atom"
+        #expect(
+            Self.feed([], selfURL: url).contains("<link rel=\"self\" type=\"application/atom+xml\" href=\"\(url)\"/>"))
+    }
+
+    @Test("a non-default language's entry ids carry the language; the default language's never do")
+    func languageIds() {
+        let entry = Self.entry(7, .added)
+        #expect(Self.feed([entry], language: "fr", isDefault: false).contains("com.example.Host/de/fr/7</id>"))
+        #expect(Self.feed([entry], language: "en", isDefault: true).contains("com.example.Host/de/7</id>"))
+    }
+
+    @Test("upstream text is escaped for XML and stripped of the characters XML 1.0 forbids")
+    func escaping() {
+        let hostile = Self.entry(
+            1, .updated, name: "<script>alert('x')</script> & \"Co\"\u{1B}[2J", version: "1\u{0}.0",
+            notes: "line\u{7}\nnext\u{FFFE}]]>")
+        let xml = Self.feed([hostile], artist: "Dev <b>&amp;</b>")
+        #expect(!xml.contains("<script>"))
+        #expect(xml.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;Co&quot;[2J"))
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!xml.unicodeScalars.contains { $0.value == 0xFFFE })
+        #expect(xml.contains("next]]&gt;</content>"))
+        #expect(xml.contains("<name>Dev &lt;b&gt;&amp;amp;&lt;/b&gt;</name>"))
+    }
+
+    @Test("the same entries give the same bytes, whatever order they come in")
+    func stable() {
+        let entries = [Self.entry(1, .added), Self.entry(2, .removed)]
+        #expect(Self.feed(entries) == Self.feed(entries.reversed()))
+    }
+}

@@ -58,6 +58,9 @@ struct RefreshQueue: Sendable {
         var fetchedAt: Date?
         /// The jitter draw (0...1) for `fetchedAt`.
         var unit = 0.5
+        /// Asked for while its refresh ran, by a caller that wants a fetch starting after its call
+        /// (``requestAfterRunning(_:)``): urgent again as soon as that refresh finishes.
+        var rerun = false
     }
 
     /// What the worker should do next.
@@ -152,6 +155,25 @@ struct RefreshQueue: Sendable {
         }
     }
 
+    /// Whether `edition` is due before every waiting entry (asked for, or a rerun after a refresh in progress).
+    func isUrgent(_ edition: StorefrontEdition) -> Bool { entries[edition]?.state == .urgent }
+
+    /// Whether `edition`'s refresh is in progress now.
+    func isRunning(_ edition: StorefrontEdition) -> Bool {
+        switch entries[edition]?.state {
+        case .running?, .runningForgotten?: true
+        default: false
+        }
+    }
+
+    /// Asks for a refresh of `edition` that starts after now: for one whose refresh is in progress (an answer that
+    /// may predate the request), another one as soon as it finishes; otherwise as ``requestNow(_:)``.
+    mutating func requestAfterRunning(_ edition: StorefrontEdition) {
+        guard isRunning(edition) else { return requestNow(edition) }
+        entries[edition]?.state = .running
+        entries[edition]?.rerun = true
+    }
+
     // MARK: The worker's steps
 
     /// The most urgent job at `now`: an urgent entry first, else the earliest due (by code on a tie).
@@ -213,8 +235,14 @@ struct RefreshQueue: Sendable {
         }
         let due = now.instant + delay
         entry.state = .waiting(due: due)
+        if entry.rerun {
+            // Someone asked while it ran: the next refresh is now (the rate limiter and any throttle pause still
+            // decide when it may go out).
+            entry.rerun = false
+            entry.state = .urgent
+        }
         entries[edition] = entry
-        return due
+        return entry.state == .urgent ? now.instant : due
     }
 
     /// Applies a reloaded schedule: every refresh that follows a fetch is moved to that fetch plus the new

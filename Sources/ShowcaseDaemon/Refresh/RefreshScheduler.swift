@@ -14,6 +14,9 @@ import ShowcaseCore
 actor RefreshScheduler {
     private var queue = RefreshQueue()
     private var waiters: [StorefrontEdition: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
+    /// Callers of ``refreshNow(_:startingAfterCall:)`` that arrived while the edition's refresh ran and want a
+    /// fetch that starts after their call: they wait for the next refresh.
+    private var nextWaiters: [StorefrontEdition: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
     private let clock: any ShowcaseClock
     private let limiter: RateLimiter
     private let settings: @Sendable () -> RefreshSchedule
@@ -73,13 +76,21 @@ actor RefreshScheduler {
     }
 
     /// Refreshes `edition` as soon as the rate limiter allows (adding it to the warm set if needed) and
-    /// returns the outcome. Concurrent callers share one fetch.
-    func refreshNow(_ edition: StorefrontEdition) async -> RefreshOutcome {
+    /// returns the outcome. Concurrent callers share one fetch. With `startingAfterCall` (`Admin.Refresh`), a
+    /// refresh already in progress does not count — its upstream answer may predate the call — and the caller
+    /// waits for one more, which callers arriving meanwhile share; without it (a query waiting on a warming
+    /// roster), the refresh in progress is the one waited for.
+    func refreshNow(_ edition: StorefrontEdition, startingAfterCall: Bool = false) async -> RefreshOutcome {
         guard !stopped else { return .failed(.shuttingDown) }
-        queue.requestNow(edition)
+        let next = startingAfterCall && queue.isRunning(edition)
+        if startingAfterCall { queue.requestAfterRunning(edition) } else { queue.requestNow(edition) }
         wake()
         return await withCheckedContinuation { continuation in
-            waiters[edition, default: []].append(continuation)
+            if next {
+                nextWaiters[edition, default: []].append(continuation)
+            } else {
+                waiters[edition, default: []].append(continuation)
+            }
         }
     }
 
@@ -118,11 +129,21 @@ actor RefreshScheduler {
             let outcome = await refresh(edition)
             queue.finish(edition, outcome, at: RefreshQueue.Moment(clock), schedule: settings(), unit: jitter())
             for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: outcome) }
+            // Those who asked while it ran wait for the refresh the queue now holds urgent; if it holds none (the
+            // edition was forgotten meanwhile), this outcome is the last there will be.
+            if let next = nextWaiters.removeValue(forKey: edition) {
+                if queue.isUrgent(edition) {
+                    waiters[edition, default: []] += next
+                } else {
+                    for waiter in next { waiter.resume(returning: outcome) }
+                }
+            }
         }
         stopped = true
-        let pending = waiters
+        let pending = Array(waiters.values.joined()) + Array(nextWaiters.values.joined())
         waiters = [:]
-        for waiter in pending.values.joined() { waiter.resume(returning: .failed(.shuttingDown)) }
+        nextWaiters = [:]
+        for waiter in pending { waiter.resume(returning: .failed(.shuttingDown)) }
     }
 
     private func sleep(until deadline: ContinuousClock.Instant?) async {

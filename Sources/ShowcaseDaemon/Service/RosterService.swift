@@ -280,7 +280,8 @@ final class RosterService: Sendable {
         let scheduler = self.scheduler
         var waiting: [Task<Void, Never>] = []
         for edition in editions {
-            waiting.append(Task { sink.yield(.finished(edition, await scheduler.refreshNow(edition))) })
+            waiting.append(
+                Task { sink.yield(.finished(edition, await scheduler.refreshNow(edition, startingAfterCall: true))) })
         }
         let watcher = Task { [clock] in
             while !Task.isCancelled {

@@ -16,15 +16,13 @@ struct IconExportTests {
         bed.storefronts = storefronts
         bed.replay.serveArtworkHere(true)
         bed.lookupLines = ["artwork_hosts: [\"\(bed.replay.artworkPrefix)\"]"]
-        let state = bed.directory.appendingPathComponent("state").path
+        // The bed's own state directory (TestBed writes `state:`) keeps the icon index across a restart.
         bed.extra = """
             export:
               directory: \(bed.exportDirectory.path)
               gzip: false
               icons:
                 sizes: [\(Self.sizes.map(String.init).joined(separator: ", "))]
-            state:
-              directory: \(state)
             """
         try bed.start()
         try bed.waitUntilWarm()

@@ -190,3 +190,37 @@ struct RefreshQueueTests {
         #expect(due(queue, us) == start.instant + .seconds(7200))
     }
 }
+
+extension RefreshQueueTests {
+    @Test("a refresh asked for while one runs, by a caller that wants a fetch after its call, runs right after it")
+    func rerunAfterRunning() {
+        let schedule = RefreshSchedule(interval: .seconds(3600), jitter: 0, retry: .seconds(300))
+        var queue = RefreshQueue()
+        queue.requestNow(us)
+        queue.begin(us)
+        #expect(queue.isRunning(us))
+        // A query waiting on the roster joins the running refresh: nothing more is queued.
+        queue.requestNow(us)
+        let joined = queue.finish(us, .updated(changed: true), at: start, schedule: schedule, unit: 0.5)
+        #expect(joined == start.instant + .seconds(3600))
+        #expect(!queue.isUrgent(us))
+
+        // Admin.Refresh while a refresh runs: its answer may predate the call, so one more follows at once.
+        queue.requestNow(us)
+        queue.begin(us)
+        queue.requestAfterRunning(us)
+        let rerun = queue.finish(us, .updated(changed: false), at: start, schedule: schedule, unit: 0.5)
+        #expect(rerun == start.instant)
+        #expect(queue.isUrgent(us))
+        #expect(queue.nextJob(at: start.instant) == .run(us))
+        // That one is an ordinary refresh: after it, the interval again.
+        queue.begin(us)
+        let after = queue.finish(us, .updated(changed: false), at: start, schedule: schedule, unit: 0.5)
+        #expect(after == start.instant + .seconds(3600))
+
+        // Asked for while idle, it is simply urgent.
+        var idle = RefreshQueue()
+        idle.requestAfterRunning(us)
+        #expect(idle.isUrgent(us))
+    }
+}

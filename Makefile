@@ -92,7 +92,7 @@ lint:
 # build path; .ci/run calls it after `make test`.
 .PHONY: fuzz fuzz-smoke sanitize
 FUZZ_SECONDS ?= 60
-SANITIZE_UNIT_SUITES = LockingTests|DirectorySafetyTests|ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests
+SANITIZE_UNIT_SUITES = LockingTests|DirectorySafetyTests|ShowcaseCoreTests|ShowcaseConfigTests|VarlinkTests|ShowcaseAPITests|ShowcaseExportTests|ShowcaseHistoryTests
 SANITIZE_SUITES ?= $(SANITIZE_UNIT_SUITES)|ShowcaseDaemonTests|ShowcaseCtlTests
 
 fuzz: deps-build

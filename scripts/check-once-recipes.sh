@@ -61,8 +61,8 @@ check_recipe() { # RECIPE
     once=$(recipe_line "$recipe" 'showcased --once')
     build=$(recipe_line "$recipe" 'make site')
     publish=$(recipe_line "$recipe" 'cp -R "$SHOWCASE_EXPORT/."')
-    cached=$(grep -cE '^ +(- )?(\.showcase-cache|showcase-export)/?$' "$recipe") || true
-    [ "$cached" = 2 ] || fail "$name: the recipe must cache both .showcase-cache and showcase-export"
+    cached=$(grep -cE '^ +(- )?(\.showcase-cache|\.showcase-state|showcase-export)/?$' "$recipe") || true
+    [ "$cached" = 3 ] || fail "$name: the recipe must cache .showcase-cache, .showcase-state and showcase-export"
 
     # The site's repository.
     mkdir -p "$site"
@@ -73,10 +73,11 @@ hosts:
 storefronts: [us, de, jp]
 refresh: {interval: 24h, jitter: 10%, retry: 5m}
 lookup: {endpoint: "$replay/lookup", timeout: 5s, rate_limit: 600/min}
-export: {directory: showcase-export, gzip: true}
+export: {directory: showcase-export, gzip: true, feed: true}
+state: {directory: .showcase-state}
 YAML
     printf 'site:\n\tmkdir -p public && echo "<h1>Quiet Harbor</h1>" >public/index.html\n' >"$site/Makefile"
-    printf '.showcase-cache/\nshowcase-export/\npublic/\n' >"$site/.gitignore"
+    printf '.showcase-cache/\n.showcase-state/\nshowcase-export/\npublic/\n' >"$site/.gitignore"
     git -C "$site" init -q && git -C "$site" add -A
     git -C "$site" -c user.name=ci -c user.email=ci@example.org commit -q -m site
 
@@ -99,10 +100,13 @@ YAML
     ok "$name: cold run, $cold requests (S + H), the export published with the site"
 
     # The CI cache: saved as a tarball, restored into a fresh clone with every mtime changed.
-    tar -C "$work/$name-1" -cf "$work/$name-cache.tar" "$SHOWCASE_CACHE" "$SHOWCASE_EXPORT"
+    # The feeds (export.feed) make the state directory count: without it the second run starts a new history
+    # baseline and every feed's <updated> moves.
+    tar -C "$work/$name-1" -cf "$work/$name-cache.tar" "$SHOWCASE_CACHE" .showcase-state "$SHOWCASE_EXPORT"
     git clone -q "$site" "$work/$name-2"
     tar -C "$work/$name-2" -xf "$work/$name-cache.tar"
-    find "$work/$name-2/$SHOWCASE_CACHE" "$work/$name-2/$SHOWCASE_EXPORT" -exec touch -h -d '2001-01-01' {} +
+    find "$work/$name-2/$SHOWCASE_CACHE" "$work/$name-2/.showcase-state" "$work/$name-2/$SHOWCASE_EXPORT" \
+        -exec touch -h -d '2001-01-01' {} +
     curl -fsS -X POST "$replay/_replay/requests/clear" >/dev/null
     run_build "$work/$name-2"
     local warm

@@ -55,7 +55,8 @@ struct MetricsTests {
                 StorefrontMetrics(storefront: "de", apps: 9, ageSeconds: 61, state: .stale),
             ],
             varlinkCalls: ["io.showcase.Roster.Get": 3, "io.showcase.Admin.Reload": 1],
-            iconRequests: IconRequestCounts(ok: 4, refused: 2, failed: 1))
+            iconRequests: IconRequestCounts(
+                ok: 4, refused: 2, failed: 1, reasons: [.hostNotAllowed: 1, .wrongSize: 1, .timeout: 1]))
         let expected = """
             # HELP showcase_build_info The running showcased's version, as a label; the value is always 1.
             # TYPE showcase_build_info gauge
@@ -104,6 +105,18 @@ struct MetricsTests {
             showcase_icon_requests_total{result="ok"} 4
             showcase_icon_requests_total{result="refused"} 2
             showcase_icon_requests_total{result="failed"} 1
+            # HELP showcase_icon_failures_total Icon downloads refused or failed since the daemon started, by why \
+            (every reason listed, 0 included).
+            # TYPE showcase_icon_failures_total counter
+            showcase_icon_failures_total{reason="bad_url"} 0
+            showcase_icon_failures_total{reason="connection"} 0
+            showcase_icon_failures_total{reason="host_not_allowed"} 1
+            showcase_icon_failures_total{reason="http_status"} 0
+            showcase_icon_failures_total{reason="not_image"} 0
+            showcase_icon_failures_total{reason="redirect"} 0
+            showcase_icon_failures_total{reason="timeout"} 1
+            showcase_icon_failures_total{reason="too_large"} 0
+            showcase_icon_failures_total{reason="wrong_size"} 1
 
             """
         #expect(PrometheusExposition.render(small) == expected)
@@ -133,7 +146,7 @@ struct MetricsTests {
             "showcase_build_info", "showcase_config_generation", "showcase_upstream_requests_total",
             "showcase_upstream_failures_total", "showcase_upstream_throttled_total", "showcase_roster_apps",
             "showcase_roster_age_seconds", "showcase_roster_state", "showcase_varlink_calls_total",
-            "showcase_icon_requests_total",
+            "showcase_icon_requests_total", "showcase_icon_failures_total",
         ]
         #expect(Set(declared.keys) == Set(spec))
     }
@@ -163,8 +176,10 @@ struct MetricsTests {
         let text = PrometheusExposition.render(
             MetricsSnapshot(version: "1.0 \"beta\"\\x\n2", configGeneration: 1))
         #expect(text.contains(#"showcase_build_info{version="1.0 \"beta\"\\x\n2"} 1"#))
-        // 10 families (HELP and TYPE each), 5 single samples and the 3 icon results.
-        #expect(text.split(separator: "\n").count == 10 * 2 + 5 + 3, "an unescaped newline split a line")
+        // 11 families (HELP and TYPE each), 5 single samples, the 3 icon results and the icon failure reasons.
+        #expect(
+            text.split(separator: "\n").count == 11 * 2 + 5 + 3 + IconFailureReason.allCases.count,
+            "an unescaped newline split a line")
     }
 
     @Test("promtool check metrics accepts the rendered text, and rejects text that breaks the conventions")

@@ -95,7 +95,8 @@ final class Exporter: Sendable {
     /// `showcase_icon_requests_total` as of now.
     var iconRequestCounts: IconRequestCounts {
         let counters = icons.counters
-        return IconRequestCounts(ok: counters.ok, refused: counters.refused, failed: counters.failed)
+        return IconRequestCounts(
+            ok: counters.ok, refused: counters.refused, failed: counters.failed, reasons: counters.reasons)
     }
 
     /// A roster changed (a new revision, a failure, a cache file decoded): export after ``debounce``.

@@ -31,16 +31,24 @@ struct CurlImageTransport: ImageTransport {
         defer { showcase_http_free(&result) }
         showcase_http_get(url, userAgent, accept, milliseconds, max(0, limit), &result)
         let error = withUnsafeBytes(of: &result.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if result.overflow != 0 { return .refused("the body is larger than export.icons.max_bytes (\(limit) bytes)") }
+        if result.overflow != 0 {
+            return .refused(.tooLarge, "the body is larger than export.icons.max_bytes (\(limit) bytes)")
+        }
         let status = result.status
         if (300..<400).contains(status) {
-            return .refused("the server answered HTTP \(status), a redirect, which is never followed")
+            return .refused(.redirect, "the server answered HTTP \(status), a redirect, which is never followed")
         }
-        if status != 0, !(200..<300).contains(status) { return .failed("the server answered HTTP \(status)") }
-        if result.timed_out != 0 { return .failed("the download did not complete within lookup.timeout") }
-        if result.bad_encoding != 0 { return .refused("the body's Content-Encoding could not be decoded (\(error))") }
-        guard result.curl_code == 0 else { return .failed(error.isEmpty ? "the connection failed" : error) }
-        guard status != 0 else { return .refused("the answer was not HTTP") }
+        if status != 0, !(200..<300).contains(status) {
+            return .failed(.httpStatus, "the server answered HTTP \(status)")
+        }
+        if result.timed_out != 0 { return .failed(.timeout, "the download did not complete within lookup.timeout") }
+        if result.bad_encoding != 0 {
+            return .refused(.notImage, "the body's Content-Encoding could not be decoded (\(error))")
+        }
+        guard result.curl_code == 0 else {
+            return .failed(.connection, error.isEmpty ? "the connection failed" : error)
+        }
+        guard status != 0 else { return .refused(.notImage, "the answer was not HTTP") }
         guard let body = result.body, result.body_length > 0 else { return .body(Data()) }
         return .body(Data(bytes: body, count: result.body_length))
     }

@@ -52,6 +52,8 @@ final class IconFetcher: Sendable {
         var ok = 0
         var refused = 0
         var failed = 0
+        /// Refused and failed downloads by why (`showcase_icon_failures_total{reason}`).
+        var reasons: [IconFailureReason: Int] = [:]
     }
 
     private struct State {
@@ -139,6 +141,7 @@ final class IconFetcher: Sendable {
                     state.counters.ok += 1
                 case .failure(let failure):
                     if failure.refused { state.counters.refused += 1 } else { state.counters.failed += 1 }
+                    state.counters.reasons[failure.kind, default: 0] += 1
                 }
             }
             switch outcome {
@@ -165,25 +168,33 @@ final class IconFetcher: Sendable {
 
     private struct Failure: Error {
         var refused: Bool
+        var kind: IconFailureReason
         var reason: String
     }
 
     private func fetch(_ request: Request, settings: Settings) async -> Result<Fetched, Failure> {
         guard let url = request.key.url else {
-            return .failure(Failure(refused: true, reason: "its iconUrl does not end in <w>x<h>bb.<ext>"))
+            return .failure(
+                Failure(refused: true, kind: .badURL, reason: "its iconUrl does not end in <w>x<h>bb.<ext>"))
         }
         guard settings.rules.allowsIconURL(url) else {
             return .failure(
-                Failure(refused: true, reason: "\(url) is not under lookup.artwork_hosts (nothing was fetched)"))
+                Failure(
+                    refused: true, kind: .hostNotAllowed,
+                    reason: "\(url) is not under lookup.artwork_hosts (nothing was fetched)"))
         }
         switch await transport.get(url, maxBytes: settings.maxBytes, timeout: settings.timeout) {
-        case .refused(let reason): return .failure(Failure(refused: true, reason: "\(url): \(reason)"))
-        case .failed(let reason): return .failure(Failure(refused: false, reason: "\(url): \(reason)"))
+        case .refused(let kind, let reason):
+            return .failure(Failure(refused: true, kind: kind, reason: "\(url): \(reason)"))
+        case .failed(let kind, let reason):
+            return .failure(Failure(refused: false, kind: kind, reason: "\(url): \(reason)"))
         case .body(let bytes):
             switch ImageHeader.check(bytes, size: request.key.size) {
             case .success(let header):
                 return .success(Fetched(path: IconName.path(of: bytes, format: header.format), bytes: bytes))
-            case .failure(let error): return .failure(Failure(refused: true, reason: "\(url): \(error)"))
+            case .failure(let error):
+                let kind: IconFailureReason = if case .wrongSize = error { .wrongSize } else { .notImage }
+                return .failure(Failure(refused: true, kind: kind, reason: "\(url): \(error)"))
             }
         }
     }

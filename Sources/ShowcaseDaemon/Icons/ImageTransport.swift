@@ -11,8 +11,9 @@ protocol ImageTransport: Sendable {
 enum ImageResponse: Sendable, Equatable {
     /// A 2xx body, within the byte cap (not yet checked to be an image).
     case body(Data)
-    /// An answer the fetcher must not use whatever it holds — a redirect, a body over the cap — as a sentence.
-    case refused(String)
-    /// The server or the network failed (a 5xx, a timeout, a reset), as a sentence.
-    case failed(String)
+    /// An answer the fetcher must not use whatever it holds — a redirect, a body over the cap — by kind, with a
+    /// sentence.
+    case refused(IconFailureReason, String)
+    /// The server or the network failed (a 5xx, a timeout, a reset), by kind, with a sentence.
+    case failed(IconFailureReason, String)
 }

@@ -7,11 +7,14 @@ public struct IconRequestCounts: Sendable, Equatable {
     public var refused: Int
     /// Failed: an HTTP error status, a timeout, a connection error.
     public var failed: Int
+    /// Refused and failed downloads by why, for `showcase_icon_failures_total{reason}`; a reason never seen is 0.
+    public var reasons: [IconFailureReason: Int]
 
     /// Counts of the given values.
-    public init(ok: Int = 0, refused: Int = 0, failed: Int = 0) {
+    public init(ok: Int = 0, refused: Int = 0, failed: Int = 0, reasons: [IconFailureReason: Int] = [:]) {
         self.ok = ok
         self.refused = refused
         self.failed = failed
+        self.reasons = reasons
     }
 }

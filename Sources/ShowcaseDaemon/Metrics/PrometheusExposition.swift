@@ -69,6 +69,10 @@ public enum PrometheusExposition {
                 ([("result", "ok")], icons.ok), ([("result", "refused")], icons.refused),
                 ([("result", "failed")], icons.failed),
             ])
+        family(
+            "showcase_icon_failures_total", "counter",
+            "Icon downloads refused or failed since the daemon started, by why (every reason listed, 0 included).",
+            IconFailureReason.allCases.sorted().map { ([("reason", $0.rawValue)], icons.reasons[$0] ?? 0) })
         return text
     }
 

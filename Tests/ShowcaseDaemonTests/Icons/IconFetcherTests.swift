@@ -80,7 +80,7 @@ struct IconFetcherTests {
         let harness = try Harness()
         harness.replay.inject(.body(try harness.file(Data("<!doctype html><h1>Not here</h1>".utf8))), matching: "bb.")
         harness.fetcher.want([harness.request(2)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(refused: 1))
+        #expect(await harness.ended(1) == .init(refused: 1, reasons: [.notImage: 1]))
         #expect(harness.fetcher.takeFetched().isEmpty)
     }
 
@@ -90,7 +90,7 @@ struct IconFetcherTests {
         let small = try #require(ReplayIcon.png(width: 64, height: 64, background: [1, 2, 3]))
         harness.replay.inject(.body(try harness.file(small)), matching: "bb.")
         harness.fetcher.want([harness.request(3)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(refused: 1))
+        #expect(await harness.ended(1) == .init(refused: 1, reasons: [.wrongSize: 1]))
         #expect(harness.fetcher.takeFetched().isEmpty)
     }
 
@@ -98,7 +98,7 @@ struct IconFetcherTests {
     func refusesOversize() async throws {
         let harness = try Harness(maxBytes: 64)
         harness.fetcher.want([harness.request(4)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(refused: 1))
+        #expect(await harness.ended(1) == .init(refused: 1, reasons: [.tooLarge: 1]))
         #expect(harness.imageRequests.count == 1)
     }
 
@@ -108,7 +108,7 @@ struct IconFetcherTests {
         harness.replay.inject(
             .redirect(harness.source(99).replacingOccurrences(of: "512x512", with: "128x128")), matching: "/5/")
         harness.fetcher.want([harness.request(5)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(refused: 1))
+        #expect(await harness.ended(1) == .init(refused: 1, reasons: [.redirect: 1]))
         #expect(harness.imageRequests.count == 1, "the redirect was followed")
     }
 
@@ -117,7 +117,7 @@ struct IconFetcherTests {
         let harness = try Harness(timeout: .milliseconds(500))
         harness.replay.inject(.trickle(.milliseconds(200)), matching: "bb.")
         harness.fetcher.want([harness.request(6)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(failed: 1))
+        #expect(await harness.ended(1) == .init(failed: 1, reasons: [.timeout: 1]))
         #expect(harness.fetcher.takeFetched().isEmpty)
     }
 
@@ -126,7 +126,7 @@ struct IconFetcherTests {
         let harness = try Harness()
         harness.replay.inject(.status(503), matching: "bb.")
         harness.fetcher.want([harness.request(7)], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(failed: 1))
+        #expect(await harness.ended(1) == .init(failed: 1, reasons: [.httpStatus: 1]))
         #expect(harness.fetcher.takeFetched().isEmpty)
     }
 
@@ -135,7 +135,7 @@ struct IconFetcherTests {
         let asked = Lock([String]())
         func get(_ url: String, maxBytes: Int, timeout: Duration) async -> ImageResponse {
             asked.withLock { $0.append(url) }
-            return .failed("spy")
+            return .failed(.connection, "spy")
         }
     }
 
@@ -158,7 +158,7 @@ struct IconFetcherTests {
         for _ in 0..<6000 where fetcher.counters.refused < sources.count {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        #expect(fetcher.counters == .init(refused: sources.count))
+        #expect(fetcher.counters == .init(refused: sources.count, reasons: [.hostNotAllowed: sources.count]))
         #expect(spy.asked.withLock { $0 }.isEmpty)
     }
 
@@ -181,11 +181,11 @@ struct IconFetcherTests {
         let harness = try Harness()
         harness.replay.inject(.status(500), matching: "bb.", count: 1)
         harness.fetcher.want([harness.request(20, round: Date(timeIntervalSince1970: 5))], settings: harness.settings)
-        #expect(await harness.ended(1) == .init(failed: 1))
+        #expect(await harness.ended(1) == .init(failed: 1, reasons: [.httpStatus: 1]))
         harness.fetcher.want([harness.request(20, round: Date(timeIntervalSince1970: 5))], settings: harness.settings)
         #expect(harness.fetcher.pendingCount == 0)
         harness.fetcher.want([harness.request(20, round: Date(timeIntervalSince1970: 6))], settings: harness.settings)
-        #expect(await harness.ended(2) == .init(ok: 1, failed: 1))
+        #expect(await harness.ended(2) == .init(ok: 1, failed: 1, reasons: [.httpStatus: 1]))
         #expect(harness.imageRequests.count == 2)
     }
 }

@@ -151,8 +151,9 @@ if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -f "$TEMPLATE" ] \
     write_config "$WORK/showcase-icons.yaml" "$WORK/cache-icons" "$WORK/i.sock" "$IREPLAY/lookup" all 1 \
         overlay-icons.yaml
     sed -i "s#rate_limit: 100/s}#rate_limit: 100/s, artwork_hosts: [\"$IREPLAY/\"]}#" "$WORK/showcase-icons.yaml"
-    printf 'export: {directory: "%s", gzip: true, icons: {sizes: [128, 256]}}\nstate: {directory: "%s"}\n' \
-        "$WORK/export-icons" "$WORK/state-icons" >>"$WORK/showcase-icons.yaml"
+    # write_config keeps the state directory (the icon index) beside the cache.
+    printf 'export: {directory: "%s", gzip: true, icons: {sizes: [128, 256]}}\n' "$WORK/export-icons" \
+        >>"$WORK/showcase-icons.yaml"
     "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-icons.yaml" >"$WORK/daemon-icons.log" 2>&1 &
     I_PID=$!
     PIDS+=("$I_PID")

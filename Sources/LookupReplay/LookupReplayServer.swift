@@ -81,6 +81,11 @@ public final class LookupReplayServer: Sendable {
     deinit { stop() }
 
     /// Stops accepting; connections in progress finish on their own threads.
+    ///
+    /// Only `shutdown` here: it wakes the accept loop, which closes the listening socket itself. Were it closed
+    /// here, the loop could call `accept` once more on its number after another server (another test's replay,
+    /// in the same process) had been given it, take that server's connection and close it unanswered: the
+    /// "Empty reply from server" a daemon under test then saw for no reason of its own.
     public func stop() {
         let wasStopped = state.withLock { state in
             defer { state.stopped = true }
@@ -88,7 +93,6 @@ public final class LookupReplayServer: Sendable {
         }
         guard !wasStopped else { return }
         shutdown(listenFD, Int32(SHUT_RDWR))
-        close(listenFD)
     }
 
     // MARK: Test-facing API
@@ -151,11 +155,13 @@ public final class LookupReplayServer: Sendable {
         while true {
             let client = accept(listenFD, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR, !state.withLock({ $0.stopped }) { continue }
+                close(listenFD)
                 return
             }
             if state.withLock({ $0.stopped }) {
                 close(client)
+                close(listenFD)
                 return
             }
             let thread = Thread { [self] in serve(client) }

@@ -52,7 +52,11 @@ final class LoopbackServer: @unchecked Sendable {
     private func serve() {
         while true {
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                // The listening socket is closed here, by its own thread (see stop()).
+                close(listener)
+                return
+            }
             var received = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !received.contains(sequence: Array("\r\n\r\n".utf8)) {
@@ -77,9 +81,10 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
+    /// Stops accepting. Only `shutdown`: the serving thread closes the listening socket, so it never calls
+    /// `accept` on a number another server in this process has been given since (and takes its connection).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for client in lock.withLock({ held }) { close(client) }
     }
 }

@@ -23,7 +23,11 @@ struct ExistingFiles {
         self.root = root
         self.memory = memory.root == root ? memory.files : [:]
         self.rendered = memory.root == root ? memory.rendered : [:]
+        checked.reserveCapacity(self.memory.count)
     }
+
+    /// How many files earlier passes remembered.
+    var rememberedCount: Int { memory.count }
 
     /// The remembered file at `relative`, when the file there still has the identity it had (one `lstat`).
     mutating func remembered(_ relative: String, files: FileSystem) -> ExportMemory.File? {
@@ -33,6 +37,13 @@ struct ExistingFiles {
         }
         checked[relative] = found
         return found
+    }
+
+    /// The remembered file at `relative` when it still has the identity it had, as ``remembered(_:files:)`` says but
+    /// not kept for another look: for the files of a reused roster, each looked at once.
+    func stillHolds(_ relative: String, files: FileSystem) -> ExportMemory.File? {
+        guard let file = memory[relative], files.identity(of: relative) == file.identity else { return nil }
+        return file
     }
 
     /// The file at `relative` as read this pass (read now if it was not yet, and kept for a later look); nil when it

@@ -51,15 +51,22 @@ public struct ExportMemory: Sendable {
     var files: [String: File] = [:]
     /// By roster (host, storefront, language).
     var rendered: [String: Rendered] = [:]
+    /// The manifest as last read, trusted like any remembered file while its identity holds: a pass that finds it
+    /// so does not parse it again.
+    var manifest: (identity: FileIdentity, listed: ExportManifest)?
 
     /// An empty memory: the next pass reads every file it compares.
     public init() {}
 
     /// What a pass leaves for the next: `files` under `root`.
-    init(root: String, files: [String: File], rendered: [String: Rendered] = [:]) {
+    init(
+        root: String, files: [String: File], rendered: [String: Rendered] = [:],
+        manifest: (identity: FileIdentity, listed: ExportManifest)? = nil
+    ) {
         self.root = root
         self.files = files
         self.rendered = rendered
+        self.manifest = manifest
     }
 
     /// How many files are remembered.

@@ -95,7 +95,16 @@ public struct ExportWriter: Sendable {
             return report
         }
         let manifestName = ExportManifest.fileName
-        let previous = ExportManifest(parsing: files.read(manifestName, limit: Self.readLimit)?.bytes ?? Data())
+        var knownManifest = memory.root == root ? memory.manifest : nil
+        if let known = knownManifest, files.identity(of: manifestName) != known.identity { knownManifest = nil }
+        let previous: ExportManifest
+        if let knownManifest {
+            previous = knownManifest.listed
+        } else {
+            let read = files.read(manifestName, limit: Self.readLimit)
+            previous = ExportManifest(parsing: read?.bytes ?? Data())
+            knownManifest = read.flatMap { $0.settled ? ($0.identity, previous) : nil }
+        }
 
         var existing = ExistingFiles(root: root, memory: memory)
         var icons = planIcons(
@@ -103,15 +112,24 @@ public struct ExportWriter: Sendable {
             into: &report)
         var shown = rosters.map { $0.keepingIcons(in: icons.available) }
         var planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
-        report.rostersReused = planned.reused
+        report.rostersReused = planned.reusedCount
         report.rostersRendered = planned.renderedCount
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
-        // List every file before it can first exist, so a crash never leaves one of ours unlisted.
+        // List every file before it can first exist, so a crash never leaves one of ours unlisted. The list only
+        // grows here, so what it gained says whether it changed (a tree of 55,000 files is not compared whole).
         let indexPaths = ["index.json"] + (gzip ? ["index.json.gz"] : [])
-        let listed = ExportManifest(
-            paths: previous.paths.union(documents.map(\.path)).union(icons.files.map(\.path)).union(indexPaths))
-        if listed != previous, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
+        var listed = previous
+        var added = Set<String>()
+        for path in documents.map(\.path) + icons.files.map(\.path) + indexPaths
+        where !previous.paths.contains(path) {
+            added.insert(path)
+        }
+        // A reused roster's files are listed already, unless someone edited the manifest.
+        for path in planned.reused.keys where !previous.paths.contains(path) { added.insert(path) }
+        listed.paths.formUnion(added)
+        if !added.isEmpty { knownManifest = nil }
+        if !added.isEmpty, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
             report.errors.append(
                 ExportError(
                     .writeFailed, path: path(manifestName),
@@ -122,9 +140,9 @@ public struct ExportWriter: Sendable {
 
         // Icons first, so a document never references one that is not there yet; one that could not be written is
         // left out of the documents, planned again without it.
-        var remembered: [String: ExportMemory.File] = [:]
+        var rememberedIcons: [String: ExportMemory.File] = [:]
         publish(
-            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &remembered,
+            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &rememberedIcons,
             into: &report)
         let failedIcons = Set(icons.files.filter(\.failed).map(\.path))
         if !failedIcons.isEmpty {
@@ -134,6 +152,11 @@ public struct ExportWriter: Sendable {
             documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
         }
         report.missingIcons = icons.missing
+        // The files of reused rosters are known to hold what they should: remembered as they are, never planned.
+        var remembered = planned.reused
+        remembered.reserveCapacity(existing.rememberedCount)
+        remembered.merge(rememberedIcons) { _, icon in icon }
+        report.unchanged += planned.reused.count
 
         // Documents next, then index.json built from what they came to (so it lists only documents that exist as
         // this pass wrote or kept them, and a reader that follows it finds them there).
@@ -141,7 +164,8 @@ public struct ExportWriter: Sendable {
             &documents, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
         let present = Set(documents.filter { !$0.failed && !$0.isGzip }.map(\.path))
         let index = ExportIndex(
-            documents: planned.entries.filter { present.contains($0.path) }, diagnostics: planned.diagnostics
+            documents: planned.entries.filter { present.contains($0.path) || planned.reused[$0.path] != nil },
+            diagnostics: planned.diagnostics
         ).encoded()
         var indexFiles = ours(
             withGzip([PlannedFile(path: "index.json", source: index, digest: ContentDigest(index), isGzip: false)]),
@@ -153,14 +177,16 @@ public struct ExportWriter: Sendable {
         // Icons stay while a document references them: a current one, or one kept byte for byte.
         let keptIcons = Self.iconsInKeptDocuments(shown, planned: documents).filter { previous.paths.contains($0) }
         let wantedIcons = planned.icons.intersection(icons.available).union(keptIcons)
-        let wanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
-        var kept = Set<String>()
-        for stale in previous.paths.subtracting(wanted).sorted() {
+        // Wanted: the reused rosters' files, and what this pass planned (few, after a small change).
+        let plannedWanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
+        var gone = Set<String>()
+        for stale in previous.paths.filter({ planned.reused[$0] == nil && !plannedWanted.contains($0) }).sorted() {
             switch files.remove(stale) {
-            case .removed: report.removed += 1
-            case .alreadyGone: break
+            case .removed:
+                report.removed += 1
+                gone.insert(stale)
+            case .alreadyGone: gone.insert(stale)
             case .failed(let failure):
-                kept.insert(stale)
                 report.add(
                     ExportError(
                         failure.unexpected == nil ? .removeFailed : .unexpectedEntry,
@@ -175,8 +201,19 @@ public struct ExportWriter: Sendable {
             $0.failed && !previous.paths.contains($0.path)
         }
         .map(\.path)
-        let final = ExportManifest(paths: wanted.union(kept).subtracting(absentAfterFailure))
-        if final != listed, let failure = files.writeAtomically(final.encoded(), to: manifestName) {
+        // The final list is every file wanted and every stale one that could not be removed: the list as it was,
+        // less what is gone, what was listed for this pass but is not wanted after all, and what failed to be
+        // written for the first time; plus anything wanted that was never listed.
+        let dropped = gone.union(added.filter { planned.reused[$0] == nil && !plannedWanted.contains($0) })
+            .union(absentAfterFailure)
+        let unlisted = plannedWanted.filter { !listed.paths.contains($0) }.subtracting(absentAfterFailure)
+        var final = listed
+        final.paths.subtract(dropped)
+        final.paths.formUnion(unlisted)
+        if !dropped.isEmpty || !unlisted.isEmpty { knownManifest = nil }
+        if !dropped.isEmpty || !unlisted.isEmpty,
+            let failure = files.writeAtomically(final.encoded(), to: manifestName)
+        {
             report.errors.append(
                 ExportError(
                     .writeFailed, path: path(manifestName),
@@ -194,7 +231,7 @@ public struct ExportWriter: Sendable {
         let failed = Set(
             (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
         let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
-        memory = ExportMemory(root: root, files: remembered, rendered: rendered)
+        memory = ExportMemory(root: root, files: remembered, rendered: rendered, manifest: knownManifest)
         return report
     }
 
@@ -273,6 +310,8 @@ public struct ExportWriter: Sendable {
         errors: inout [ExportError]
     ) -> Plan {
         var documents: [String: PlannedFile] = [:]
+        var reusedFiles: [String: ExportMemory.File] = [:]
+        reusedFiles.reserveCapacity(existing.rememberedCount)
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
         var memos: [String: ExportMemory.Rendered] = [:]
@@ -296,16 +335,13 @@ public struct ExportWriter: Sendable {
                         state: roster.state, error: error))
             }
             let key = names.joined(separator: "/")
-            if let reused = reusable(roster, key: key, existing: &existing, files: files),
-                reused.files.keys.allSatisfy({ documents[$0] == nil })
+            if let (reused, known) = reusable(roster, key: key, existing: &existing, files: files),
+                known.allSatisfy({ documents[$0.path] == nil && reusedFiles[$0.path] == nil })
             {
-                // Inputs as the last pass rendered them, and every file still as it left them: nothing to render.
+                // Inputs as the last pass rendered them, and every file still as it left them: nothing to render,
+                // nothing to plan.
                 reusedCount += 1
-                for (path, file) in reused.files {
-                    documents[path] = PlannedFile(
-                        path: path, source: Data(), digest: file.digest, isGzip: false, revision: file.revision,
-                        revisedAt: file.revisedAt)
-                }
+                for (path, file) in known { reusedFiles[path] = file }
                 for platform in Platform.allCases {
                     for relative in roster.paths(for: platform) where reused.files[relative] != nil {
                         entries.append(
@@ -331,7 +367,7 @@ public struct ExportWriter: Sendable {
             let current = Dictionary(uniqueKeysWithValues: roster.documents.map { ($0.platform, $0.encoded()) })
             for platform in Platform.allCases {
                 for relative in roster.paths(for: platform) {
-                    guard documents[relative] == nil else {
+                    guard documents[relative] == nil, reusedFiles[relative] == nil else {
                         errors.append(
                             ExportError(
                                 .invalidDocument, path: path(relative),
@@ -397,23 +433,27 @@ public struct ExportWriter: Sendable {
             }
         }
         for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
-        where documents[file.path] == nil {
+        where documents[file.path] == nil && reusedFiles[file.path] == nil {
             documents[file.path] = file
         }
+        // In path order, so the folders are visited one after another.
         return Plan(
-            documents: withGzip(documents.values.sorted(by: { $0.path < $1.path })), entries: entries,
-            diagnostics: diagnostics, rendered: memos, reused: reusedCount,
+            documents: withGzip(documents.keys.sorted().compactMap { documents[$0] }), reused: reusedFiles,
+            entries: entries, diagnostics: diagnostics, rendered: memos, reusedCount: reusedCount,
             renderedCount: renderedCount, icons: referenced)
     }
 
     /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
     /// what each roster's files were rendered from, and how many rosters needed no rendering.
     struct Plan {
+        /// The files to compare with the tree and write where they differ.
         var documents: [PlannedFile]
+        /// The files of reused rosters (with their `.gz`), known to hold what they should: written nowhere.
+        var reused: [String: ExportMemory.File]
         var entries: [ExportIndexEntry]
         var diagnostics: [ExportDiagnostic]
         var rendered: [String: ExportMemory.Rendered]
-        var reused: Int
+        var reusedCount: Int
         var renderedCount: Int
         /// The icons the documents of current rosters reference, rendered now or reused.
         var icons: Set<String>
@@ -429,7 +469,7 @@ public struct ExportWriter: Sendable {
     /// (one `lstat` each, as ``ExportMemory`` trusts). Only for current content: a roster in a diagnostic keeps
     /// its files by reading them.
     private func reusable(_ roster: ExportRoster, key: String, existing: inout ExistingFiles, files: FileSystem)
-        -> ExportMemory.Rendered?
+        -> (ExportMemory.Rendered, [(path: String, file: ExportMemory.File)])?
     {
         switch roster.content {
         case .latest, .deferred: break
@@ -438,11 +478,20 @@ public struct ExportWriter: Sendable {
         guard let fingerprint = roster.fingerprint, let memo = existing.rendered[key], memo.fingerprint == fingerprint,
             memo.settings == settingsKey, !memo.files.isEmpty
         else { return nil }
+        var known: [(path: String, file: ExportMemory.File)] = []
+        known.reserveCapacity(memo.files.count * (gzip ? 2 : 1))
         for (path, file) in memo.files {
-            guard existing.remembered(path, files: files)?.digest == file.digest else { return nil }
-            if gzip, existing.remembered(path + ".gz", files: files)?.digest != file.digest { return nil }
+            guard let found = existing.stillHolds(path, files: files), found.digest == file.digest else { return nil }
+            known.append((path, found))
+            if gzip {
+                let compressed = path + ".gz"
+                guard let found = existing.stillHolds(compressed, files: files), found.digest == file.digest else {
+                    return nil
+                }
+                known.append((compressed, found))
+            }
         }
-        return memo
+        return (memo, known)
     }
 
     /// The files ``renderers`` render beside the document planned at `relative`: from the document itself when the

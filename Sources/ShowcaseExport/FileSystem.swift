@@ -40,6 +40,8 @@ final class FileSystem {
     let root: TrustedDirectory
     /// Directories opened this pass, by path relative to `v1/` ("" is `v1/` itself).
     private var directories: [String: TrustedDirectory]
+    /// The folder ``parent(of:creating:)`` found last.
+    private var lastFolder: (path: String, directory: TrustedDirectory)?
     /// Directories whose entries changed (a rename, an unlink, a new subdirectory): flushed by ``syncDirectories()``.
     private var changed = Set<String>()
     /// Open descriptors of the versions ``commit(_:to:)`` replaced, until ``releaseReplaced()``.
@@ -88,8 +90,16 @@ final class FileSystem {
 
     /// The directory holding `relative` and the file's own name.
     private func parent(of relative: String, creating: Bool) -> Result<(TrustedDirectory, String), Failure> {
+        // A pass visits a folder's files one after another: the last folder is looked up without hashing.
+        if let last = lastFolder, let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")),
+            relative.utf8[..<slash].elementsEqual(last.path.utf8)
+        {
+            return .success((last.directory, String(relative[relative.index(after: slash)...])))
+        }
         let (folder, name) = Self.split(relative)
-        return directory(folder, creating: creating).map { ($0, name) }
+        let found = directory(folder, creating: creating)
+        if case .success(let directory) = found { lastFolder = (folder, directory) }
+        return found.map { ($0, name) }
     }
 
     /// The content of the regular file `relative` (a link, FIFO or directory is never read: nil) of at most `limit`
@@ -289,6 +299,7 @@ final class FileSystem {
                 parentFolder.removeEmptyDirectory(last)
             else { break }
             directories = directories.filter { $0.key != directoryPath && !$0.key.hasPrefix(directoryPath + "/") }
+            lastFolder = nil
             changed.remove(directoryPath)
             changed.insert(above)
             directoryPath = above
@@ -306,7 +317,7 @@ final class FileSystem {
 
     /// `a/b/c.json` → (`a/b`, `c.json`); `c.json` → (``, `c.json`).
     static func split(_ relative: String) -> (folder: String, name: String) {
-        guard let slash = relative.lastIndex(of: "/") else { return ("", relative) }
+        guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", relative) }
         return (String(relative[..<slash]), String(relative[relative.index(after: slash)...]))
     }
 }

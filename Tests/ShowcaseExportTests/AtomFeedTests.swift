@@ -70,6 +70,26 @@ struct AtomFeedTests {
         #expect(Self.feed([mac], platform: .macos).contains("<entry>"))
     }
 
+    @Test("without a history baseline an empty feed's updated is the fetch time, which an overlay edit leaves alone")
+    func quietWithoutBaseline() throws {
+        let fetched = Self.start.addingTimeInterval(-86_400)
+        let storefront = try Storefront(parsing: "de")
+        let roster = ExportRoster(
+            host: "com.example.Host", storefront: storefront, state: .fresh, fetchedAt: fetched,
+            content: .absent)
+        func feed(revisedAt: Date) -> String {
+            let document = ExportDocument(
+                host: "com.example.Host", storefront: storefront, platform: .ios, revision: 1, revisedAt: revisedAt,
+                apps: [])
+            let context = RenderContext(
+                roster: roster, publicURL: "/showcase/v1/", documentPath: "com.example.Host/de/ios.json")
+            return String(decoding: AtomFeedRenderer().render(document, in: context), as: UTF8.self)
+        }
+        // A tagline edit revises the document; the feed says nothing new, so its bytes stay.
+        #expect(feed(revisedAt: Self.start) == feed(revisedAt: Self.start.addingTimeInterval(60)))
+        #expect(feed(revisedAt: Self.start).contains("<updated>\(RFC3339.seconds(fetched))</updated>"))
+    }
+
     @Test("a self link only with an absolute public_url")
     func selfLink() {
         #expect(!Self.feed([]).contains("rel=\"self\""))

@@ -65,6 +65,32 @@ extension ExportMemoryTests {
         #expect(String(decoding: try directory.read("v1/\(host)/us/ios.json"), as: UTF8.self).contains("Tides, lit"))
     }
 
+    @Test("a manifest edited since the last pass is read again: what it newly lists is removed, what it lost listed")
+    func editedManifestIsReadAgain() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
+        let counter = BuildCounter()
+        var memory = ExportMemory()
+        try settle(writer, [deferred(Samples.us, fingerprint: [1], counter: counter)], &memory)
+        let manifest = "v1/.showcase-manifest"
+        let names = "\(host)/us/ios.names"
+        let listed = String(decoding: try directory.read(manifest), as: UTF8.self)
+        try #require(listed.contains(names + "\n"))
+
+        // Someone lists a stray file as ours and drops a line: the remembered list no longer holds.
+        try directory.write("v1/stray.json", "{}")
+        try directory.write(
+            manifest, listed.replacingOccurrences(of: names + "\n", with: "") + "stray.json\n")
+        let report = writer.export([deferred(Samples.us, fingerprint: [1], counter: counter)], remembering: &memory)
+        #expect(report.errors.isEmpty)
+        #expect(report.rostersReused == 1)
+        #expect(report.removed == 1, "the stray file the manifest now lists was not removed")
+        #expect(!directory.files().contains("v1/stray.json"))
+        let relisted = String(decoding: try directory.read(manifest), as: UTF8.self)
+        #expect(relisted.contains(names + "\n"), "the reused roster's file was not listed again")
+        #expect(!relisted.contains("stray.json"))
+    }
+
     @Test("a remembered roster whose file was changed on disk, or a writer with other settings, renders again")
     func changedFileOrSettingsRender() throws {
         let directory = try TemporaryDirectory()

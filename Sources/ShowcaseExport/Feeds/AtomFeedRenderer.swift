@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ShowcaseCore
 
 /// `export.feed`: the Atom feed `<platform>.atom` beside each document (``AtomFeed``), from the roster's
@@ -17,9 +18,16 @@ public struct AtomFeedRenderer: DocumentRenderer {
         let feed = AtomFeed(
             host: roster.host, storefront: roster.storefront, language: roster.language,
             isDefaultLanguage: roster.isDefaultLanguage, platform: document.platform, artistName: roster.artistName,
-            entries: roster.changes, quietSince: roster.changesSince ?? document.revisedAt,
+            entries: roster.changes, quietSince: Self.quietSince(of: roster, document: document),
             selfURL: context.publicURLIsAbsolute ? context.publicURL(of: feedPath) : nil)
         return feed.rendered()
+    }
+
+    /// An empty feed's `updated`: the history's baseline time; for a roster without one yet (read from the cache,
+    /// not fetched since the history began) when it was fetched, which an overlay edit does not move (the
+    /// document's revision time does, and the feed would be rewritten for nothing).
+    static func quietSince(of roster: ExportRoster, document: ExportDocument) -> Date {
+        roster.changesSince ?? roster.fetchedAt ?? document.revisedAt
     }
 
     /// `com.example.Host/de/ios.json` → `com.example.Host/de/ios.atom`.

@@ -1,3 +1,4 @@
+import Foundation
 import ShowcaseAPI
 import Testing
 import Varlink
@@ -42,7 +43,8 @@ struct IDLConformanceTests {
     static let admin = try! VarlinkIDL(parsing: ShowcaseInterfaces.admin)
 
     /// Each declaration with the encodings of typed samples that, together, set every optional field once.
-    static let samples: [(VarlinkIDL, Declaration, [JSONValue])] = {
+    /// Each declaration with typed samples that, together, set every optional field once (errors aside).
+    static let typed: [(VarlinkIDL, Declaration, [any APIValue])] = {
         let apps = [Samples.fullApp, Samples.bareApp]
         let changes = Samples.changes
         let roster: [(Declaration, [any APIValue])] = [
@@ -109,16 +111,35 @@ struct IDLConformanceTests {
             ),
             (.reply("Metrics"), [AdminMetricsReply(text: "# HELP a b\na 1\n")]),
         ]
+        return roster.map { (Self.roster, $0, $1) } + admin.map { (Self.admin, $0, $1) }
+    }()
+
+    /// Every declaration with the encodings of its samples: the typed values' and each error's parameters.
+    static let samples: [(VarlinkIDL, Declaration, [JSONValue])] = {
         func member(_ name: String) -> String { String(name.split(separator: ".").last!) }
-        let errorSamples = Dictionary(grouping: Samples.errors) { member($0.name) }.map { name, cases in
+        let errors = Dictionary(grouping: Samples.errors) { member($0.name) }.map { name, cases in
             (
                 cases[0].name.hasPrefix(ShowcaseInterfaces.adminName + ".") ? Self.admin : Self.roster,
                 Declaration.error(name), cases.map(\.parameters)
             )
         }
-        return roster.map { (Self.roster, $0, $1.map { $0.encoded() }) }
-            + admin.map { (Self.admin, $0, $1.map { $0.encoded() }) } + errorSamples
+        return typed.map { ($0, $1, $2.map { $0.encoded() }) } + errors
     }()
+
+    /// The names of the top-level `APIValue` types declared in `Sources/ShowcaseAPI`, read from the files.
+    static func declaredValueTypes() throws -> Set<String> {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ShowcaseAPI")
+        var names = Set<String>()
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n")
+            where line.hasPrefix("public struct ") && line.contains(": APIValue") {
+                names.insert(String(line.dropFirst("public struct ".count).prefix { $0 != ":" && $0 != " " }))
+            }
+        }
+        return names
+    }
 
     /// The value as a client receives it: serialized and parsed again.
     static func overTheWire(_ value: JSONValue) throws -> JSONValue { try JSONValue(parsing: value.serialized()) }
@@ -164,6 +185,14 @@ struct IDLConformanceTests {
                 declared == sampled,
                 "\(idl.name): unsampled \(declared.subtracting(sampled)), unknown \(sampled.subtracting(declared))")
         }
+    }
+
+    @Test("every request and reply type ShowcaseAPI declares is among the samples, so a new one cannot go unchecked")
+    func everyTypeHasSamples() throws {
+        let sampled = Set(Self.typed.flatMap { $0.2.map { String(describing: type(of: $0)) } })
+        let declared = try Self.declaredValueTypes()
+        #expect(declared.count >= 18, "\(declared)")
+        #expect(declared.subtracting(sampled).isEmpty, "no samples of \(declared.subtracting(sampled).sorted())")
     }
 
     /// A deliberately wrong twin of `RosterGetRequest`: `storefront` misspelt, `waitMs` sent as a string.

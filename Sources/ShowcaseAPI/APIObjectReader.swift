@@ -39,7 +39,12 @@ public struct APIObjectReader: Sendable {
 
     /// The optional string `key`.
     public func optionalString(_ key: String) throws(APIDecodingError) -> String? {
-        guard let value = present(key) else { return nil }
+        try optionalString(key, members[key])
+    }
+
+    /// The optional string `key` whose member, nil when absent, the caller already found (a one-pass reader).
+    public func optionalString(_ key: String, _ member: JSONValue?) throws(APIDecodingError) -> String? {
+        guard let value = member, !value.isNull else { return nil }
         guard case .string(let text) = value else {
             throw APIDecodingError(field: path(of: key), problem: .wrongType(expected: "a string"))
         }
@@ -51,9 +56,22 @@ public struct APIObjectReader: Sendable {
         try required(key, optionalString)
     }
 
+    /// The required string `key` whose member, nil when absent, the caller already found.
+    public func string(_ key: String, _ member: JSONValue?) throws(APIDecodingError) -> String {
+        guard let text = try optionalString(key, member) else {
+            throw APIDecodingError(field: path(of: key), problem: .missing)
+        }
+        return text
+    }
+
     /// The optional integer `key`; a float with an exact integer value is accepted, as some clients send `1.0`.
     public func optionalInt(_ key: String) throws(APIDecodingError) -> Int? {
-        guard let value = present(key) else { return nil }
+        try optionalInt(key, members[key])
+    }
+
+    /// The optional integer `key` whose member, nil when absent, the caller already found.
+    public func optionalInt(_ key: String, _ member: JSONValue?) throws(APIDecodingError) -> Int? {
+        guard let value = member, !value.isNull else { return nil }
         guard let number = value.intValue, let exact = Int(exactly: number) else {
             throw APIDecodingError(field: path(of: key), problem: .wrongType(expected: "an integer"))
         }

@@ -16,6 +16,9 @@ public struct RosterChangesRequest: APIValue {
     /// At most this many entries (``limits``); nil is ``defaultLimit``.
     public var limit: Int?
 
+    /// The page size this call asks for: `limit`, or ``defaultLimit`` when it names none.
+    public var pageSize: Int { limit ?? Self.defaultLimit }
+
     /// A query for `storefront`'s changes.
     public init(storefront: String, host: String? = nil, since: Int? = nil, limit: Int? = nil) {
         self.storefront = storefront
@@ -24,12 +27,20 @@ public struct RosterChangesRequest: APIValue {
         self.limit = limit
     }
 
-    /// Reads a call's parameters.
+    /// Reads a call's parameters: a negative `since`, or a `limit` outside ``limits``, is invalid.
     public init(from object: APIObjectReader) throws(APIDecodingError) {
         storefront = try object.string("storefront")
         host = try object.optionalString("host")
         since = try object.optionalInt("since")
         limit = try object.optionalInt("limit")
+        if let since, since < 0 {
+            throw APIDecodingError(field: object.path(of: "since"), problem: .invalid("must not be negative"))
+        }
+        if let limit, !Self.limits.contains(limit) {
+            throw APIDecodingError(
+                field: object.path(of: "limit"),
+                problem: .invalid("must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)"))
+        }
     }
 
     /// The call's parameters; nil fields are omitted.

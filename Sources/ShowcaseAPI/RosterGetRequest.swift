@@ -1,7 +1,14 @@
 import Varlink
 
 /// The parameters of `io.showcase.Roster.Get`: one storefront's roster, filtered and overlaid for this query.
+///
+/// The daemon decodes every `Get` with this type and showcasectl builds its calls with it, so the rules below
+/// (what is required, what null means, the `waitMs` cap) are written once.
 public struct RosterGetRequest: APIValue {
+    /// The longest a daemon holds a `Get` for a warming roster, in milliseconds: a minute. A larger `waitMs` waits
+    /// this long, so no call keeps a timer (and its memory) alive for longer.
+    public static let maxWaitMs = 60_000
+
     /// The storefront code, alpha-2 or alpha-3, any case (`de`, `DEU`).
     public var storefront: String
     /// A configured host's bundle id; nil asks for the first host in the configuration.
@@ -15,8 +22,13 @@ public struct RosterGetRequest: APIValue {
     public var osVersion: String?
     /// A BCP 47 tag choosing taglines; nil uses the storefront's own locale.
     public var locale: String?
-    /// How long the daemon may hold the reply while the roster is still warming, in milliseconds.
+    /// How long the daemon may hold the reply while the roster is still warming, in milliseconds, as asked (see
+    /// ``heldWaitMs``).
     public var waitMs: Int?
+
+    /// How long the daemon holds this call for a warming roster: `waitMs` capped at ``maxWaitMs``; nil asks for no
+    /// wait.
+    public var heldWaitMs: Int? { waitMs.map { min($0, Self.maxWaitMs) } }
 
     /// A query; only `storefront` is required.
     public init(
@@ -32,16 +44,39 @@ public struct RosterGetRequest: APIValue {
         self.waitMs = waitMs
     }
 
-    /// Reads a call's parameters; a negative `waitMs` is invalid.
+    /// Reads a call's parameters in one pass over its members (`Get` is the daemon's hot path: one walk costs less
+    /// than seven hashed lookups), then checks them in the interface's order, so the first invalid parameter is
+    /// the same whatever order the caller sent them in: `storefront` a required string; `host`, `platform`,
+    /// `device`, `osVersion`, `locale` optional strings; `waitMs` an optional integer, not negative. Null reads as
+    /// absent; unknown members are ignored.
     public init(from object: APIObjectReader) throws(APIDecodingError) {
-        storefront = try object.string("storefront")
-        host = try object.optionalString("host")
-        platform = try object.optionalString("platform")
-        device = try object.optionalString("device")
-        osVersion = try object.optionalString("osVersion")
-        locale = try object.optionalString("locale")
-        waitMs = try object.optionalInt("waitMs")
-        if let waitMs, waitMs < 0 {
+        var storefront: JSONValue?
+        var host: JSONValue?
+        var platform: JSONValue?
+        var device: JSONValue?
+        var osVersion: JSONValue?
+        var locale: JSONValue?
+        var waitMs: JSONValue?
+        for (name, value) in object.members {
+            switch name {
+            case "storefront": storefront = value
+            case "host": host = value
+            case "platform": platform = value
+            case "device": device = value
+            case "osVersion": osVersion = value
+            case "locale": locale = value
+            case "waitMs": waitMs = value
+            default: continue
+            }
+        }
+        self.storefront = try object.string("storefront", storefront)
+        self.host = try object.optionalString("host", host)
+        self.platform = try object.optionalString("platform", platform)
+        self.device = try object.optionalString("device", device)
+        self.osVersion = try object.optionalString("osVersion", osVersion)
+        self.locale = try object.optionalString("locale", locale)
+        self.waitMs = try object.optionalInt("waitMs", waitMs)
+        if let wait = self.waitMs, wait < 0 {
             throw APIDecodingError(field: object.path(of: "waitMs"), problem: .invalid("must not be negative"))
         }
     }

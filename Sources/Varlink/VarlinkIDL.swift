@@ -15,6 +15,31 @@ public struct VarlinkIDL: Sendable {
     public let errors: [String]
     /// The text as given.
     public let text: String
+    /// Each named type's definition: a struct's fields or an enum's cases.
+    public let typeDefinitions: [String: VarlinkType]
+    /// Each method's parameters and reply fields.
+    public let signatures: [String: Signature]
+    /// Each error's parameters.
+    public let errorParameters: [String: [VarlinkField]]
+
+    /// A method's two field lists: what a call sends and what a reply carries.
+    public struct Signature: Sendable, Equatable {
+        /// The call's parameters.
+        public let parameters: [VarlinkField]
+        /// The reply's parameters.
+        public let reply: [VarlinkField]
+    }
+
+    /// What the scanner collects, in declaration order.
+    struct Declarations {
+        let name: String
+        var methods: [String] = []
+        var types: [String] = []
+        var errors: [String] = []
+        var typeDefinitions: [String: VarlinkType] = [:]
+        var signatures: [String: Signature] = [:]
+        var errorParameters: [String: [VarlinkField]] = [:]
+    }
 
     /// Parses `text`, throwing `.invalidInterface` with the line and what was expected.
     public init(parsing text: String) throws(VarlinkError) {
@@ -25,6 +50,9 @@ public struct VarlinkIDL: Sendable {
             methods = parsed.methods
             types = parsed.types
             errors = parsed.errors
+            typeDefinitions = parsed.typeDefinitions
+            signatures = parsed.signatures
+            errorParameters = parsed.errorParameters
             self.text = text
         } catch {
             throw VarlinkError(
@@ -114,9 +142,7 @@ struct IDLScanner {
         return name
     }
 
-    mutating func parseInterface() throws(IDLSyntaxError) -> (
-        name: String, methods: [String], types: [String], errors: [String]
-    ) {
+    mutating func parseInterface() throws(IDLSyntaxError) -> VarlinkIDL.Declarations {
         try keyword("interface")
         let name = word()
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
@@ -128,9 +154,7 @@ struct IDLScanner {
                     && utf8.allSatisfy { isAlpha($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
             })
         else { throw fail("invalid interface name '\(name)'") }
-        var methods: [String] = []
-        var types: [String] = []
-        var errors: [String] = []
+        var parsed = VarlinkIDL.Declarations(name: name)
         var declared = Set<String>()
         while true {
             skipSpaceAndComments()
@@ -140,30 +164,30 @@ struct IDLScanner {
             case "type":
                 let typeName = try typeName()
                 guard declared.insert(typeName).inserted else { throw fail("'\(typeName)' declared twice") }
-                types.append(typeName)
+                parsed.types.append(typeName)
                 skipSpaceAndComments()
-                try parseStructOrEnum()
+                parsed.typeDefinitions[typeName] = try parseStructOrEnum()
             case "method":
                 let methodName = try typeName()
                 guard declared.insert(methodName).inserted else { throw fail("'\(methodName)' declared twice") }
-                methods.append(methodName)
-                try parseStruct()
+                parsed.methods.append(methodName)
+                let parameters = try parseStruct()
                 try expect("->")
-                try parseStruct()
+                parsed.signatures[methodName] = VarlinkIDL.Signature(parameters: parameters, reply: try parseStruct())
             case "error":
                 let errorName = try typeName()
                 guard declared.insert(errorName).inserted else { throw fail("'\(errorName)' declared twice") }
-                errors.append(errorName)
-                try parseStruct()
+                parsed.errors.append(errorName)
+                parsed.errorParameters[errorName] = try parseStruct()
             default:
                 throw fail("expected 'type', 'method' or 'error', found '\(member)'")
             }
         }
-        guard !methods.isEmpty else { throw fail("an interface needs at least one method") }
-        for reference in referenced where !types.contains(reference.name) {
+        guard !parsed.methods.isEmpty else { throw fail("an interface needs at least one method") }
+        for reference in referenced where !parsed.types.contains(reference.name) {
             throw IDLSyntaxError(line: reference.line, reason: "unknown type '\(reference.name)'")
         }
-        return (name, methods, types, errors)
+        return parsed
     }
 
     mutating func keyword(_ word: String) throws(IDLSyntaxError) {
@@ -171,77 +195,88 @@ struct IDLScanner {
         guard found == word else { throw fail("expected '\(word)', found '\(found)'") }
     }
 
-    /// `(` … `)` that must be a struct (method arguments, errors).
-    mutating func parseStruct() throws(IDLSyntaxError) {
+    /// `(` … `)` that must be a struct (method arguments, errors); its fields.
+    mutating func parseStruct() throws(IDLSyntaxError) -> [VarlinkField] {
         skipSpaceAndComments()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "(") else { throw fail("expected '('") }
-        let isEnum = try parseStructOrEnum()
-        if isEnum { throw fail("expected a struct, found an enum") }
+        guard case .structure(let fields) = try parseStructOrEnum() else {
+            throw fail("expected a struct, found an enum")
+        }
+        return fields
     }
 
-    /// Parses `( … )` as a struct (`name: type, …`) or enum (`name, …`); returns true for an enum.
-    @discardableResult
-    mutating func parseStructOrEnum() throws(IDLSyntaxError) -> Bool {
+    /// Parses `( … )` as a struct (`name: type, …`) or enum (`name, …`); `()` is an empty struct.
+    mutating func parseStructOrEnum() throws(IDLSyntaxError) -> VarlinkType {
         try expect("(")
         if peek(")") {
             index += 1
-            return false
+            return .structure([])
         }
-        var isEnum: Bool?
+        var fields: [VarlinkField] = []
+        var cases: [String] = []
         while true {
-            _ = try fieldName()
+            let name = try fieldName()
             if peek(":") {
-                if isEnum == true { throw fail("mixed enum and struct members") }
-                isEnum = false
+                if !cases.isEmpty { throw fail("mixed enum and struct members") }
                 index += 1
-                try parseType()
+                fields.append(VarlinkField(name: name, type: try parseType()))
             } else {
-                if isEnum == false { throw fail("expected ':'") }
-                isEnum = true
+                if !fields.isEmpty { throw fail("expected ':'") }
+                cases.append(name)
             }
             if peek(",") {
                 index += 1
                 continue
             }
             try expect(")")
-            return isEnum ?? false
+            return cases.isEmpty ? .structure(fields) : .enumeration(cases)
         }
     }
 
-    mutating func parseType() throws(IDLSyntaxError) {
+    mutating func parseType() throws(IDLSyntaxError) -> VarlinkType {
         if peek("?") {
             index += 1
             if peek("?") { throw fail("'?' cannot be repeated") }
+            return .optional(try parseUnwrappedType())
         }
+        return try parseUnwrappedType()
+    }
+
+    /// A type without a leading `?`: an array, a map, or an element type.
+    private mutating func parseUnwrappedType() throws(IDLSyntaxError) -> VarlinkType {
         if peek("[]") {
             index += 2
-            return try parseElementType()
+            return .array(try parseElementType())
         }
         if peek("[string]") {
             index += 8
-            return try parseElementType()
+            return .map(try parseElementType())
         }
-        try parseElementType(allowMaybe: false)
+        return try parseElementType(allowMaybe: false)
     }
 
-    mutating func parseElementType(allowMaybe: Bool = true) throws(IDLSyntaxError) {
+    mutating func parseElementType(allowMaybe: Bool = true) throws(IDLSyntaxError) -> VarlinkType {
         if allowMaybe, peek("?") || peek("[") {
             return try parseType()
         }
         if peek("(") {
-            try parseStructOrEnum()
-            return
+            return try parseStructOrEnum()
         }
         let referenceLine = line
         let name = word()
         switch name {
-        case "bool", "int", "float", "string", "object": return
+        case "bool": return .bool
+        case "int": return .int
+        case "float": return .float
+        case "string": return .string
+        case "object": return .object
         default:
             let utf8 = Array(name.utf8)
             guard let first = utf8.first, first >= 0x41, first <= 0x5A else {
                 throw fail("expected a type, found '\(name)'")
             }
             referenced.append((name, referenceLine))
+            return .named(name)
         }
     }
 }

@@ -49,7 +49,9 @@ public struct VarlinkInterface: Sendable {
         self.idl = try VarlinkIDL(parsing: idl)
     }
 
-    /// Installs the handler for `method` (unqualified, e.g. `Get`).
+    /// Installs the handler for `method`: unqualified (`Get`) or qualified with this interface's name
+    /// (`io.showcase.Roster.Get`), so a contract's method-name constants register handlers as they are. A qualified
+    /// name of another interface is refused like an undeclared method.
     ///
     /// `requiresMore`: the method only streams, so a call without `more` is answered
     /// `org.varlink.service.ExpectedMore` before the handler runs.
@@ -60,11 +62,13 @@ public struct VarlinkInterface: Sendable {
     public mutating func handle(
         _ method: String, requiresMore: Bool = false, keptAnswer: KeptAnswer? = nil, _ handler: @escaping Handler
     ) throws(VarlinkError) {
-        guard idl.methods.contains(method) else {
+        let prefix = name + "."
+        let member = method.hasPrefix(prefix) ? String(method.dropFirst(prefix.count)) : method
+        guard idl.methods.contains(member) else {
             throw VarlinkError(
                 code: .invalidInterface,
                 detail: "Interface \(name) declares no method \(method); add it to the IDL before handling it.")
         }
-        routes[method] = Route(handler: handler, requiresMore: requiresMore, keptAnswer: keptAnswer)
+        routes[member] = Route(handler: handler, requiresMore: requiresMore, keptAnswer: keptAnswer)
     }
 }

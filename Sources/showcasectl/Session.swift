@@ -83,14 +83,16 @@ struct Session {
     private func roster(
         _ query: RosterOptions, daemon: DaemonConnection, socket: SocketLocation, time: RelativeTime
     ) throws(CommandFailure) {
-        // The daemon holds the reply up to waitMs; the client allows that plus its usual margin.
-        let timeout = Duration.milliseconds(query.waitMilliseconds ?? 0) + .seconds(30)
-        let progress = query.waitMilliseconds.flatMap { milliseconds in
+        // The daemon holds the reply up to waitMs, capped by the contract; the client allows that plus its usual
+        // margin, and shows and reports the wait the daemon actually holds.
+        let request = query.request
+        let timeout = Duration.milliseconds(request.heldWaitMs ?? 0) + .seconds(30)
+        let progress = request.heldWaitMs.flatMap { milliseconds in
             milliseconds > 0 && ProgressDisplay.isWanted(json: options.json)
                 ? WaitProgress(socket: socket, storefront: query.storefront, milliseconds: milliseconds) : nil
         }
         let reply = try ProgressDisplay.run(showing: progress) { () throws(CommandFailure) in
-            try daemon.call(ShowcaseInterfaces.Method.get, query.request.encoded(), timeout: timeout)
+            try daemon.call(ShowcaseInterfaces.Method.get, request.encoded(), timeout: timeout)
         }
         if options.json {
             printJSON(reply)
@@ -100,7 +102,7 @@ struct Session {
         }
         if reply["state"]?.stringValue == RosterState.warming.rawValue {
             let code = query.storefront.code
-            let waited = query.waitMilliseconds.map { "after waiting \(RelativeTime.span(Double($0) / 1000))" }
+            let waited = request.heldWaitMs.map { "after waiting \(RelativeTime.span(Double($0) / 1000))" }
             throw CommandFailure(
                 message: "the \(code) roster is still warming \(waited ?? "(never fetched yet)"); "
                     + "wait for it with: showcasectl roster --storefront \(code) --wait 30, "

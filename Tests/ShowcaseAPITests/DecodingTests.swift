@@ -132,6 +132,40 @@ struct DecodingTests {
         #expect(try RosterGetAppRequest(decoding: ["id": 42.0, "storefront": "de"]).id == 42)
     }
 
+    @Test("Get names its first invalid parameter in the interface's order, whatever order the members came in")
+    func getParameterOrder() throws {
+        // The members are read in one pass; the checks run in the IDL's order (storefront, host, …, waitMs).
+        let cases: [(JSONValue, String)] = [
+            (["waitMs": -1, "locale": 3, "host": 7], "storefront"),
+            (["waitMs": -1, "locale": 3, "host": 7, "storefront": "us"], "host"),
+            (["waitMs": "soon", "osVersion": 18, "storefront": "us"], "osVersion"),
+            (["waitMs": -5, "storefront": "us", "device": .null], "waitMs"),
+        ]
+        for (parameters, named) in cases {
+            let error = try #require(throws: APIDecodingError.self) { try RosterGetRequest(decoding: parameters) }
+            #expect(error.varlinkError == .invalidParameter(named), "\(parameters)")
+        }
+        let relaxed = try RosterGetRequest(decoding: ["storefront": "us", "host": .null, "extra": [1]])
+        #expect(relaxed == RosterGetRequest(storefront: "us"))
+    }
+
+    @Test("the contract's caps and defaults: waitMs held at most a minute, Changes pages of 1...1000, default 100")
+    func capsAndDefaults() throws {
+        #expect(RosterGetRequest.maxWaitMs == 60_000)
+        #expect(RosterGetRequest(storefront: "de", waitMs: 600_000).heldWaitMs == 60_000)
+        #expect(RosterGetRequest(storefront: "de", waitMs: 2500).heldWaitMs == 2500)
+        #expect(RosterGetRequest(storefront: "de").heldWaitMs == nil)
+        #expect(try RosterChangesRequest(decoding: ["storefront": "de"]).pageSize == 100)
+        #expect(try RosterChangesRequest(decoding: ["storefront": "de", "limit": 1000]).pageSize == 1000)
+        for (parameters, named) in [
+            (["storefront": "de", "limit": 0], "limit"), (["storefront": "de", "limit": 1001], "limit"),
+            (["storefront": "de", "since": -1], "since"),
+        ] as [(JSONValue, String)] {
+            let error = try #require(throws: APIDecodingError.self) { try RosterChangesRequest(decoding: parameters) }
+            #expect(error.varlinkError == .invalidParameter(named), "\(parameters)")
+        }
+    }
+
     @Test("an error reply names its missing parameter; errors of other interfaces are not ours")
     func errorReplies() throws {
         let partial = VarlinkError(name: ShowcaseInterfaces.Error.appNotFound, parameters: ["id": 42])

@@ -14,9 +14,7 @@ struct RoundTripTests {
     func requests() throws {
         let gets = [
             RosterGetRequest(storefront: "de"),
-            RosterGetRequest(
-                storefront: "DEU", host: "io.example.NoteJar", platform: "macos", device: "ipad", osVersion: "14.2",
-                locale: "de-AT", waitMs: 2500),
+            Samples.fullGetRequest,
         ]
         for request in gets { #expect(try Self.overTheWire(request) == request) }
         for request in [RosterGetAppRequest(id: 42, storefront: "jp"), .init(id: 1, storefront: "us", host: "h")] {
@@ -45,16 +43,7 @@ struct RoundTripTests {
         #expect(try Self.overTheWire(get) == get)
         let changes = RosterChangesReply(
             storefront: "de", host: "io.example.NoteJar", latest: 7,
-            changes: [
-                RosterChange(
-                    serial: 7, at: "2026-12-01T08:00:00Z", kind: RosterChange.Kind.updated, id: 1, name: "Jar",
-                    platform: "ios", storeUrl: "https://apps.apple.com/de/app/id1", iconUrl: "https://x/1.jpg",
-                    version: "2.0", versionDate: "2026-11-30T08:00:00Z", releaseNotes: "Notes\nmore"),
-                RosterChange(
-                    serial: 6, at: "2026-11-30T08:00:00Z", kind: RosterChange.Kind.price, id: 2, name: "Pot",
-                    platform: "macos", storeUrl: "https://apps.apple.com/de/app/id2", iconUrl: "https://x/2.jpg",
-                    formattedPrice: "0,99 €", previousFormattedPrice: "1,99 €"),
-            ])
+            changes: Samples.changes)
         #expect(try Self.overTheWire(changes) == changes)
         #expect(
             try Self.overTheWire(RosterChangesReply(storefront: "jp", host: "h", latest: 0, changes: [])).latest == 0)
@@ -68,18 +57,18 @@ struct RoundTripTests {
         #expect(try Self.overTheWire(storefronts) == storefronts)
         let watch = RosterWatchReply(storefront: "de", revision: 7, state: .stale, apps: apps)
         #expect(try Self.overTheWire(watch) == watch)
-        let status = AdminStatusReply(
-            version: "0.4.0", configPath: "/etc/showcase/showcase.yaml", configGeneration: 3,
-            lastReloadError: "overlay.yaml:2:1: unknown key 'oder'",
-            upstream: .init(requests: 42, failures: 2, throttled: 1),
-            storefronts: [
-                .init(
-                    code: "de", state: .fresh, fetchedAt: "2026-11-29T14:18:43Z", nextRefreshAt: "2026-11-30T13:02:11Z",
-                    apps: 30, lastError: nil),
-                .init(
-                    code: "jp", state: .failed, fetchedAt: nil, nextRefreshAt: nil, apps: 0,
-                    lastError: "MalformedResponse: results is not an array"),
-            ])
+        #expect(try Self.overTheWire(Samples.fullStatus) == Samples.fullStatus)
+        var status = Samples.fullStatus
+        status.hosts = []
+        status.export = nil
+        status.storefronts = [
+            .init(
+                code: "de", state: .fresh, fetchedAt: "2026-11-29T14:18:43Z", nextRefreshAt: "2026-11-30T13:02:11Z",
+                apps: 30, lastError: nil),
+            .init(
+                code: "jp", state: .failed, fetchedAt: nil, nextRefreshAt: nil, apps: 0,
+                lastError: "MalformedResponse: results is not an array"),
+        ]
         #expect(try Self.overTheWire(status) == status)
         var quiet = status
         quiet.lastReloadError = nil
@@ -130,13 +119,7 @@ struct RoundTripTests {
 
     @Test("every error of both interfaces comes back equal from the VarlinkError a handler throws")
     func errors() throws {
-        let all: [ShowcaseErrorReply] = [
-            .unknownStorefront(storefront: "zz"), .unknownHost(host: "io.example.Nope"),
-            .appNotFound(id: 42, storefront: "de"), .hostAppNotFound(host: "io.example.NoteJar", storefront: "de"),
-            .malformedResponse(storefront: "de", detail: "results is not an array"),
-            .missingEntityParameter(storefront: "de"), .unavailable(storefront: "de", reason: "connection refused"),
-            .configInvalid(file: "/etc/showcase/overlay.yaml", line: 7, column: 3, message: "expected an app id"),
-        ]
+        let all = Samples.errors
         for error in all {
             let sent = error.varlinkError
             #expect(sent.code == .reply)

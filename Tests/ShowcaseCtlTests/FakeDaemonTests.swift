@@ -121,6 +121,19 @@ struct FakeDaemonTests {
         #expect(daemon.calls.map { $0.parameters["waitMs"] } == [.int(1000), .int(1000)])
     }
 
+    @Test("a --wait past the contract's cap reports the minute the daemon held the call, not the wait asked for")
+    func waitPastTheCap() throws {
+        let daemon = try FakeDaemon([
+            "io.showcase.Roster.Get": .reply(Canned.roster(state: "warming", secondsAgo: nil, apps: []))
+        ])
+        defer { daemon.stop() }
+        let result = try daemon.run(["roster", "--storefront", "de", "--wait", "600"])
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("still warming after waiting 1 min;"), "\(result.stderr)")
+        // Sent as asked: capping is the daemon's rule (RosterGetRequest.maxWaitMs), the client only reports it.
+        #expect(daemon.calls.map { $0.parameters["waitMs"] } == [.int(600_000)])
+    }
+
     @Test(
         "each daemon error maps to the exit status of the contract with a one-line message",
         arguments: [

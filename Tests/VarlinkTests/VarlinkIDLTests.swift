@@ -33,6 +33,26 @@ struct VarlinkIDLTests {
         #expect(idl.types == ["Thing"])
         #expect(idl.methods == ["Do", "Nothing"])
         #expect(idl.errors == ["Failed"])
+        let thing: [VarlinkField] = [
+            VarlinkField(name: "foo", type: .optional(.array(.optional(.map(.enumeration(["foo", "bar", "baz"])))))),
+            VarlinkField(
+                name: "anon",
+                type: .structure([VarlinkField(name: "foo", type: .bool), VarlinkField(name: "bar", type: .bool)])),
+            VarlinkField(name: "set", type: .map(.structure([]))),
+            VarlinkField(name: "obj", type: .object), VarlinkField(name: "f", type: .float),
+            VarlinkField(name: "i", type: .int), VarlinkField(name: "s", type: .string),
+        ]
+        #expect(idl.typeDefinitions == ["Thing": .structure(thing)])
+        #expect(
+            idl.signatures["Do"]
+                == VarlinkIDL.Signature(
+                    parameters: [
+                        VarlinkField(name: "thing", type: .named("Thing")),
+                        VarlinkField(name: "list", type: .array(.named("Thing"))),
+                    ],
+                    reply: [VarlinkField(name: "out", type: .optional(.named("Thing")))]))
+        #expect(idl.signatures["Nothing"] == VarlinkIDL.Signature(parameters: [], reply: []))
+        #expect(idl.errorParameters == ["Failed": [VarlinkField(name: "reason", type: .string)]])
     }
 
     @Test(
@@ -61,6 +81,17 @@ struct VarlinkIDLTests {
         var interface = try VarlinkInterface(idl: "interface org.example.x\nmethod Foo() -> ()")
         let error = #expect(throws: VarlinkError.self) {
             try interface.handle("Bar") { _, responder in responder.reply() }
+        }
+        #expect(error?.code == .invalidInterface)
+    }
+
+    @Test("takes a handler under the method's qualified name, and refuses another interface's")
+    func qualifiedHandler() throws {
+        var interface = try VarlinkInterface(idl: "interface org.example.x\nmethod Foo() -> ()")
+        try interface.handle("org.example.x.Foo") { _, responder in responder.reply() }
+        #expect(interface.routes.keys.sorted() == ["Foo"])
+        let error = #expect(throws: VarlinkError.self) {
+            try interface.handle("org.example.y.Foo") { _, responder in responder.reply() }
         }
         #expect(error?.code == .invalidInterface)
     }

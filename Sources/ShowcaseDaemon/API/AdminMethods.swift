@@ -21,12 +21,12 @@ final class AdminMethods: Sendable {
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
         var interface = try VarlinkInterface(idl: ShowcaseInterfaces.admin)
-        try interface.handle("Status") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.status) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             let service = self.service
             Task { responder.reply(ReplyEncoding.status(await service.status())) }
         }
-        try interface.handle("Reload") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.reload) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             let service = self.service
             Task {
@@ -36,10 +36,10 @@ final class AdminMethods: Sendable {
                 }
             }
         }
-        try interface.handle("Refresh") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.refresh) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             let requested: Storefront?
-            if let text = try call.optionalString("storefront") {
+            if let text = try call.request(AdminRefreshRequest.self).storefront {
                 do { requested = try Storefront(parsing: text) } catch { throw ReplyEncoding.unknownStorefront(text) }
             } else {
                 requested = nil
@@ -47,7 +47,7 @@ final class AdminMethods: Sendable {
             let service = self.service
             Task { responder.reply(ReplyEncoding.refresh(await service.refresh(requested))) }
         }
-        try interface.handle("Export") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.export) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             guard service.config.current.configuration.export != nil else { throw ReplyEncoding.exportNotConfigured }
             let exporter = service.exporter
@@ -60,7 +60,7 @@ final class AdminMethods: Sendable {
                 }
             }
         }
-        try interface.handle("Metrics") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.metrics) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             let (service, callCounts) = (self.service, self.callCounts)
             Task {

@@ -26,23 +26,27 @@ final class RosterMethods: Sendable {
         var interface = try VarlinkInterface(idl: ShowcaseInterfaces.roster)
         // A message seen before is answered from the reply cache before a call and a responder are made.
         try interface.handle(
-            "Get",
+            ShowcaseInterfaces.Method.get,
             keptAnswer: { [self] kept in
                 guard let parameters = kept as? GetParameters else { return nil }
                 return cachedReply(parameters)
             }
         ) { [self] call, responder throws(VarlinkError) in try get(call, responder) }
-        try interface.handle("GetApp") { [self] call, responder throws(VarlinkError) in try getApp(call, responder) }
-        try interface.handle("Storefronts") { [self] _, responder in
+        try interface.handle(ShowcaseInterfaces.Method.getApp) { [self] call, responder throws(VarlinkError) in
+            try getApp(call, responder)
+        }
+        try interface.handle(ShowcaseInterfaces.Method.storefronts) { [self] _, responder in
             responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
         }
-        try interface.handle("Watch") { [self] call, responder throws(VarlinkError) in try watch(call, responder) }
-        try interface.handle("Changes") { [self] call, responder throws(VarlinkError) in
+        try interface.handle(ShowcaseInterfaces.Method.watch) { [self] call, responder throws(VarlinkError) in
+            try watch(call, responder)
+        }
+        try interface.handle(ShowcaseInterfaces.Method.changes) { [self] call, responder throws(VarlinkError) in
             try changes(call, responder)
         }
         // Not admin-only: a monitoring check run by a member of the socket's group needs it. Off the event loop,
         // like Status: right after startup it may decode every cached roster nothing has asked for yet.
-        try interface.handle("Health") { [self] _, responder in
+        try interface.handle(ShowcaseInterfaces.Method.health) { [self] _, responder in
             let service = self.service
             Task { responder.reply(ReplyEncoding.health(service.health())) }
         }
@@ -132,22 +136,20 @@ final class RosterMethods: Sendable {
     // MARK: GetApp
 
     private func getApp(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
-        let id = try call.int("id")
-        let request = try request(
-            ReplyCache.Key(storefront: try call.string("storefront"), host: try call.optionalString("host")))
-        responder.reply(try ReplyEncoding.getApp(service.view(for: request), id: id))
+        let parameters = try call.request(RosterGetAppRequest.self)
+        let request = try request(ReplyCache.Key(storefront: parameters.storefront, host: parameters.host))
+        responder.reply(try ReplyEncoding.getApp(service.view(for: request), id: Int64(parameters.id)))
     }
 
     // MARK: Watch
 
     private func watch(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
-        let storefrontText = try call.optionalString("storefront")
-        let hostText = try call.optionalString("host")
-        guard let host = service.config.current.host(named: hostText) else {
-            throw ReplyEncoding.unknownHost(hostText ?? "")
+        let parameters = try call.request(RosterWatchRequest.self)
+        guard let host = service.config.current.host(named: parameters.host) else {
+            throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
         var filter: Storefront?
-        if let storefrontText {
+        if let storefrontText = parameters.storefront {
             do { filter = try Storefront(parsing: storefrontText) } catch {
                 throw ReplyEncoding.unknownStorefront(storefrontText)
             }
@@ -160,10 +162,7 @@ final class RosterMethods: Sendable {
     // MARK: Changes
 
     private func changes(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
-        let parameters: RosterChangesRequest
-        do { parameters = try RosterChangesRequest(decoding: .object(call.parameters)) } catch {
-            throw .invalidParameter(error.field)
-        }
+        let parameters = try call.request(RosterChangesRequest.self)
         let storefront: Storefront
         do { storefront = try Storefront(parsing: parameters.storefront) } catch {
             throw ReplyEncoding.unknownStorefront(parameters.storefront)
@@ -172,14 +171,12 @@ final class RosterMethods: Sendable {
         guard let host = snapshot.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
-        let limit = parameters.limit ?? RosterChangesRequest.defaultLimit
-        guard RosterChangesRequest.limits.contains(limit) else { throw .invalidParameter("limit") }
-        if let since = parameters.since, since < 0 { throw .invalidParameter("since") }
         // Off the event loop: the first read of a history reads its file.
         let service = self.service
         Task {
             let page = service.changes(
-                storefront: storefront, host: host, since: parameters.since, limit: limit, snapshot: snapshot)
+                storefront: storefront, host: host, since: parameters.since, limit: parameters.pageSize,
+                snapshot: snapshot)
             responder.reply(ReplyEncoding.changes(page))
         }
     }

@@ -16,6 +16,8 @@ final class Observations: @unchecked Sendable {
     let slowStarted = DispatchSemaphore(value: 0)
     let watchClosed = DispatchSemaphore(value: 0)
     let drained = DispatchSemaphore(value: 0)
+    /// Signalled by each Notify call, after its note: every call its connection sent before it has been handled.
+    let notified = DispatchSemaphore(value: 0)
 
     func note(_ text: String) {
         lock.lock()
@@ -82,6 +84,7 @@ enum TestService {
         }
         try interface.handle("Notify") { call, responder throws(VarlinkError) in
             observations.note("notify:\(try call.string("text")):oneway=\(call.oneway)")
+            observations.notified.signal()
             responder.reply()
         }
         try interface.handle("Denied") { _, _ throws(VarlinkError) in throw .permissionDenied() }
@@ -120,10 +123,10 @@ final class TestServer: @unchecked Sendable {
     let directory: String
     let observations = Observations()
 
-    init(limits: VarlinkServer.Limits = .init()) throws {
+    init(limits: VarlinkServer.Limits = .init(), clock: VarlinkServer.Clock = .continuous) throws {
         directory = "/tmp/varlink-tests-\(UUID().uuidString.prefix(8))"
         path = directory + "/sub/test.sock"
-        server = try VarlinkServer(service: try TestService.make(observations), limits: limits)
+        server = try VarlinkServer(service: try TestService.make(observations), limits: limits, clock: clock)
         try server.bind(path: path, mode: 0o600)
         try server.start()
     }
@@ -192,6 +195,9 @@ final class RawPeer {
         buffer.append(contentsOf: chunk[0..<count])
         return true
     }
+
+    /// Whether the connection is still open now: nothing to read, so no EOF either (the caller has read every reply).
+    var isOpenNow: Bool { csys_poll(fd, Int16(POLLIN), 0) == 0 }
 
     /// True when the server closed the connection (EOF or reset) within 10 s.
     func isClosedByServer(within seconds: TimeInterval = 10) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// What an ``ExportWriter`` remembers between passes about the files under `v1/`: for each file it checked, the
 /// file's identity (``FileIdentity``: inode, size, mtime, ctime) and a digest of the content it holds.
@@ -9,8 +10,8 @@ import Foundation
 /// is read and compared as on a first pass, and rewritten when it differs.
 ///
 /// Only identities that were settled when seen are kept (their ctime at least ``FileIdentity/settleNanoseconds``
-/// old): a file written in this pass is read back once on the next one before it is trusted, since another write
-/// within the same clock tick would leave its times as they were.
+/// before ``clock``'s `now`): a file written in this pass is read back once on the next one before it is trusted,
+/// since another write within the same clock tick would leave its times as they were.
 ///
 /// The daemon keeps one per export directory for its lifetime; a value that comes from another directory is
 /// ignored. A fresh one (or none) makes the writer read every file, as after a restart.
@@ -51,15 +52,21 @@ public struct ExportMemory: Sendable {
     var files: [String: File] = [:]
     /// By roster (host, storefront, language).
     var rendered: [String: Rendered] = [:]
+    /// The wall clock a file's ctime is measured against to decide whether it has settled: the daemon's, so a test
+    /// that moves a manual clock past the settle margin needs no sleep.
+    public let clock: any ShowcaseClock
 
-    /// An empty memory: the next pass reads every file it compares.
-    public init() {}
+    /// An empty memory, judging settledness by `clock`: the next pass reads every file it compares.
+    public init(clock: any ShowcaseClock = SystemClock()) {
+        self.clock = clock
+    }
 
-    /// What a pass leaves for the next: `files` under `root`.
-    init(root: String, files: [String: File], rendered: [String: Rendered] = [:]) {
+    /// What a pass leaves for the next: `files` under `root`, judged by `clock` from then on.
+    init(root: String, files: [String: File], rendered: [String: Rendered] = [:], clock: any ShowcaseClock) {
         self.root = root
         self.files = files
         self.rendered = rendered
+        self.clock = clock
     }
 
     /// How many files are remembered.

@@ -194,7 +194,7 @@ public struct ExportWriter: Sendable {
         let failed = Set(
             (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
         let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
-        memory = ExportMemory(root: root, files: remembered, rendered: rendered)
+        memory = ExportMemory(root: root, files: remembered, rendered: rendered, clock: memory.clock)
         return report
     }
 

@@ -133,8 +133,9 @@ final class TestServer: @unchecked Sendable {
 
     /// A server for async calls: an awaiting task may wait long for a thread of the cooperative pool when the
     /// whole suite runs at once under a sanitizer on 2 cores (112 s seen), longer than the default 60 s idle timeout,
-    /// which would close the connection between two calls and fail the test for a reason it does not test.
-    static func forAsyncCalls() throws -> TestServer { try TestServer(limits: .init(idleTimeout: .seconds(900))) }
+    /// which would close the connection between two calls and fail the test for a reason it does not test. Its
+    /// clock never moves, so however long the wait, no connection becomes idle.
+    static func forAsyncCalls() throws -> TestServer { try TestServer(clock: ManualServerClock().serverClock) }
 
     func client(timeout: Duration = .seconds(10)) throws -> VarlinkClient {
         try VarlinkClient(path: path, timeout: timeout)

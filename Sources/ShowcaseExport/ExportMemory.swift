@@ -54,7 +54,7 @@ public struct ExportMemory: Sendable {
     var rendered: [String: Rendered] = [:]
     /// The wall clock a file's ctime is measured against to decide whether it has settled: the daemon's, so a test
     /// that moves a manual clock past the settle margin needs no sleep.
-    public let clock: any ShowcaseClock
+    let clock: any ShowcaseClock
 
     /// An empty memory, judging settledness by `clock`: the next pass reads every file it compares.
     public init(clock: any ShowcaseClock = SystemClock()) {

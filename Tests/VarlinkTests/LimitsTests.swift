@@ -58,8 +58,7 @@ struct LimitsTests {
         let server = try TestServer(limits: .init(idleTimeout: .seconds(3600)), clock: clock.serverClock)
         defer { server.stop() }
         let idle = try server.raw()
-        idle.send(call("org.example.test.Echo", ["n": 1]))
-        #expect(idle.receive() == ["parameters": ["n": 1]], "accepted, and last active now")
+        expectAnswered(idle)
         let active = try server.client()
         expectStillServed(active)
 
@@ -85,8 +84,7 @@ struct LimitsTests {
         watcher.send(call("org.example.test.Watch", more: true))
         #expect(watcher.receive() == ["continues": true, "parameters": ["tick": 0]])
         let other = try server.raw()
-        other.send(call("org.example.test.Echo", ["n": 1]))
-        #expect(other.receive() == ["parameters": ["n": 1]], "accepted, and last active now")
+        expectAnswered(other)
         // Far past the timeout: the sweep that closes the quiet connection has looked at the watcher too.
         clock.advance(by: .seconds(60))
         #expect(other.isClosedByServer(), "the quiet connection outlived the idle timeout")

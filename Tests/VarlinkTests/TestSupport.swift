@@ -235,6 +235,13 @@ func expectStillServed(_ client: VarlinkClient, sourceLocation: SourceLocation =
     #expect(reply == ["value": ["still": "here"]], sourceLocation: sourceLocation)
 }
 
+/// Makes one Echo call on `peer` and expects its answer: the server has accepted the connection, and it was
+/// last active as of the server clock's now.
+func expectAnswered(_ peer: RawPeer, sourceLocation: SourceLocation = #_sourceLocation) {
+    peer.send(call("org.example.test.Echo", ["n": 1]))
+    #expect(peer.receive() == ["parameters": ["n": 1]], sourceLocation: sourceLocation)
+}
+
 /// A value shared between a test and a thread it started.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// What one pass knows about the files already under `v1/`: the remembered ones whose identity still holds
 /// (``ExportMemory``), and the bytes of those it had to read — each read at most once per pass.
@@ -14,6 +15,8 @@ struct ExistingFiles {
 
     /// What the last pass rendered for each roster, by roster key (empty for another tree).
     let rendered: [String: ExportMemory.Rendered]
+    /// The memory's clock: a file read is settled when its ctime lies far enough before this clock's `now`.
+    private let clock: any ShowcaseClock
 
     /// How many files this pass read back to compare (tests check that remembered files are not read).
     private(set) var readCount = 0
@@ -24,6 +27,7 @@ struct ExistingFiles {
         self.memory = memory.root == root ? memory.files : [:]
         self.rendered = memory.root == root ? memory.rendered : [:]
         checked.reserveCapacity(self.memory.count)
+        clock = memory.clock
     }
 
     /// How many files earlier passes remembered.
@@ -64,6 +68,8 @@ struct ExistingFiles {
 
     private mutating func load(_ relative: String, limit: Int, files: FileSystem) -> FileSystem.Read? {
         readCount += 1
-        return files.read(relative, limit: limit)
+        guard var read = files.read(relative, limit: limit) else { return nil }
+        read.settled = read.identity.isSettled(now: clock.now)
+        return read
     }
 }

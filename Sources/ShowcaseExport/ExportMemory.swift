@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 
 /// What an ``ExportWriter`` remembers between passes about the files under `v1/`: for each file it checked, the
 /// file's identity (``FileIdentity``: inode, size, mtime, ctime) and a digest of the content it holds.
@@ -9,8 +10,8 @@ import Foundation
 /// is read and compared as on a first pass, and rewritten when it differs.
 ///
 /// Only identities that were settled when seen are kept (their ctime at least ``FileIdentity/settleNanoseconds``
-/// old): a file written in this pass is read back once on the next one before it is trusted, since another write
-/// within the same clock tick would leave its times as they were.
+/// before ``clock``'s `now`): a file written in this pass is read back once on the next one before it is trusted,
+/// since another write within the same clock tick would leave its times as they were.
 ///
 /// The daemon keeps one per export directory for its lifetime; a value that comes from another directory is
 /// ignored. A fresh one (or none) makes the writer read every file, as after a restart.
@@ -54,19 +55,26 @@ public struct ExportMemory: Sendable {
     /// The manifest as last read, trusted like any remembered file while its identity holds: a pass that finds it
     /// so does not parse it again.
     var manifest: (identity: FileIdentity, listed: ExportManifest)?
+    /// The wall clock a file's ctime is measured against to decide whether it has settled: the daemon's, so a test
+    /// that moves a manual clock past the settle margin needs no sleep.
+    let clock: any ShowcaseClock
 
-    /// An empty memory: the next pass reads every file it compares.
-    public init() {}
+    /// An empty memory, judging settledness by `clock`: the next pass reads every file it compares.
+    public init(clock: any ShowcaseClock = SystemClock()) {
+        self.clock = clock
+    }
 
-    /// What a pass leaves for the next: `files` under `root`.
+    /// What a pass leaves for the next: `files` under `root` and the manifest as read, judged by `clock` from then
+    /// on.
     init(
         root: String, files: [String: File], rendered: [String: Rendered] = [:],
-        manifest: (identity: FileIdentity, listed: ExportManifest)? = nil
+        manifest: (identity: FileIdentity, listed: ExportManifest)? = nil, clock: any ShowcaseClock
     ) {
         self.root = root
         self.files = files
         self.rendered = rendered
         self.manifest = manifest
+        self.clock = clock
     }
 
     /// How many files are remembered.

@@ -103,7 +103,9 @@ public struct ExportWriter: Sendable {
         } else {
             let read = files.read(manifestName, limit: Self.readLimit)
             previous = ExportManifest(parsing: read?.bytes ?? Data())
-            knownManifest = read.flatMap { $0.settled ? ($0.identity, previous) : nil }
+            knownManifest = read.flatMap {
+                $0.identity.isSettled(now: memory.clock.now) ? ($0.identity, previous) : nil
+            }
         }
 
         var existing = ExistingFiles(root: root, memory: memory)
@@ -231,7 +233,8 @@ public struct ExportWriter: Sendable {
         let failed = Set(
             (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
         let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
-        memory = ExportMemory(root: root, files: remembered, rendered: rendered, manifest: knownManifest)
+        memory = ExportMemory(
+            root: root, files: remembered, rendered: rendered, manifest: knownManifest, clock: memory.clock)
         return report
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
@@ -33,13 +35,9 @@ struct FileIdentity: Equatable, Sendable {
     static let settleNanoseconds: Int64 = 100_000_000
 
     /// Whether a later change to the file must show in its identity: its ctime lies at least
-    /// ``settleNanoseconds`` before `now` (nanoseconds since the epoch, read after the stat).
-    func isSettled(now: Int64) -> Bool { changed <= now &- Self.settleNanoseconds }
-
-    /// The wall clock in nanoseconds since the epoch, the clock file times are taken from.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    /// ``settleNanoseconds`` before `now` (the pass's wall clock, read after the stat). Compared in floating point,
+    /// so no clock value, however far off, can trap.
+    func isSettled(now: Date) -> Bool {
+        Double(changed) <= now.timeIntervalSince1970 * 1e9 - Double(Self.settleNanoseconds)
     }
 }

@@ -104,19 +104,20 @@ final class FileSystem {
 
     /// The content of the regular file `relative` (a link, FIFO or directory is never read: nil) of at most `limit`
     /// bytes, with the file's identity as it was just before the read (so a write during the read shows as another
-    /// identity on the next look) and whether that identity was settled (``FileIdentity/isSettled(now:)``).
+    /// identity on the next look). Whether that identity was settled is for ``ExistingFiles`` to judge, by its clock.
     func read(_ relative: String, limit: Int) -> Read? {
         guard case .success(let (folder, name)) = parent(of: relative, creating: false),
             case .success(let contents) = folder.read(name, limit: limit)
         else { return nil }
         let identity = FileIdentity(contents.entry.info)
-        return Read(bytes: contents.bytes, identity: identity, settled: identity.isSettled(now: FileIdentity.now()))
+        return Read(bytes: contents.bytes, identity: identity, settled: false)
     }
 
     /// A file's bytes as read, with its identity just before the read and whether that identity was settled.
     struct Read {
         var bytes: Data
         var identity: FileIdentity
+        /// ``FileIdentity/isSettled(now:)`` as ``ExistingFiles`` found it when it read the file; false until then.
         var settled: Bool
     }
 

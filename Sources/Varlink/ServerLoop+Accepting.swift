@@ -67,7 +67,7 @@ extension ServerLoop {
             inReserve = true
         }
         let id = connections.makeID(fd: fd)
-        let connection = ServerConnection(id: id, fd: fd, peer: peer, now: ServerLoop.now())
+        let connection = ServerConnection(id: id, fd: fd, peer: peer, now: now())
         connection.inReserve = inReserve
         guard csys_epoll_add(epollFD, fd, UInt32(CSYS_EPOLLIN | CSYS_EPOLLRDHUP), id) == 0 else {
             _ = csys_close(fd)

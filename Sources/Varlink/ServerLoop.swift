@@ -49,26 +49,30 @@ final class ServerLoop: @unchecked Sendable {
     var running = true
     let idleNanoseconds: UInt64
     var lastSweep: UInt64 = 0
+    /// The clock idle and shutdown deadlines are measured on, and its reading when the loop was made: the loop's
+    /// times (``now()``, `lastActivity`, deadlines) are nanoseconds since then.
+    let clock: VarlinkServer.Clock
+    let origin: ContinuousClock.Instant
     /// The clock when the current batch of events arrived: activity times for idle timeouts (which are whole
     /// seconds) need no fresher reading, and a clock read per call is measurable on the hot path.
-    var batchTime: UInt64 = ServerLoop.now()
+    var batchTime: UInt64 = 0
 
     let mailboxLock = NSLock()
     var mailbox: [Message] = []
-    let stopped = DispatchSemaphore(value: 0)
+    /// Told when `run()` has ended, to whoever blocks on or awaits the server's stop.
+    let completion = LoopCompletion()
     let connectionCountLock = NSLock()
     var publishedConnectionCount = 0
 
     static let listenerTag: UInt64 = 1 << 62
     static let wakeTag: UInt64 = 0
 
-    init(service: VarlinkService, limits: VarlinkServer.Limits) throws(VarlinkError) {
+    init(service: VarlinkService, limits: VarlinkServer.Limits, clock: VarlinkServer.Clock) throws(VarlinkError) {
         self.service = service
         self.limits = limits
-        let components = limits.idleTimeout.components
-        idleNanoseconds =
-            UInt64(max(0, components.seconds)) * 1_000_000_000
-            + UInt64(max(0, components.attoseconds / 1_000_000_000))
+        self.clock = clock
+        origin = clock.now()
+        idleNanoseconds = Self.nanoseconds(limits.idleTimeout)
         epollFD = csys_epoll_create()
         wakeFD = csys_eventfd()
         guard epollFD >= 0, wakeFD >= 0 else {
@@ -86,10 +90,19 @@ final class ServerLoop: @unchecked Sendable {
         scratch.deallocate()
     }
 
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    /// Nanoseconds on ``clock`` since the loop was made (0 should the clock stand before that).
+    func now() -> UInt64 {
+        let elapsed = clock.now() - origin
+        return elapsed < .zero ? 0 : Self.nanoseconds(elapsed)
+    }
+
+    /// `duration` in whole nanoseconds: 0 for a negative one, saturating rather than trapping for a huge one.
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return overflow || carry ? .max : total
     }
 
     var isOnLoopThread: Bool {
@@ -140,7 +153,7 @@ final class ServerLoop: @unchecked Sendable {
                 csys_epoll_wait(
                     epollFD, $0.baseAddress, Int32($0.count), shutdownDeadline == nil ? tickMilliseconds : 10)
             }
-            batchTime = ServerLoop.now()
+            batchTime = now()
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
                 if event.data == ServerLoop.wakeTag {
@@ -155,7 +168,7 @@ final class ServerLoop: @unchecked Sendable {
                 }
             }
             flushDirty()
-            let now = ServerLoop.now()
+            let now = self.now()
             let sweepInterval = UInt64(shutdownDeadline == nil ? tickMilliseconds : 10) * 1_000_000
             if now &- lastSweep >= sweepInterval || (shutdownDeadline != nil && connections.isEmpty) {
                 lastSweep = now
@@ -165,7 +178,7 @@ final class ServerLoop: @unchecked Sendable {
         for connection in connections.all { close(connection) }
         for listener in listeners { _ = csys_close(listener) }
         listeners = []
-        stopped.signal()
+        completion.finish()
     }
 
     func drainMailbox() {
@@ -196,7 +209,7 @@ final class ServerLoop: @unchecked Sendable {
             _ = csys_close(listener)
         }
         listeners = []
-        sweep(now: ServerLoop.now())
+        sweep(now: now())
     }
 
     func sweep(now: UInt64) {

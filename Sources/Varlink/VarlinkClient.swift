@@ -207,15 +207,23 @@ public final class VarlinkClient: @unchecked Sendable {
         return out
     }
 
+    /// The monotonic instant `duration` from now, in nanoseconds (``monotonicNanoseconds()``), saturating.
     static func deadline(after duration: Duration) -> UInt64 {
-        let components = duration.components
-        return ServerLoop.now() + UInt64(max(0, components.seconds)) * 1_000_000_000
-            + UInt64(max(0, components.attoseconds / 1_000_000_000))
+        let (deadline, overflow) = monotonicNanoseconds().addingReportingOverflow(ServerLoop.nanoseconds(duration))
+        return overflow ? .max : deadline
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds. A client's timeouts bound real waits in `poll(2)`, so they are the
+    /// machine's time, not a server's injected clock.
+    static func monotonicNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
     private func remainingMilliseconds(_ deadline: UInt64?) throws(VarlinkError) -> Int32 {
         guard let deadline else { return -1 }
-        let now = ServerLoop.now()
+        let now = Self.monotonicNanoseconds()
         guard now < deadline else {
             close()
             throw VarlinkError(

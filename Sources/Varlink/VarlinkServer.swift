@@ -25,9 +25,10 @@ public final class VarlinkServer: @unchecked Sendable {
     private var stopped = false
     private var boundPaths: [String] = []
 
-    /// Creates a server for `service`; nothing listens until `bind`/`adopt` and `start`.
-    public init(service: VarlinkService, limits: Limits = Limits()) throws(VarlinkError) {
-        loop = try ServerLoop(service: service, limits: limits)
+    /// Creates a server for `service`; nothing listens until `bind`/`adopt` and `start`. Idle timeouts and the
+    /// shutdown grace period are measured on `clock`.
+    public init(service: VarlinkService, limits: Limits = Limits(), clock: Clock = .continuous) throws(VarlinkError) {
+        loop = try ServerLoop(service: service, limits: limits, clock: clock)
     }
 
     /// "socket path too long: N bytes, the limit is 107" when `path` cannot fit `sockaddr_un` (108 bytes with
@@ -142,6 +143,13 @@ public final class VarlinkServer: @unchecked Sendable {
     /// connection and ends the loop. Blocks until done. Streams (`more` calls) still open at
     /// the deadline are cut, and their responders see `isConnectionClosed`.
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
+        beginShutdown(gracePeriod: gracePeriod)
+        wait()
+    }
+
+    /// Starts ``shutdown(gracePeriod:)`` and returns at once: the grace period runs on the server's clock from
+    /// now, and ``wait()`` or ``waitUntilStopped()`` tells when the loop has ended. Later calls do nothing.
+    public func beginShutdown(gracePeriod: Duration = .seconds(5)) {
         stateLock.lock()
         let wasStarted = started
         let alreadyStopped = stopped
@@ -152,19 +160,20 @@ public final class VarlinkServer: @unchecked Sendable {
         for path in paths { unlink(path) }
         guard wasStarted else {
             for listener in loop.listeners { _ = csys_close(listener) }
+            loop.completion.finish()
             return
         }
-        let components = gracePeriod.components
-        let grace =
-            UInt64(max(0, components.seconds)) * 1_000_000_000 + UInt64(max(0, components.attoseconds / 1_000_000_000))
-        loop.post(.shutdown(deadline: ServerLoop.now() + grace))
-        loop.stopped.wait()
-        loop.stopped.signal()
+        let (deadline, overflow) = loop.now().addingReportingOverflow(ServerLoop.nanoseconds(gracePeriod))
+        loop.post(.shutdown(deadline: overflow ? .max : deadline))
     }
 
     /// Blocks until the server has shut down.
     public func wait() {
-        loop.stopped.wait()
-        loop.stopped.signal()
+        loop.completion.wait()
+    }
+
+    /// Suspends until the server has shut down, without holding a thread.
+    public func waitUntilStopped() async {
+        await loop.completion.wait()
     }
 }

@@ -52,6 +52,18 @@ struct URLSessionTransportTests {
         }
     }
 
+    @Test("a Retry-After given as an HTTP date is a delay from the transport's clock, not from the machine's")
+    func retryAfterDateFromClock() async throws {
+        let server = try LoopbackServer(
+            response: http("429 Too Many Requests", ["Retry-After: Wed, 21 Oct 2015 07:28:30 GMT"], length: 0))
+        defer { server.stop() }
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_445_412_480))  // Wed, 21 Oct 2015 07:28:00 GMT
+        let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .seconds(5), version: "1", clock: clock)
+        await #expect(throws: LookupError.throttled(status: 429, retryAfter: .seconds(30))) {
+            try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
+        }
+    }
+
     @Test("a 5xx is a transport error that names the status")
     func serverError() async throws {
         let server = try LoopbackServer(response: http("503 Service Unavailable", length: 0))

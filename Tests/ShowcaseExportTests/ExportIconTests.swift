@@ -146,7 +146,8 @@ struct ExportIconTests {
     func reusedRosterKeepsIcons() throws {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path, gzip: false)
-        var memory = ExportMemory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
         let built = NSLock()
         nonisolated(unsafe) var builds = 0
         func deferred() -> ExportRoster {
@@ -165,7 +166,7 @@ struct ExportIconTests {
         _ = writer.export([deferred()], icons: [Self.pathA: Self.pngA], known: [Self.pathA], remembering: &memory)
         // The files settle (as ExportMemoryTests.settle does): a file written in a pass is read back once before
         // its identity is trusted, so the second pass renders again and the third may reuse.
-        Thread.sleep(forTimeInterval: 0.3)
+        clock.settleEverything()
         _ = writer.export([deferred()], icons: [:], known: [Self.pathA], remembering: &memory)
         let report = writer.export([deferred()], icons: [:], known: [Self.pathA], remembering: &memory)
         #expect(report.rostersReused == 1, "the third pass rebuilt the roster")

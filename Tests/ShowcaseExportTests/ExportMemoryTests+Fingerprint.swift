@@ -42,7 +42,7 @@ extension ExportMemoryTests {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
         let counter = BuildCounter()
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, [deferred(Samples.us, fingerprint: [1], counter: counter)], &memory)
         let builds = counter.value
         #expect(builds == 2, "both passes above rendered (the first wrote, the second settled what it wrote)")
@@ -70,7 +70,7 @@ extension ExportMemoryTests {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
         let counter = BuildCounter()
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, [deferred(Samples.us, fingerprint: [1], counter: counter)], &memory)
         let manifest = "v1/.showcase-manifest"
         let names = "\(host)/us/ios.names"
@@ -96,7 +96,7 @@ extension ExportMemoryTests {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
         let counter = BuildCounter()
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, [deferred(Samples.us, fingerprint: [7], counter: counter)], &memory)
         let wanted = try directory.read("v1/\(host)/us/ios.names")
 
@@ -118,7 +118,7 @@ extension ExportMemoryTests {
     func noFingerprintRenders() throws {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, [latest(Samples.us, now: Self.first)], &memory)
         #expect(writer.export([latest(Samples.us, now: Self.first)], remembering: &memory).rostersReused == 0)
     }

@@ -14,6 +14,8 @@ struct ExportMemoryTests {
     let host = Samples.host
     static let first = Date(timeIntervalSince1970: 1_796_000_000)
     static let later = Date(timeIntervalSince1970: 1_796_086_400)
+    /// The memories' clock: moved past the files' ctimes, never slept on.
+    let clock = WallClock()
 
     /// The daemon's kind of roster (revisions kept in the documents) in `storefront`, with `tagline` on the iOS
     /// app Lanternlight.
@@ -32,23 +34,26 @@ struct ExportMemoryTests {
                 ], now: now))
     }
 
-    /// Exports `rosters` twice with `memory`, the second time once the files are older than the clock tick a
-    /// file's times could hide a change in, so the memory then vouches for every file.
+    /// Exports `rosters` twice with `memory` (made with ``clock``), the second time once the clock says the files
+    /// are older than the clock tick a file's times could hide a change in, so the memory then vouches for every file.
     func settle(_ writer: ExportWriter, _ rosters: [ExportRoster], _ memory: inout ExportMemory) throws {
         let written = writer.export(rosters, remembering: &memory)
         try #require(written.errors.isEmpty)
-        Thread.sleep(forTimeInterval: 0.3)
+        clock.settleEverything()
         let checked = writer.export(rosters, remembering: &memory)
         try #require(checked.errors.isEmpty && checked.written == 0)
     }
 
     /// Every file's mtime in nanoseconds, by path.
-    func mtimes(_ directory: TemporaryDirectory) -> [String: Int64] {
+    func mtimes(_ directory: TemporaryDirectory) -> [String: Int64] { times(directory, \.st_mtim) }
+
+    /// Every file's `time` (`\.st_mtim`, `\.st_ctim`) in nanoseconds since the epoch, by path.
+    func times(_ directory: TemporaryDirectory, _ time: KeyPath<stat, timespec>) -> [String: Int64] {
         Dictionary(
             uniqueKeysWithValues: directory.files().map { file in
                 var info = stat()
                 _ = stat(directory.file(file), &info)
-                return (file, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                return (file, Int64(info[keyPath: time].tv_sec) * 1_000_000_000 + Int64(info[keyPath: time].tv_nsec))
             })
     }
 
@@ -57,7 +62,7 @@ struct ExportMemoryTests {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
         let rosters = [latest(Samples.us, now: Self.first), latest(Samples.de, now: Self.first)]
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, rosters, &memory)
         #expect(memory.count == 10)
         let before = mtimes(directory)
@@ -75,12 +80,40 @@ struct ExportMemoryTests {
         #expect(writer.export(rosters).filesRead == 10)
     }
 
+    @Test("a file read back is trusted only once the memory's clock is past its ctime by the settle margin")
+    func settlesByTheClock() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path)
+        let rosters = [latest(Samples.us, now: Self.first)]
+        var memory = ExportMemory(clock: clock)
+        let written = writer.export(rosters, remembering: &memory).written
+        try #require(written == 6, "two documents, index.json and their .gz")
+        let ctimes = times(directory, \.st_ctim).values.map { Double($0) / 1e9 }
+        let (oldest, newest) = (try #require(ctimes.min()), try #require(ctimes.max()))
+
+        // Within the margin of every file's ctime: each is read back and compared, and none is remembered.
+        clock.set(Date(timeIntervalSince1970: oldest + 0.05))
+        for _ in 0..<2 {
+            let early = writer.export(rosters, remembering: &memory)
+            #expect(early.filesRead == written)
+            #expect(early.written == 0)
+            #expect(memory.count == 0)
+        }
+        // Past it: read back once more and remembered, then known from their identity alone.
+        clock.set(Date(timeIntervalSince1970: newest + 0.2))
+        #expect(writer.export(rosters, remembering: &memory).filesRead == written)
+        #expect(memory.count == written)
+        let trusted = writer.export(rosters, remembering: &memory)
+        #expect(trusted.filesRead == 0)
+        #expect(trusted.unchanged == written)
+    }
+
     @Test("rewrites a remembered document edited in place, even with its size and mtime put back")
     func editedInPlace() throws {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
         let rosters = [latest(Samples.us, now: Self.first)]
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, rosters, &memory)
         let document = "v1/\(host)/us/ios.json"
         let original = try directory.read(document)
@@ -118,7 +151,7 @@ struct ExportMemoryTests {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
         let rosters = [latest(Samples.us, now: Self.first)]
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, rosters, &memory)
         let compressed = "v1/\(host)/us/macos.json.gz"
         let original = try directory.read(compressed)
@@ -137,7 +170,7 @@ struct ExportMemoryTests {
         let outside = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
         let rosters = [latest(Samples.us, now: Self.first)]
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, rosters, &memory)
         let document = "v1/\(host)/us/macos.json"
         let original = try directory.read(document)
@@ -167,7 +200,7 @@ struct ExportMemoryTests {
     func taglineChange() throws {
         let directory = try TemporaryDirectory()
         let writer = ExportWriter(directory: directory.path)
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(writer, [latest(Samples.us, now: Self.first), latest(Samples.de, now: Self.first)], &memory)
         let before = mtimes(directory)
 
@@ -198,7 +231,7 @@ struct ExportMemoryTests {
         let first = try TemporaryDirectory()
         let second = try TemporaryDirectory()
         let rosters = [latest(Samples.us, now: Self.first)]
-        var memory = ExportMemory()
+        var memory = ExportMemory(clock: clock)
         try settle(ExportWriter(directory: first.path), rosters, &memory)
         _ = ExportWriter(directory: second.path).export(rosters)
         let report = ExportWriter(directory: second.path).export(rosters, remembering: &memory)

@@ -134,7 +134,15 @@ struct FramingTests {
         peer.send(
             (0..<count).map { call("org.example.test.Echo", ["n": .int(Int64($0)), "filler": .string(filler)]) }
                 .joined())
-        usleep(200_000)  // let the server's writes back up before reading anything
+        // Calls on a connection are handled in order: once the oneway Notify after them has run, every reply was
+        // written or queued, and far less than all of them fits in the socket, so the server's writes backed up.
+        peer.send(call("org.example.test.Notify", ["text": "after"], oneway: true))
+        #expect(server.observations.notified.wait(timeout: .now() + 60) == .success)
+        var probe = [UInt8](repeating: 0, count: count * filler.utf8.count)
+        let waiting = probe.withUnsafeMutableBytes {
+            recv(peer.fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+        }
+        #expect(waiting > 0 && waiting < probe.count, "\(waiting) bytes waiting: the replies did not back up")
         for index in 0..<count {
             let reply = peer.receive()
             #expect(reply == ["parameters": ["n": .int(Int64(index)), "filler": .string(filler)]], "reply \(index)")

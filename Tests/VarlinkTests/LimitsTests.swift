@@ -51,31 +51,44 @@ struct LimitsTests {
         #expect(server.server.connectionCount == cap)
     }
 
-    @Test("drops an idle client after the idle timeout while an active one stays")
+    @Test("drops an idle client once the server's clock passes the idle timeout, while an active one stays")
     func idleTimeout() throws {
-        // 2 s, not less: the active client calls every ~50 ms, and on a loaded machine a gap of a few hundred
-        // milliseconds between its calls would make it idle too. The deadline only bounds a hang.
-        let server = try TestServer(limits: .init(idleTimeout: .seconds(2)))
+        // An hour on a clock moved by hand: real time never closes anything here, only the clock does.
+        let clock = ManualServerClock()
+        let server = try TestServer(limits: .init(idleTimeout: .seconds(3600)), clock: clock.serverClock)
         defer { server.stop() }
         let idle = try server.raw()
+        expectAnswered(idle)
         let active = try server.client()
-        let deadline = Date().addingTimeInterval(60)
-        var idleClosed = false
-        while Date() < deadline, !idleClosed {
-            expectStillServed(active)
-            idleClosed = csys_poll(idle.fd, Int16(POLLIN), 50) > 0 && idle.receive(timeoutMilliseconds: 0) == nil
-        }
-        #expect(idleClosed)
+        expectStillServed(active)
+
+        // A second short of the timeout: the sweep that follows (it runs after the batch of the first call below,
+        // so it is done when the second is answered) leaves both connections open.
+        clock.advance(by: .seconds(3599))
+        expectStillServed(active)
+        expectStillServed(active)
+        #expect(idle.isOpenNow, "closed before its idle timeout")
+
+        // Past it for the idle connection only (the active one called a second ago, by the clock).
+        clock.advance(by: .seconds(2))
+        #expect(idle.isClosedByServer())
         expectStillServed(active)
     }
 
     @Test("keeps a client with a call in flight even past the idle timeout")
     func busyIsNotIdle() throws {
-        let server = try TestServer(limits: .init(idleTimeout: .milliseconds(100)))
+        let clock = ManualServerClock()
+        let server = try TestServer(limits: .init(idleTimeout: .milliseconds(100)), clock: clock.serverClock)
         defer { server.stop() }
-        let client = try server.client()
-        let reply = try client.callSync("org.example.test.Slow", ["delayMs": 400, "tag": "late"])
-        #expect(reply == ["tag": "late"])
+        let watcher = try server.raw()
+        watcher.send(call("org.example.test.Watch", more: true))
+        #expect(watcher.receive() == ["continues": true, "parameters": ["tick": 0]])
+        let other = try server.raw()
+        expectAnswered(other)
+        // Far past the timeout: the sweep that closes the quiet connection has looked at the watcher too.
+        clock.advance(by: .seconds(60))
+        #expect(other.isClosedByServer(), "the quiet connection outlived the idle timeout")
+        #expect(watcher.isOpenNow, "a connection with a call in flight was closed as idle")
     }
 
     @Test(

@@ -16,6 +16,8 @@ final class Observations: @unchecked Sendable {
     let slowStarted = DispatchSemaphore(value: 0)
     let watchClosed = DispatchSemaphore(value: 0)
     let drained = DispatchSemaphore(value: 0)
+    /// Signalled by each Notify call, after its note: every call its connection sent before it has been handled.
+    let notified = DispatchSemaphore(value: 0)
 
     func note(_ text: String) {
         lock.lock()
@@ -82,6 +84,7 @@ enum TestService {
         }
         try interface.handle("Notify") { call, responder throws(VarlinkError) in
             observations.note("notify:\(try call.string("text")):oneway=\(call.oneway)")
+            observations.notified.signal()
             responder.reply()
         }
         try interface.handle("Denied") { _, _ throws(VarlinkError) in throw .permissionDenied() }
@@ -120,18 +123,19 @@ final class TestServer: @unchecked Sendable {
     let directory: String
     let observations = Observations()
 
-    init(limits: VarlinkServer.Limits = .init()) throws {
+    init(limits: VarlinkServer.Limits = .init(), clock: VarlinkServer.Clock = .continuous) throws {
         directory = "/tmp/varlink-tests-\(UUID().uuidString.prefix(8))"
         path = directory + "/sub/test.sock"
-        server = try VarlinkServer(service: try TestService.make(observations), limits: limits)
+        server = try VarlinkServer(service: try TestService.make(observations), limits: limits, clock: clock)
         try server.bind(path: path, mode: 0o600)
         try server.start()
     }
 
     /// A server for async calls: an awaiting task may wait long for a thread of the cooperative pool when the
     /// whole suite runs at once under a sanitizer on 2 cores (112 s seen), longer than the default 60 s idle timeout,
-    /// which would close the connection between two calls and fail the test for a reason it does not test.
-    static func forAsyncCalls() throws -> TestServer { try TestServer(limits: .init(idleTimeout: .seconds(900))) }
+    /// which would close the connection between two calls and fail the test for a reason it does not test. Its
+    /// clock never moves, so however long the wait, no connection becomes idle.
+    static func forAsyncCalls() throws -> TestServer { try TestServer(clock: ManualServerClock().serverClock) }
 
     func client(timeout: Duration = .seconds(10)) throws -> VarlinkClient {
         try VarlinkClient(path: path, timeout: timeout)
@@ -193,6 +197,9 @@ final class RawPeer {
         return true
     }
 
+    /// Whether the connection is still open now: nothing to read, so no EOF either (the caller has read every reply).
+    var isOpenNow: Bool { csys_poll(fd, Int16(POLLIN), 0) == 0 }
+
     /// True when the server closed the connection (EOF or reset) within 10 s.
     func isClosedByServer(within seconds: TimeInterval = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -226,6 +233,13 @@ func call(_ method: String, _ parameters: JSONValue? = nil, more: Bool = false, 
 func expectStillServed(_ client: VarlinkClient, sourceLocation: SourceLocation = #_sourceLocation) {
     let reply = try? client.callSync("org.example.test.Echo", ["value": ["still": "here"]])
     #expect(reply == ["value": ["still": "here"]], sourceLocation: sourceLocation)
+}
+
+/// Makes one Echo call on `peer` and expects its answer: the server has accepted the connection, and it was
+/// last active as of the server clock's now.
+func expectAnswered(_ peer: RawPeer, sourceLocation: SourceLocation = #_sourceLocation) {
+    peer.send(call("org.example.test.Echo", ["n": 1]))
+    #expect(peer.receive() == ["parameters": ["n": 1]], sourceLocation: sourceLocation)
 }
 
 /// A value shared between a test and a thread it started.

@@ -48,8 +48,9 @@ final class Exporter: Sendable {
         /// `Admin.Export` calls waiting for the next pass.
         var waiters: [CheckedContinuation<ExportReport?, Never>] = []
         var last: Pass?
-        /// What the passes know of the files they checked, so the next one need not read them back.
-        var memory = ExportMemory()
+        /// What the passes know of the files they checked, so the next one need not read them back; it judges
+        /// whether a file has settled by the exporter's clock.
+        var memory: ExportMemory
         /// The icon index as the last pass left it, and the `state.directory` it was read from.
         var iconIndex: (directory: String, index: IconIndex)?
         /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
@@ -71,7 +72,7 @@ final class Exporter: Sendable {
     let icons: IconFetcher
     private let clock: any ShowcaseClock
     let log: DaemonLog
-    let state = Lock(State())
+    let state: Lock<State>
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -84,6 +85,7 @@ final class Exporter: Sendable {
         self.clock = clock
         self.log = log
         self.debounce = debounce
+        state = Lock(State(memory: ExportMemory(clock: clock)))
         // One buffered wake-up is enough: the loop reads the state, not the elements.
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let ready = NSLockedBox<(@Sendable () -> Void)?>(nil)

@@ -15,9 +15,8 @@ struct SocketService: LifecycleService {
     func run(until shutdown: ShutdownSignal) async {
         await shutdown.wait()
         let (server, roster, grace) = (server, roster, gracePeriod())
-        await offload {
-            roster.finishWatches()
-            server.shutdown(gracePeriod: grace)
-        }
+        await offload { roster.finishWatches() }
+        server.beginShutdown(gracePeriod: grace)
+        await server.waitUntilStopped()
     }
 }

@@ -17,16 +17,17 @@ extension Daemon {
     /// (its cache write included), the export is written from what there is, and the report says what is left.
     static func runOnce(
         _ options: DaemonOptions, configuration: Configuration, configPath: String,
-        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, log: DaemonLog,
+        load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, clock: any ShowcaseClock, log: DaemonLog,
         signals: AsyncStream<Int32>
     ) async -> Int32 {
         // No NOTIFY_SOCKET: a one-shot run is not a service systemd waits on.
         let service = RosterService(
-            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), log: log,
+            configuration: configuration, configPath: configPath, load: load,
+            transport: { transport(for: $0, clock: clock) }, clock: clock, log: log,
             notifier: SystemdNotifier(environment: [:], log: log))
         _ = service.loadCache()
         let due = service.editionsDue()
-        let (clock, limiter) = (service.clock, service.upstream.limiter)
+        let limiter = service.upstream.limiter
         let hosts = configuration.hosts.map(\.bundleID)
         let rate = configuration.lookup.rateLimit
         let progress = OneShotProgress(

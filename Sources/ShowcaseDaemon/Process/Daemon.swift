@@ -89,15 +89,15 @@ public enum Daemon {
         defer { withExtendedLifetime(cacheLock) {} }
         if options.once {
             let status = await runOnce(
-                options, configuration: configuration, configPath: configPath, load: load, log: log,
+                options, configuration: configuration, configPath: configPath, load: load, clock: clock, log: log,
                 signals: signals.stream)
             withExtendedLifetime(signals) {}
             return status
         }
 
         let service = RosterService(
-            configuration: configuration, configPath: configPath, load: load, transport: transport(for:), clock: clock,
-            log: log, notifier: notifier)
+            configuration: configuration, configPath: configPath, load: load,
+            transport: { transport(for: $0, clock: clock) }, clock: clock, log: log, notifier: notifier)
         let cachedRosters = service.loadCache()
         // Every storefront is on the schedule before the socket opens (the worker, and with it any network
         // request, starts only after READY): a cached roster found unreadable by the first query can then
@@ -114,7 +114,10 @@ public enum Daemon {
             try interfaces.add(roster.interface())
             try interfaces.add(AdminMethods(service: service, callCounts: interfaces.callCounts).interface())
             callCounts = interfaces.callCounts
-            server = try VarlinkServer(service: interfaces, limits: serverLimits(configuration, service: service))
+            // The socket's idle and shutdown deadlines run on the daemon's one clock.
+            server = try VarlinkServer(
+                service: interfaces, limits: serverLimits(configuration, service: service),
+                clock: VarlinkServer.Clock { clock.instant })
             if let fd = SocketActivation.takeListeningDescriptor() {
                 try server.adopt(listeningDescriptor: fd)
                 socketDescription = "the socket passed by systemd"
@@ -187,10 +190,10 @@ public enum Daemon {
         return configuration
     }
 
-    /// The HTTPS transport for `lookup.*`.
-    @Sendable static func transport(for configuration: Configuration) -> any LookupTransport {
+    /// The HTTPS transport for `lookup.*`, reading `Retry-After` dates against the daemon's `clock`.
+    @Sendable static func transport(for configuration: Configuration, clock: any ShowcaseClock) -> any LookupTransport {
         URLSessionTransport(
             endpoint: configuration.lookup.endpoint, timeout: configuration.lookup.timeout,
-            maxResponseBytes: configuration.lookup.maxResponseBytes, version: ShowcaseVersion.string)
+            maxResponseBytes: configuration.lookup.maxResponseBytes, version: ShowcaseVersion.string, clock: clock)
     }
 }

@@ -27,13 +27,19 @@ public struct URLSessionTransport: LookupTransport {
     public let maxResponseBytes: Int
     /// Sent as `User-Agent: showcased/<version>`.
     public let userAgent: String
+    /// The daemon's clock: a `Retry-After` given as an HTTP date is a delay from its `now`.
+    public let clock: any ShowcaseClock
 
     /// Creates a transport. `version` is the daemon's version string.
-    public init(endpoint: URL, timeout: Duration = .seconds(10), maxResponseBytes: Int = 8 << 20, version: String) {
+    public init(
+        endpoint: URL, timeout: Duration = .seconds(10), maxResponseBytes: Int = 8 << 20, version: String,
+        clock: any ShowcaseClock = SystemClock()
+    ) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.userAgent = "showcased/\(version)"
+        self.clock = clock
     }
 
     /// Fetches `request`, mapping every failure to a ``LookupError``. The blocking transfer runs on a
@@ -42,15 +48,14 @@ public struct URLSessionTransport: LookupTransport {
         let url = request.url(endpoint: endpoint).absoluteString
         let milliseconds = Self.milliseconds(timeout)
         let limit = max(0, maxResponseBytes)
-        let agent = userAgent
-        let timeout = timeout
+        let (agent, timeout, clock) = (userAgent, timeout, clock)
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Data, LookupError>, Never>) in
             DispatchQueue.global().async {
                 continuation.resume(
                     returning: Self.perform(
                         url: url, userAgent: agent, milliseconds: milliseconds, limit: limit,
-                        timeout: timeout))
+                        timeout: timeout, clock: clock))
             }
         }
         return try outcome.get()
@@ -64,9 +69,9 @@ public struct URLSessionTransport: LookupTransport {
         return overflow || whole > Int.max - 1000 ? Int.max : max(1, whole + fraction)
     }
 
-    private static func perform(url: String, userAgent: String, milliseconds: Int, limit: Int, timeout: Duration)
-        -> Result<Data, LookupError>
-    {
+    private static func perform(
+        url: String, userAgent: String, milliseconds: Int, limit: Int, timeout: Duration, clock: any ShowcaseClock
+    ) -> Result<Data, LookupError> {
         var result = showcase_http_result()
         defer { showcase_http_free(&result) }
         showcase_http_get(url, userAgent, "Accept: application/json", milliseconds, limit, &result)
@@ -81,8 +86,8 @@ public struct URLSessionTransport: LookupTransport {
                 let header = withUnsafeBytes(of: &result.retry_after) {
                     String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
                 }
-                return .failure(
-                    .throttled(status: status, retryAfter: header.isEmpty ? nil : RetryAfter.parse(header)))
+                let retryAfter = header.isEmpty ? nil : RetryAfter.parse(header, now: clock.now)
+                return .failure(.throttled(status: status, retryAfter: retryAfter))
             default:
                 return .failure(.httpStatus(status))
             }

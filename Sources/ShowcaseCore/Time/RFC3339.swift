@@ -17,6 +17,12 @@ public enum RFC3339 {
         format(date, milliseconds: true)
     }
 
+    /// `text` as an RFC 3339 timestamp, with or without a fraction, in UTC or with an offset (what the daemon
+    /// writes, and what `ISO8601DateFormatter` read, with or without `.withFractionalSeconds`); nil otherwise.
+    public static func parse(_ text: String) -> Date? {
+        try? Date(text, strategy: Date.ISO8601FormatStyle())
+    }
+
     private static func format(_ date: Date, milliseconds: Bool) -> String {
         let interval = date.timeIntervalSince1970
         // Whole seconds as the floor of the interval; milliseconds from the nearest microsecond, so a stored

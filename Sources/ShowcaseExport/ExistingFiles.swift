@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one pass knows about the files already under `v1/`: the remembered ones whose identity still holds
 /// (``ExportMemory``), and the bytes of those it had to read — each read at most once per pass.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an ``ExportWriter`` remembers between passes about the files under `v1/`: for each file it checked, the
 /// file's identity (``FileIdentity``: inode, size, mtime, ctime) and a digest of the content it holds.

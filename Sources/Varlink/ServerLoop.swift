@@ -1,5 +1,7 @@
 import CSystem
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -53,10 +55,12 @@ final class ServerLoop: @unchecked Sendable {
     /// seconds) need no fresher reading, and a clock read per call is measurable on the hot path.
     var batchTime: UInt64 = ServerLoop.now()
 
-    let mailboxLock = NSLock()
+    /// Guards `mailbox`, which other threads append to.
+    let mailboxLock = Lock(())
     var mailbox: [Message] = []
     let stopped = DispatchSemaphore(value: 0)
-    let connectionCountLock = NSLock()
+    /// Guards `publishedConnectionCount`.
+    let connectionCountLock = Lock(())
     var publishedConnectionCount = 0
 
     static let listenerTag: UInt64 = 1 << 62
@@ -98,10 +102,11 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func post(_ message: Message) {
-        mailboxLock.lock()
-        let wasEmpty = mailbox.isEmpty
-        mailbox.append(message)
-        mailboxLock.unlock()
+        let wasEmpty = mailboxLock.withLock { _ in
+            let wasEmpty = mailbox.isEmpty
+            mailbox.append(message)
+            return wasEmpty
+        }
         if wasEmpty { _ = csys_eventfd_signal(wakeFD) }
     }
 
@@ -169,10 +174,11 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func drainMailbox() {
-        mailboxLock.lock()
-        let messages = mailbox
-        mailbox = []
-        mailboxLock.unlock()
+        let messages = mailboxLock.withLock { _ in
+            let messages = mailbox
+            mailbox = []
+            return messages
+        }
         for message in messages {
             switch message {
             case .reply(let connectionID, let sequence, let bytes, let final):

@@ -1,5 +1,6 @@
 import CSystem
-import Foundation
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -20,7 +21,8 @@ import Foundation
 /// Handlers run on the loop thread; see `VarlinkInterface.Handler` for the fast and slow paths.
 public final class VarlinkServer: @unchecked Sendable {
     let loop: ServerLoop
-    private let stateLock = NSLock()
+    /// Guards `started`, `stopped` and `boundPaths`.
+    private let stateLock = Lock(())
     private var started = false
     private var stopped = false
     private var boundPaths: [String] = []
@@ -50,7 +52,7 @@ public final class VarlinkServer: @unchecked Sendable {
         if let tooLong = Self.socketPathTooLong(path) {
             throw VarlinkError(code: .bindFailed, detail: tooLong + "; choose a shorter path.")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Self.directory(of: path)
         if !directory.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -83,9 +85,7 @@ public final class VarlinkServer: @unchecked Sendable {
                 code: .bindFailed,
                 detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
         }
-        stateLock.lock()
-        boundPaths.append(path)
-        stateLock.unlock()
+        stateLock.withLock { _ in boundPaths.append(path) }
         loop.addListener(fd)
     }
 
@@ -109,9 +109,8 @@ public final class VarlinkServer: @unchecked Sendable {
     }
 
     private func requireNotStarted() throws(VarlinkError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if started || stopped {
+        let late = stateLock.withLock { _ in started || stopped }
+        if late {
             throw VarlinkError(
                 code: .bindFailed, detail: "Listeners must be added before the server starts; add them, then start().")
         }
@@ -120,21 +119,17 @@ public final class VarlinkServer: @unchecked Sendable {
     /// Starts the event-loop thread. A server without listeners is allowed: it can still serve
     /// descriptors passed to `serve(connectedDescriptor:)`.
     public func start() throws(VarlinkError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        guard !started else { return }
-        started = true
-        let loop = self.loop
-        let thread = Thread { loop.run() }
-        thread.name = "varlink-server"
-        thread.start()
+        stateLock.withLock { _ in
+            guard !started else { return }
+            started = true
+            let loop = self.loop
+            startDetachedThread(named: "varlink-server") { loop.run() }
+        }
     }
 
     /// Number of open client connections (for status output and tests).
     public var connectionCount: Int {
-        loop.connectionCountLock.lock()
-        defer { loop.connectionCountLock.unlock() }
-        return loop.publishedConnectionCount
+        loop.connectionCountLock.withLock { _ in loop.publishedConnectionCount }
     }
 
     /// Stops accepting (closing and unlinking the listening sockets it bound), lets calls in
@@ -142,12 +137,11 @@ public final class VarlinkServer: @unchecked Sendable {
     /// connection and ends the loop. Blocks until done. Streams (`more` calls) still open at
     /// the deadline are cut, and their responders see `isConnectionClosed`.
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
-        stateLock.lock()
-        let wasStarted = started
-        let alreadyStopped = stopped
-        stopped = true
-        let paths = boundPaths
-        stateLock.unlock()
+        let (wasStarted, alreadyStopped, paths) = stateLock.withLock { _ in
+            let before = (started, stopped, boundPaths)
+            stopped = true
+            return before
+        }
         guard !alreadyStopped else { return }
         for path in paths { unlink(path) }
         guard wasStarted else {
@@ -166,5 +160,12 @@ public final class VarlinkServer: @unchecked Sendable {
     public func wait() {
         loop.stopped.wait()
         loop.stopped.signal()
+    }
+
+    /// The directory part of a socket path, as `NSString.deletingLastPathComponent` gave it: "" for a bare name,
+    /// "/" for a file in the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -1,16 +1,12 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses the `Retry-After` header of a throttled answer.
 public enum RetryAfter {
     /// Delay-seconds (`120`) or an HTTP date relative to `now`; nil for anything else or a negative delay.
     public static func parse(_ value: String, now: Date = Date()) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         let delay = date.timeIntervalSince(now)
         return delay >= 0 ? .seconds(Int(delay.rounded(.up))) : .zero
     }

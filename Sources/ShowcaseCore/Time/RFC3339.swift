@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 3339 timestamps in UTC, written by arithmetic (no formatter, no ICU, no time zone database): the form every
 /// reply, export document and log line uses, `2026-11-29T14:18:43Z`, or with milliseconds

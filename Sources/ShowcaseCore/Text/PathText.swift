@@ -2,8 +2,8 @@
 /// system is consulted and nothing is resolved.
 ///
 /// Unlike Foundation's, `parent(of:)` also takes a one-character relative name: `("c" as NSString)
-/// .deletingLastPathComponent` traps on Swift 6.3's Foundation, which made `showcased --config c` (any configuration
-/// file named with one character, opened from its own directory) die of SIGILL while resolving a relative path in it.
+/// .deletingLastPathComponent` traps on Swift 6.3's Foundation, which made `showcasectl check-config c` (a
+/// configuration file named with one character, given relative to the working directory) die of SIGILL.
 public enum PathText {
     /// The path without its last component: `/etc/showcase` for `/etc/showcase/showcase.yaml`, `/` for `/etc`,
     /// "" for a bare name (`NSString.deletingLastPathComponent`: runs of `/` read as one, a trailing `/` ignored).

@@ -79,10 +79,17 @@ check-hostile-export:
 	scripts/check-hostile-export.sh
 
 # Locking's `Lock`, not Synchronization.Mutex: ThreadSanitizer cannot see Mutex's locking on Linux (Lock.swift).
+# FoundationEssentials, not Foundation, outside the tools that are not shipped (FOUNDATION_ALLOWED).
+FOUNDATION_ALLOWED = showcase-bench|LookupReplay|lookup-replay|Fuzzing|varlink-certify|showcase-export-sample
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tests
 	@if grep -rnE '\bMutex *[<(]' --include='*.swift' Sources Tests | grep -v '^Sources/Locking/'; then \
 	    echo "lint: use Locking's Lock instead of Synchronization.Mutex (see Sources/Locking/Lock.swift)" >&2; \
+	    exit 1; fi
+	@if grep -rnE '^(@preconcurrency )?import Foundation(Networking)?$$' --include='*.swift' Sources \
+	    | grep -vE '^Sources/($(FOUNDATION_ALLOWED))/'; then \
+	    echo "lint: import FoundationEssentials, not Foundation, in the shipped binaries' modules: Foundation links ICU" \
+	        "(about 40 MB a binary; SPEC §11, scripts/check-sizes.sh)" >&2; \
 	    exit 1; fi
 
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
@@ -134,7 +141,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: release install uninstall demo ship-checks check-deps check-units check-install hardening-smoke
+.PHONY: release install uninstall demo ship-checks check-deps check-units check-sizes check-install hardening-smoke
 
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS)
@@ -155,7 +162,7 @@ demo: deps-build
 # Run by `make test` after the debug build: unit files, the daemon under the hardening options
 # that can be reproduced without systemd as PID 1, an install into a temporary DESTDIR, and the Debian
 # package installed, upgraded, removed and purged in a throwaway Debian root.
-ship-checks: check-deps check-units hardening-smoke check-install check-deb
+ship-checks: check-deps check-units check-sizes hardening-smoke check-install check-deb
 
 # What each target's dependency profile installs (scripts/deps.sh --dry-run): make install, make release and
 # make deb never pull in the test tools (a browser, nginx, prometheus, lintian for install…).
@@ -164,6 +171,10 @@ check-deps:
 
 check-units:
 	scripts/check-units.sh
+
+# SPEC §11: each shipped binary ≤ 20 MB stripped, and none links ICU (scripts/check-sizes.sh).
+check-sizes: release
+	scripts/check-sizes.sh
 
 hardening-smoke: release
 	scripts/hardening-smoke.sh

@@ -35,11 +35,12 @@ let package = Package(
         // ThreadSanitizer's acquire/release annotations (weak: null outside a -sanitize=thread build).
         .target(name: "CSystem", path: "Sources/CSystem"),
         // `Lock`: Synchronization.Mutex with its critical sections reported to ThreadSanitizer, which cannot see
-        // Mutex's own locking on Linux. Every module that locks uses it instead of Mutex. May use CSystem only.
+        // Mutex's own locking on Linux. Every module that locks uses it instead of Mutex; `startDetachedThread` is
+        // the one way to start a thread (Foundation's `Thread` would link ICU). May use CSystem only.
         .target(name: "Locking", dependencies: ["CSystem"]),
         // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
-        // ShowcaseCore: Foundation and DirectorySafety (the cache's writes) only — lookup requests and decoding,
+        // ShowcaseCore: FoundationEssentials and DirectorySafety (the cache's writes) only — lookup requests and decoding,
         // rosters and their resolution, the file cache,
         // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
         .target(name: "ShowcaseCore", dependencies: ["DirectorySafety"]),
@@ -52,7 +53,7 @@ let package = Package(
         // May use ShowcaseCore, ShowcaseHistory (the feeds' entries), CZlib and CSystem (syncfs).
         .target(
             name: "ShowcaseExport",
-            dependencies: ["ShowcaseCore", "ShowcaseHistory", "CZlib", "CSystem", "DirectorySafety"]),
+            dependencies: ["ShowcaseCore", "ShowcaseHistory", "CZlib", "CSystem", "DirectorySafety", "Locking"]),
         // The change history (SPEC §15): the diff of consecutive rosters, and the append-only logs and baselines
         // under state.directory/history. Pure but for those files. May use ShowcaseCore, DirectorySafety and Locking.
         .target(name: "ShowcaseHistory", dependencies: ["ShowcaseCore", "DirectorySafety", "Locking"]),
@@ -77,7 +78,7 @@ let package = Package(
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
         .executableTarget(
-            name: "showcasectl", dependencies: ["ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink"]
+            name: "showcasectl", dependencies: ["ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "Locking"]
         ),
         // Development tools: the org.varlink.certification service, the lookup replay server, the benchmark.
         .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
@@ -103,7 +104,7 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: [
                 "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay",
-                "BuiltProducts",
+                "BuiltProducts", "Locking",
             ]
         ),
         .testTarget(

@@ -11,7 +11,8 @@
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
 # BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export
-# row; BENCH_ONLY=icons only the icon row; BENCH_ONLY=history only the change-history row.
+# row; BENCH_ONLY=icons only the icon row; BENCH_ONLY=history only the change-history row; BENCH_ONLY=binaries
+# only the binary sizes and startup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,6 +65,38 @@ trap cleanup EXIT
 
 record() { tee -a "$RESULTS" >/dev/null; }
 skip() { printf '{"label":"skip","row":"%s","reason":"%s"}\n' "$1" "$2" >>"$RESULTS"; log "skipped $1: $2"; }
+
+# --- binaries: each shipped binary stripped (≤ 20 MB, SPEC §11) and its startup, exec to exit --------------------
+# The shipped binaries are scripts/install.sh's; stripped as copies. Startup is the median of STARTUP_RUNS runs of
+# `showcased --version` and `showcasectl --help` (no socket, no configuration: the process's own start and exit).
+# `BENCH_ONLY=binaries scripts/bench.sh` builds, runs this row alone and prints the table.
+STARTUP_RUNS=${BENCH_STARTUP_RUNS:-30}
+startup_ms() {
+    local runs=() started ended
+    for ((run = 0; run < STARTUP_RUNS; run++)); do
+        started=$(date +%s%N)
+        "$@" >/dev/null 2>&1 || true
+        ended=$(date +%s%N)
+        runs+=($(((ended - started) / 1000)))
+    done
+    printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }'
+}
+read -r -a SHIPPED <<<"$(sed -n 's/^ *for exe in \(.*\); do$/\1/p' scripts/install.sh)"
+sizes=""
+for exe in "${SHIPPED[@]}"; do
+    cp "$BIN/$exe" "$WORK/$exe.stripped"
+    strip "$WORK/$exe.stripped"
+    sizes+="${sizes:+,}\"$exe\":$(stat -c %s "$WORK/$exe.stripped")"
+    rm -f "$WORK/$exe.stripped"
+done
+log "binaries: stripped sizes and startup ($STARTUP_RUNS runs each)"
+printf '{"label":"binaries","stripped":{%s},"startupRuns":%s,"startupMs":{"showcased --version":%s,"showcasectl --help":%s}}\n' \
+    "$sizes" "$STARTUP_RUNS" "$(startup_ms "$BIN/showcased" --version)" "$(startup_ms "$BIN/showcasectl" --help)" | record
+if [ "${BENCH_ONLY:-}" = binaries ]; then
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
+fi
 
 # The daemon is real once `showcased --help` documents its flags (the placeholder printed "not implemented").
 DAEMON_REAL=0

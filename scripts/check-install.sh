@@ -97,7 +97,7 @@ ok "installed binaries run under env -i"
 
 # The toolchain hidden entirely: a private mount namespace with an empty tmpfs over it, where the
 # installed daemon serves a real query (from a loopback lookup-replay started outside) to the
-# installed client: URLSession, JSON, ICU-backed formatting, Varlink, all from the static binaries.
+# installed client: libcurl, JSON, RFC 3339 formatting, Varlink, all from the static binaries.
 if unshare -m --propagation private true 2>/dev/null; then
     replay=$(swift build --show-bin-path)/lookup-replay
     [ -x "$replay" ] || fail "no built lookup-replay at $replay (swift build)"

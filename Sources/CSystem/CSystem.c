@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -201,3 +202,33 @@ int csys_poll(int fd, short events, int timeout_ms) {
 int csys_close(int fd) { RET(close(fd)); }
 
 int csys_syncfs(int fd) { RET(syncfs(fd)); }
+
+struct csys_thread_start {
+    void (*body)(void *);
+    void *context;
+    char name[16];
+};
+
+static void *csys_thread_main(void *argument) {
+    struct csys_thread_start start = *(struct csys_thread_start *)argument;
+    free(argument);
+    if (start.name[0] != 0) pthread_setname_np(pthread_self(), start.name);
+    start.body(start.context);
+    return NULL;
+}
+
+int csys_thread_start(const char *name, void (*body)(void *context), void *context) {
+    struct csys_thread_start *start = calloc(1, sizeof *start);
+    if (start == NULL) return -ENOMEM;
+    start->body = body;
+    start->context = context;
+    if (name != NULL) strncpy(start->name, name, sizeof start->name - 1);
+    pthread_t thread;
+    int error = pthread_create(&thread, NULL, csys_thread_main, start);
+    if (error != 0) {
+        free(start);
+        return -error;
+    }
+    pthread_detach(thread);
+    return 0;
+}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Reads and validates a configuration file and every overlay it references, reporting all mistakes
@@ -57,8 +57,8 @@ public enum ConfigLoader {
     /// `path` taken relative to the directory of the file `base` (absolute paths are kept).
     static func resolve(_ path: String, relativeTo base: String) -> String {
         guard !path.hasPrefix("/") else { return path }
-        let directory = (base as NSString).deletingLastPathComponent
-        return directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
+        let directory = PathText.parent(of: base)
+        return directory.isEmpty ? path : PathText.appending(path, to: directory)
     }
 
     /// One load: the diagnostics of the configuration and of every overlay file it reads.

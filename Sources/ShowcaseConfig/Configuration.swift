@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// A validated showcased configuration: every key of the YAML file with its default applied and

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// Where showcased and showcasectl look when no path is given (README "Configuration": default paths), as a pure function of the
 /// environment and the uid so both programs agree and tests can ask about root without being root.
@@ -80,7 +84,7 @@ public struct DefaultPaths: Sendable, Equatable {
 
     private func xdg(_ name: String, fallback: String) -> String {
         if let directory = value(name), directory.hasPrefix("/") { return directory }
-        let home = value("HOME") ?? NSHomeDirectory()
+        let home = value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
         return "\(home)/\(fallback)"
     }
 }

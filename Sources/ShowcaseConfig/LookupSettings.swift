@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// The `lookup:` section: the upstream lookup endpoint and the budget for calling it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One node of a parsed YAML document, with the position it was written at.
 ///
@@ -68,7 +68,7 @@ public struct YAMLNode: Sendable {
             if isNull { return "nothing (null)" }
             // A long block of text is shortened: the position already says where it is.
             let shown = text.count > 60 ? text.prefix(57) + "..." : Substring(text)
-            return "'\(shown.replacingOccurrences(of: "\n", with: "\\n"))'"
+            return "'\(shown.replacing("\n", with: "\\n"))'"
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         }

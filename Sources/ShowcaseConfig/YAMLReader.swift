@@ -1,5 +1,5 @@
 import CYaml
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Reads YAML text into a `YAMLNode` tree with libyaml's event API, within bounds that keep a
@@ -125,7 +125,8 @@ public struct YAMLReader: Sendable {
             let line = before.count { $0 == UInt8(ascii: "\n") } + 1
             let column = bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 } + 1
             if parser.problem_value >= 0 {
-                message += String(format: " (byte 0x%02X)", Int(parser.problem_value) & 0xFF)
+                let hex = String(Int(parser.problem_value) & 0xFF, radix: 16, uppercase: true)
+                message += " (byte 0x\(hex.count < 2 ? "0" + hex : hex))"
             }
             message += "; configuration files must be UTF-8 text"
             return ConfigError(.syntax, at: SourceLocation(file: file, line: line, column: column), message)

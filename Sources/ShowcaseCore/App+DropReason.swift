@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension App {
     /// Why ``init(row:)`` drops `row`, as a short phrase for logs and the `MalformedResponse` detail

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// Why ``RegularFile`` refused or failed to read a file; its description names the path and what to do.
 public struct RegularFileError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A 64-bit hash and the length of some bytes, to tell without keeping them whether bytes rendered now are the
 /// bytes written earlier.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What one pass knows about the files already under `v1/`: the remembered ones whose identity still holds

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 extension ExportDocument {
     /// The `revision` and `revisedAt` of a document the writer rendered earlier, read from its header without
@@ -19,7 +23,7 @@ extension ExportDocument {
     /// The raw text of the top-level member `name` (up to the comma or newline that ends it).
     private static func member(_ name: String, in header: Data) -> Data? {
         let key = Data("\n  \"\(name)\": ".utf8)
-        guard let found = header.range(of: key) else { return nil }
+        guard let found = header.firstRange(of: key) else { return nil }
         let rest = header[found.upperBound...]
         let end = rest.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\n") } ?? rest.endIndex
         return Data(rest[..<end])

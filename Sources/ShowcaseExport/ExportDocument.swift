@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// One exported document: a host's roster in one storefront, for one platform, as a web page reads it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `v1/index.json`: every document with its state, revision and fetch time, and every roster in a diagnostic with
 /// its error — the volatile part the documents leave out, so a page or a sync job can tell current from kept.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// One document's line in `index.json`: where it is, what it is, and how current.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `v1/.showcase-manifest`: the files showcased wrote under `v1/`, one path per line. The writer removes only
 /// files listed here, which is how it never touches anything it did not write (an operator's `robots.txt`, a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What an ``ExportWriter`` remembers between passes about the files under `v1/`: for each file it checked, the

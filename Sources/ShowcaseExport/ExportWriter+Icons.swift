@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Mirrored icons (SPEC §16) in an export pass: `v1/icons/<digest>.<ext>` files written by the same rules as the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Brings `<directory>/v1/` to exactly the documents a set of rosters calls for, and says what it did.
@@ -54,7 +54,7 @@ public struct ExportWriter: Sendable {
     }
 
     /// The tree's root, `<directory>/v1`.
-    public var root: String { (directory as NSString).appendingPathComponent("v1") }
+    public var root: String { PathText.appending("v1", to: directory) }
 
     /// Largest file the writer reads back to compare (a document of 200 apps is a few hundred KiB).
     static let readLimit = 64 << 20

@@ -1,5 +1,7 @@
 import DirectorySafety
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -250,10 +252,10 @@ final class FileSystem {
         let done = DispatchGroup()
         for worker in 0..<workers {
             done.enter()
-            Thread {
+            startDetachedThread {
                 for index in stride(from: worker, to: descriptors.count, by: workers) { close(descriptors[index]) }
                 done.leave()
-            }.start()
+            }
         }
         done.wait()
     }

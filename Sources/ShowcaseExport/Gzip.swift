@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import FoundationEssentials
 
 /// gzip through zlib, deterministic: no file name and a zero timestamp in the header, so one input always gives
 /// the same bytes and an unchanged document's `.json.gz` is never rewritten.

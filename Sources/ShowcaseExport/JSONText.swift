@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// A JSON value whose object members keep the order they were built in, and its one fixed text form.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One file an export wants on disk: a document or `index.json`, or its `.gz`.
 struct PlannedFile {

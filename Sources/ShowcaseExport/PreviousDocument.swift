@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The document already at a path, as far as revising it needs: its `revision` and `revisedAt`, and its bytes —
 /// read from the file, or only their digest when ``ExportMemory`` vouches for the file.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What the next roster of one (host, storefront, language) is compared with: the developer, and each app as the

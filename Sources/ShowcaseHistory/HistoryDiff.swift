@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The comparison of a roster with the baseline before it: the entries it brings and the baseline after it. Pure:
 /// no files, no clock (the roster's fetch time is the entries' `at`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HistoryEntry {
     /// The entry as one line of a history log: a JSON object (no raw newline can occur inside: JSON escapes them)

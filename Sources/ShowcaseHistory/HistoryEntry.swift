@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// One change the daemon noticed in a roster: an app added, removed, updated to a new version, or repriced.

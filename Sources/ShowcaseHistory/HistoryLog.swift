@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A history log's content as read: its complete entries in serial order, and how many of its bytes they take.
 ///

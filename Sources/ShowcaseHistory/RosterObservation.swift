@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What one successfully fetched roster says, as far as the change history cares: every usable app with the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue: Codable {
     /// Decodes any JSON value; a number is tried as `Int64` first, then as `Double`.

@@ -1,49 +1,59 @@
-import Foundation
+import Dispatch
+import Locking
 
 /// That the event loop has ended, told once to every thread blocked on it and every task awaiting it: the server's
 /// `shutdown` and `wait()` block on it, ``VarlinkServer/waitUntilStopped()`` awaits it, and nobody polls a flag.
 final class LoopCompletion: @unchecked Sendable {
-    /// Guards `finished` and `waiters`, and wakes the blocked threads.
-    private let condition = NSCondition()
-    private var finished = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// One party waiting for the end: a blocked thread (woken by its semaphore) or a suspended task.
+    private enum Waiter {
+        case thread(DispatchSemaphore)
+        case task(CheckedContinuation<Void, Never>)
+    }
+
+    private struct State {
+        var finished = false
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Lock(State())
 
     /// Whether the loop has ended.
-    var isFinished: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return finished
-    }
+    var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Marks the loop ended and wakes everyone waiting; later calls do nothing.
     func finish() {
-        condition.lock()
-        let resumed = finished ? [] : waiters
-        finished = true
-        waiters = []
-        condition.broadcast()
-        condition.unlock()
-        for waiter in resumed { waiter.resume() }
+        let waiters = state.withLock { state -> [Waiter] in
+            guard !state.finished else { return [] }
+            state.finished = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters {
+            switch waiter {
+            case .thread(let semaphore): semaphore.signal()
+            case .task(let continuation): continuation.resume()
+            }
+        }
     }
 
     /// Blocks the calling thread until ``finish()``.
     func wait() {
-        condition.lock()
-        while !finished { condition.wait() }
-        condition.unlock()
+        let semaphore = DispatchSemaphore(value: 0)
+        let finished = state.withLock { state -> Bool in
+            if !state.finished { state.waiters.append(.thread(semaphore)) }
+            return state.finished
+        }
+        if !finished { semaphore.wait() }
     }
 
     /// Suspends until ``finish()``, without holding a thread.
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if finished {
-                condition.unlock()
-                continuation.resume()
-            } else {
-                waiters.append(continuation)
-                condition.unlock()
+            let finished = state.withLock { state -> Bool in
+                if !state.finished { state.waiters.append(.task(continuation)) }
+                return state.finished
             }
+            if finished { continuation.resume() }
         }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 extension ServerConnection {
     /// Splits `bytes` just read into NUL-terminated messages and hands each to `handle`, using `input` only when

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One accepted client, confined to the event-loop thread.
 final class ServerConnection {

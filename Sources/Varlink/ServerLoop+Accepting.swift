@@ -1,5 +1,5 @@
 import CSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -127,8 +127,6 @@ extension ServerLoop {
 
     /// Publishes the connection count for `VarlinkServer.connectionCount`, read on other threads.
     func publishCount() {
-        connectionCountLock.lock()
-        publishedConnectionCount = connections.count
-        connectionCountLock.unlock()
+        connectionCountLock.withLock { _ in publishedConnectionCount = connections.count }
     }
 }

@@ -1,5 +1,7 @@
 import CSystem
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -57,11 +59,13 @@ final class ServerLoop: @unchecked Sendable {
     /// seconds) need no fresher reading, and a clock read per call is measurable on the hot path.
     var batchTime: UInt64 = 0
 
-    let mailboxLock = NSLock()
+    /// Guards `mailbox`, which other threads append to.
+    let mailboxLock = Lock(())
     var mailbox: [Message] = []
     /// Told when `run()` has ended, to whoever blocks on or awaits the server's stop.
     let completion = LoopCompletion()
-    let connectionCountLock = NSLock()
+    /// Guards `publishedConnectionCount`.
+    let connectionCountLock = Lock(())
     var publishedConnectionCount = 0
 
     static let listenerTag: UInt64 = 1 << 62
@@ -111,10 +115,11 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func post(_ message: Message) {
-        mailboxLock.lock()
-        let wasEmpty = mailbox.isEmpty
-        mailbox.append(message)
-        mailboxLock.unlock()
+        let wasEmpty = mailboxLock.withLock { _ in
+            let wasEmpty = mailbox.isEmpty
+            mailbox.append(message)
+            return wasEmpty
+        }
         if wasEmpty { _ = csys_eventfd_signal(wakeFD) }
     }
 
@@ -182,10 +187,11 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     func drainMailbox() {
-        mailboxLock.lock()
-        let messages = mailbox
-        mailbox = []
-        mailboxLock.unlock()
+        let messages = mailboxLock.withLock { _ in
+            let messages = mailbox
+            mailbox = []
+            return messages
+        }
         for message in messages {
             switch message {
             case .reply(let connectionID, let sequence, let bytes, let final):

@@ -1,5 +1,6 @@
 import CSystem
-import Foundation
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -16,8 +17,10 @@ import Foundation
 /// `.connectionClosed`.
 public final class VarlinkClient: @unchecked Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private let stateLock = NSLock()
+    /// Held for a whole call: calls on one client are serialized.
+    private let lock = Lock(())
+    /// Guards `isClosed`.
+    private let stateLock = Lock(())
     private var buffer: [UInt8] = []
     private var isClosed = false
     /// Timeout used when a call does not pass one.
@@ -62,11 +65,11 @@ public final class VarlinkClient: @unchecked Sendable {
     /// `.connectionClosed`. The descriptor itself is released when the client is deallocated,
     /// so a thread still inside a call can never touch a reused descriptor number.
     public func close() {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        guard !isClosed else { return }
-        isClosed = true
-        shutdown(fd, Int32(SHUT_RDWR))
+        stateLock.withLock { _ in
+            guard !isClosed else { return }
+            isClosed = true
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
     }
 
     // MARK: - Synchronous API
@@ -76,21 +79,21 @@ public final class VarlinkClient: @unchecked Sendable {
     public func callSync(
         _ method: String, _ parameters: JSONValue = .emptyObject, timeout: Duration? = nil
     ) throws(VarlinkError) -> JSONValue {
-        lock.lock()
-        defer { lock.unlock() }
-        let deadline = Self.deadline(after: timeout ?? defaultTimeout)
-        try send(Self.encodeCall(method, parameters, more: false, oneway: false), deadline: deadline)
-        let reply = try receiveReply(deadline: deadline)
-        return reply.parameters
+        try lock.withLock { _ throws(VarlinkError) in
+            let deadline = Self.deadline(after: timeout ?? defaultTimeout)
+            try send(Self.encodeCall(method, parameters, more: false, oneway: false), deadline: deadline)
+            let reply = try receiveReply(deadline: deadline)
+            return reply.parameters
+        }
     }
 
     /// Sends `method` as `oneway`: no reply is expected or read.
     public func sendOneway(_ method: String, _ parameters: JSONValue = .emptyObject) throws(VarlinkError) {
-        lock.lock()
-        defer { lock.unlock() }
-        try send(
-            Self.encodeCall(method, parameters, more: false, oneway: true),
-            deadline: Self.deadline(after: defaultTimeout))
+        try lock.withLock { _ throws(VarlinkError) in
+            try send(
+                Self.encodeCall(method, parameters, more: false, oneway: true),
+                deadline: Self.deadline(after: defaultTimeout))
+        }
     }
 
     /// Calls `method` with `more` and hands every reply to `body` (blocking) until the final
@@ -100,18 +103,18 @@ public final class VarlinkClient: @unchecked Sendable {
         _ method: String, _ parameters: JSONValue = .emptyObject, timeout: Duration? = nil,
         _ body: (JSONValue, _ continues: Bool) -> Bool
     ) throws(VarlinkError) {
-        lock.lock()
-        defer { lock.unlock() }
-        try send(
-            Self.encodeCall(method, parameters, more: true, oneway: false),
-            deadline: Self.deadline(after: defaultTimeout))
-        while true {
-            let reply = try receiveReply(deadline: timeout.map { Self.deadline(after: $0) })
-            if !body(reply.parameters, reply.continues) {
-                close()
-                return
+        try lock.withLock { _ throws(VarlinkError) in
+            try send(
+                Self.encodeCall(method, parameters, more: true, oneway: false),
+                deadline: Self.deadline(after: defaultTimeout))
+            while true {
+                let reply = try receiveReply(deadline: timeout.map { Self.deadline(after: $0) })
+                if !body(reply.parameters, reply.continues) {
+                    close()
+                    return
+                }
+                if !reply.continues { return }
             }
-            if !reply.continues { return }
         }
     }
 
@@ -147,13 +150,9 @@ public final class VarlinkClient: @unchecked Sendable {
         _ method: String, _ parameters: JSONValue = .emptyObject
     ) -> AsyncThrowingStream<JSONValue, any Error> {
         AsyncThrowingStream { continuation in
-            let finished = NSLock()
-            nonisolated(unsafe) var done = false
+            let done = LockedBox(false)
             continuation.onTermination = { [weak self] _ in
-                finished.lock()
-                let wasDone = done
-                finished.unlock()
-                if !wasDone { self?.close() }
+                if !done.withLock({ $0 }) { self?.close() }
             }
             Self.detach {
                 do {
@@ -161,14 +160,10 @@ public final class VarlinkClient: @unchecked Sendable {
                         if case .terminated = continuation.yield(value) { return false }
                         return true
                     }
-                    finished.lock()
-                    done = true
-                    finished.unlock()
+                    done.withLock { $0 = true }
                     continuation.finish()
                 } catch {
-                    finished.lock()
-                    done = true
-                    finished.unlock()
+                    done.withLock { $0 = true }
                     continuation.finish(throwing: error)
                 }
             }
@@ -178,9 +173,7 @@ public final class VarlinkClient: @unchecked Sendable {
     /// Runs blocking socket work on its own thread. Not on Dispatch's global queues: on Linux
     /// those also run Swift concurrency's tasks, and blocking them starves unrelated work.
     static func detach(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = "varlink-client"
-        thread.start()
+        startDetachedThread(named: "varlink-client", body)
     }
 
     // MARK: - Wire
@@ -233,9 +226,8 @@ public final class VarlinkClient: @unchecked Sendable {
     }
 
     private func checkOpen() throws(VarlinkError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if isClosed {
+        let closed = stateLock.withLock { _ in isClosed }
+        if closed {
             throw VarlinkError(code: .connectionClosed, detail: "The connection to the service is closed; reconnect.")
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension VarlinkResponder {
     /// Runs `body` once, on a serial queue shared by all connections (keep it short: hand real work to your

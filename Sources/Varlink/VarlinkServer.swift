@@ -1,5 +1,6 @@
 import CSystem
-import Foundation
+import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -20,7 +21,8 @@ import Foundation
 /// Handlers run on the loop thread; see `VarlinkInterface.Handler` for the fast and slow paths.
 public final class VarlinkServer: @unchecked Sendable {
     let loop: ServerLoop
-    private let stateLock = NSLock()
+    /// Guards `started`, `stopped` and `boundPaths`.
+    private let stateLock = Lock(())
     private var started = false
     private var stopped = false
     private var boundPaths: [String] = []
@@ -51,7 +53,7 @@ public final class VarlinkServer: @unchecked Sendable {
         if let tooLong = Self.socketPathTooLong(path) {
             throw VarlinkError(code: .bindFailed, detail: tooLong + "; choose a shorter path.")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Self.directory(of: path)
         if !directory.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -84,9 +86,7 @@ public final class VarlinkServer: @unchecked Sendable {
                 code: .bindFailed,
                 detail: "Could not listen on \(path): \(errnoText(-fd)). Check the path and permissions.")
         }
-        stateLock.lock()
-        boundPaths.append(path)
-        stateLock.unlock()
+        stateLock.withLock { _ in boundPaths.append(path) }
         loop.addListener(fd)
     }
 
@@ -110,9 +110,8 @@ public final class VarlinkServer: @unchecked Sendable {
     }
 
     private func requireNotStarted() throws(VarlinkError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if started || stopped {
+        let late = stateLock.withLock { _ in started || stopped }
+        if late {
             throw VarlinkError(
                 code: .bindFailed, detail: "Listeners must be added before the server starts; add them, then start().")
         }
@@ -121,21 +120,17 @@ public final class VarlinkServer: @unchecked Sendable {
     /// Starts the event-loop thread. A server without listeners is allowed: it can still serve
     /// descriptors passed to `serve(connectedDescriptor:)`.
     public func start() throws(VarlinkError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        guard !started else { return }
-        started = true
-        let loop = self.loop
-        let thread = Thread { loop.run() }
-        thread.name = "varlink-server"
-        thread.start()
+        stateLock.withLock { _ in
+            guard !started else { return }
+            started = true
+            let loop = self.loop
+            startDetachedThread(named: "varlink-server") { loop.run() }
+        }
     }
 
     /// Number of open client connections (for status output and tests).
     public var connectionCount: Int {
-        loop.connectionCountLock.lock()
-        defer { loop.connectionCountLock.unlock() }
-        return loop.publishedConnectionCount
+        loop.connectionCountLock.withLock { _ in loop.publishedConnectionCount }
     }
 
     /// Stops accepting (closing and unlinking the listening sockets it bound), lets calls in
@@ -150,12 +145,11 @@ public final class VarlinkServer: @unchecked Sendable {
     /// Starts ``shutdown(gracePeriod:)`` and returns at once: the grace period runs on the server's clock from
     /// now, and ``wait()`` or ``waitUntilStopped()`` tells when the loop has ended. Later calls do nothing.
     public func beginShutdown(gracePeriod: Duration = .seconds(5)) {
-        stateLock.lock()
-        let wasStarted = started
-        let alreadyStopped = stopped
-        stopped = true
-        let paths = boundPaths
-        stateLock.unlock()
+        let (wasStarted, alreadyStopped, paths) = stateLock.withLock { _ in
+            let before = (started, stopped, boundPaths)
+            stopped = true
+            return before
+        }
         guard !alreadyStopped else { return }
         for path in paths { unlink(path) }
         guard wasStarted else {
@@ -175,5 +169,12 @@ public final class VarlinkServer: @unchecked Sendable {
     /// Suspends until the server has shut down, without holding a thread.
     public func waitUntilStopped() async {
         await loop.completion.wait()
+    }
+
+    /// The directory part of a socket path, as `NSString.deletingLastPathComponent` gave it: "" for a bare name,
+    /// "/" for a file in the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseConfig
 import ShowcaseCore
 import Varlink
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// `showcasectl check-config [PATH]`: validates a configuration and every overlay it references
 /// without a daemon, like `nginx -t`, so an operator can check an edit before `showcasectl reload`.
@@ -30,7 +34,7 @@ func checkConfigCommand(path: String?, environment: [String: String], json: Bool
     } catch {
         for problem in error.errors {
             // A message may quote the file's own text, and YAML can spell any control character ("\e[2J").
-            FileHandle.standardError.write(Data("\(problem.description.escapingControlCharacters())\n".utf8))
+            StandardStream.error.write("\(problem.description.escapingControlCharacters())\n")
         }
         if json {
             let errors = error.errors.map { problem -> JSONValue in

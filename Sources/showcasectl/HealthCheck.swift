@@ -85,7 +85,7 @@ struct HealthCheck {
 
     /// The line for a check that could not get an answer it can read.
     static func unknown(_ reason: String) -> String {
-        "SHOWCASE \(Outcome.unknown.label) - \(reason.replacingOccurrences(of: "|", with: "/"))"
+        "SHOWCASE \(Outcome.unknown.label) - \(reason.replacing("|", with: "/"))"
     }
 
     /// `MalformedResponse` of `io.showcase.Roster.MalformedResponse`.

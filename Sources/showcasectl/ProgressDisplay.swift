@@ -1,6 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
+import Locking
 import ShowcaseCore
 
 /// Runs a blocking call while a second thread shows a ``ProgressSource``'s line in place on stderr
@@ -24,7 +25,7 @@ enum ProgressDisplay {
         guard let source else { return try work() }
         let stop = DispatchSemaphore(value: 0)
         let cleared = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        startDetachedThread {
             var progress = TerminalProgress(isEnabled: true) { text in
                 let bytes = Array(text.utf8)
                 _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -35,7 +36,6 @@ enum ProgressDisplay {
             progress.finish()
             cleared.signal()
         }
-        thread.start()
         defer {
             stop.signal()
             cleared.wait()

@@ -1,18 +1,11 @@
-import Foundation
+import FoundationEssentials
+import ShowcaseCore
 
 /// Turns the daemon's RFC 3339 timestamps into "3 h ago" / "in 21 h", the way an operator thinks
 /// about freshness, rather than asking them to subtract dates in their head.
 struct RelativeTime {
     /// The moment the ages are measured from (the time the command runs).
     let now: Date
-    // Made once per command: `status` with every storefront parses hundreds of timestamps, and a
-    // formatter is far costlier to create than to use.
-    private let plain = ISO8601DateFormatter()
-    private let fractional: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 
     init(now: Date) {
         self.now = now
@@ -20,7 +13,7 @@ struct RelativeTime {
 
     /// Parses `2026-11-29T12:00:00Z`, with or without fractional seconds; nil for anything else.
     func parse(_ text: String) -> Date? {
-        plain.date(from: text) ?? fractional.date(from: text)
+        RFC3339.parse(text)
     }
 
     /// "3 h ago" for a past timestamp, "just now" within a few seconds (or a little ahead, when

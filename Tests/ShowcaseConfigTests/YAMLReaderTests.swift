@@ -72,6 +72,18 @@ struct YAMLReaderTests {
         #expect(error?.column == 1)
     }
 
+    @Test(
+        "names a byte that is not UTF-8 in two uppercase hex digits, as String(format: \"0x%02X\") did",
+        arguments: [(UInt8(0xFF), "(byte 0xFF)"), (0x08, "(byte 0x08)")])
+    func invalidByte(byte: UInt8, named: String) throws {
+        let error = #expect(throws: ConfigError.self) {
+            try reader.parse(Array("hosts: a".utf8) + [byte] + Array("b\n".utf8), file: "f")
+        }
+        #expect(error?.code == .syntax)
+        #expect(error?.message.contains(named) == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasSuffix("; configuration files must be UTF-8 text") == true)
+    }
+
     @Test("reports tab indentation at the tab with libyaml's position, in a sentence that says to use spaces")
     func tabIndentation() throws {
         let error = #expect(throws: ConfigError.self) {

@@ -22,6 +22,20 @@ struct ConfigOptionTests {
         }
     }
 
+    @Test("a configuration named with one character, read from its own directory, resolves its relative paths")
+    func oneCharacterName() throws {
+        // Foundation's deletingLastPathComponent traps on a one-character relative name: check-config died of
+        // SIGILL (status 132) here before ConfigLoader resolved paths with PathText.
+        let directory = try Ctl.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("hosts:\n  - bundle_id: com.quietharbor.NoteJar\noverlay: o.yaml\n".utf8)
+            .write(to: directory.appendingPathComponent("c"))
+        try Data("order: []\n".utf8).write(to: directory.appendingPathComponent("o.yaml"))
+        let result = try Ctl.run(["check-config", "c"], prefix: ["/usr/bin/env", "-C", directory.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("c: configuration is valid"), "stdout: \(result.stdout)")
+    }
+
     @Test("check-config prints each error as file:line:column: message and exits 78")
     func invalidConfig() throws {
         let path = Self.fixture("invalid/bad-overlay.yaml")

@@ -65,6 +65,10 @@ int csys_close(int fd);
 /// makes hundreds of renames durable with it instead of one fsync (a journal commit) per file.
 int csys_syncfs(int fd);
 
+/// Starts a detached thread that calls `body(context)`, named `name` (cut to the 15 bytes Linux keeps; NULL for
+/// none): the thread Foundation's `Thread` would start, without Foundation. 0 or -errno.
+int csys_thread_start(const char *name, void (*body)(void *context), void *context);
+
 // ThreadSanitizer's annotations, present only in a program built with -sanitize=thread (the weak references are
 // null otherwise, so these cost one test of a constant). Synchronization.Mutex locks in an uninstrumented library,
 // so TSan sees no order between two critical sections of one Mutex; Locking's `Lock` reports each one with these:

@@ -9,7 +9,11 @@
 /// (``FileCache/loadRoster(listed:sharingWith:)``); the lines themselves read with the platform's default families.
 /// A 17th, the primary genre id (optional, `+6014` or `-`), was added the same way: 16-field lines (no genre id)
 /// are likewise a sign to decode the raw body, and read without a genre id if it does not decode.
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 extension App {
     fileprivate static let separator = UInt8(0x1F)

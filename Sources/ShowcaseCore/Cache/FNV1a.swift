@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// 64-bit FNV-1a: a fast non-cryptographic checksum for cache payloads, cheap enough to verify 175
 /// storefront files at startup. (File names use ``SHA256``, where collisions must be out of reach.)

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 extension FileCache {
     /// A roster file's header line, or nil when it is not one: read by ``FlatJSONDecoder`` when it has the flat

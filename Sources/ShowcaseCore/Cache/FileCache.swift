@@ -1,5 +1,5 @@
 import DirectorySafety
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -63,7 +63,8 @@ public struct FileCache: Sendable {
         for scalar in text.unicodeScalars.prefix(64) {
             let allowed =
                 scalar.isASCII
-                && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-" || scalar == "_")
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-"
+                    || scalar == "_")
             result.unicodeScalars.append(allowed ? scalar : "_")
         }
         if result.hasPrefix(".") { result = "_" + result.dropFirst() }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who a configured host app is: its developer (`artistId`) and its own `trackId`.
 ///
@@ -36,7 +36,7 @@ public struct HostIdentity: Sendable, Hashable, Codable {
         let response = try LookupResponse.decode(body)
         guard
             let row = response.softwareRows.first(where: {
-                $0.bundleId?.caseInsensitiveCompare(bundleId) == .orderedSame
+                $0.bundleId?.equalsIgnoringCase(bundleId) == true
             })
         else { throw .hostAppNotFound(bundleId: bundleId, storefront: storefront) }
         guard let artistId = row.artistId, let trackId = row.trackId else {

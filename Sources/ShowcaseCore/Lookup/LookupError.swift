@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong fetching or decoding a lookup, one actionable case each.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The only two requests showcased ever sends upstream, as a closed enum.
 ///
@@ -47,7 +47,7 @@ public enum LookupRequest: Sendable, Hashable, CustomStringConvertible {
         guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return endpoint }
         components.queryItems = queryItems
         // `+` would be read as a space by the server; bundle ids cannot contain it, but be exact anyway.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         return components.url ?? endpoint
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A decoded lookup body: `{"resultCount": N, "results": [...]}`.
 ///
@@ -24,7 +24,7 @@ public struct LookupResponse: Sendable, Hashable {
         }
         guard first == UInt8(ascii: "{") else {
             let head = String(decoding: body.prefix(40), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+                .trimmingWhitespaceAndNewlines().replacing("\n", with: " ")
             throw .malformed(detail: "body is not JSON (starts with \"\(head)\")")
         }
         let wire: Wire

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of a lookup response, decoded leniently: every field is optional on the wire.
 ///

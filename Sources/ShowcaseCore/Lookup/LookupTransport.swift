@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fetches one lookup request's body. The seam between the roster logic and the network.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which upstream requests a full warm needs: the fewest that serve every host in every storefront.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses the `Retry-After` header of a throttled answer.
 public enum RetryAfter {
@@ -7,13 +7,9 @@ public enum RetryAfter {
     /// `now` has no default: it is the caller's clock (``ShowcaseClock/now``), so a date in the header is measured
     /// against the same time the schedule runs on, and a test with a manual clock gets the delay it set up.
     public static func parse(_ value: String, now: Date) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         let delay = date.timeIntervalSince(now)
         return delay >= 0 ? .seconds(Int(delay.rounded(.up))) : .zero
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An app as showcased serves it: the fields of the Varlink `App` type, taken from one lookup row.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Campaign attribution added to store URLs at read time (`attribution.provider_token`,
 /// `attribution.campaign_token`).
@@ -62,7 +62,7 @@ public struct Attribution: Sendable, Equatable {
         items.append(URLQueryItem(name: "ct", value: campaign(forHost: hostBundleId)))
         items.append(URLQueryItem(name: "mt", value: platform.mediaType))
         components.queryItems = items
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         return components.string ?? storeUrl
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Roster {
     /// The `supportedDevices` models of this roster's body that map to no ``DeviceFamily``: a device Apple added

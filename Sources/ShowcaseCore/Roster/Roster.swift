@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One developer's catalog in one storefront, as fetched at one moment.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one `Roster.Get` asks for, applied to a cached ``Roster`` at read time.
 ///
@@ -90,8 +90,9 @@ public struct RosterQuery: Sendable {
     }
 
     /// Whether two bundle ids are equal ignoring case. Bundle ids are ASCII (letters, digits, `-`, `.`), so this
-    /// folds ASCII case byte by byte; Foundation's `caseInsensitiveCompare`, which took a fifth of encoding a
-    /// `Roster.Get` reply (callgrind, BENCHMARKS.md), is left for the rare id with other characters.
+    /// folds ASCII case byte by byte; the full Unicode comparison (`equalsIgnoringCase`; Foundation's
+    /// `caseInsensitiveCompare` took a fifth of encoding a `Roster.Get` reply, callgrind, BENCHMARKS.md) is left
+    /// for the rare id with other characters.
     static func sameBundleId(_ left: String, _ right: String) -> Bool {
         var leftBytes = left.utf8.makeIterator()
         var rightBytes = right.utf8.makeIterator()
@@ -100,13 +101,13 @@ public struct RosterQuery: Sendable {
             case (nil, nil):
                 return true
             case (let a?, let b?):
-                if a >= 0x80 || b >= 0x80 { return left.caseInsensitiveCompare(right) == .orderedSame }
+                if a >= 0x80 || b >= 0x80 { return left.equalsIgnoringCase(right) }
                 // Everything before was ASCII and equal without case, so an ASCII difference here is final.
                 if a != b, a | 0x20 != b | 0x20 || !(0x61...0x7A).contains(a | 0x20) { return false }
             default:
-                // One ended: unequal, unless the rest of the other holds characters Foundation folds.
+                // One ended: unequal, unless the rest of the other holds characters that fold to it.
                 let ascii = left.utf8.allSatisfy { $0 < 0x80 } && right.utf8.allSatisfy { $0 < 0x80 }
-                return ascii ? false : left.caseInsensitiveCompare(right) == .orderedSame
+                return ascii ? false : left.equalsIgnoringCase(right)
             }
         }
     }

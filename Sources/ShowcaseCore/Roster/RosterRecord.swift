@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The refresh state of one storefront's roster: what is cached and how the last refresh ended.
 ///

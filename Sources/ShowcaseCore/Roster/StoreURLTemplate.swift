@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// A store URL with its storefront segment cut out, so one app's URL in 175 storefronts is stored once.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One app's tagline: a single string for every locale, or per-locale strings with an optional default.
 public enum Tagline: Sendable, Equatable {
@@ -49,7 +49,7 @@ public enum Tagline: Sendable, Equatable {
 
     /// A tag as tagline keys and queries are compared: lowercase, `_` read as `-` (`pt_BR` → `pt-br`).
     public static func normalize(_ tag: String) -> String {
-        tag.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-")
+        tag.trimmingWhitespace().lowercased().replacing("_", with: "-")
     }
 
     /// A BCP 47 script subtag: four letters (`hant`, `latn`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An App Store storefront, always held as its lowercase ISO 3166-1 alpha-2 code.
 ///
@@ -26,7 +26,7 @@ public struct Storefront: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// - Throws: ``StorefrontError`` naming the text when it is not an ISO 3166-1 code, or names a country
     ///   where Apple runs no App Store storefront; a storefront's English name (`germany`) names its code.
     public init(parsing text: String) throws(StorefrontError) {
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let key = text.trimmingWhitespace().lowercased()
         guard let entry = Storefront.index[key] else {
             if let named = Storefront.table.first(where: { $0.language != nil && $0.name.lowercased() == key }) {
                 throw StorefrontError(text: text, reason: .name(code: named.alpha2, country: named.name))

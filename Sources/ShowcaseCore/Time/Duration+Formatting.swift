@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Duration {
     /// "10s", "1.5s": seconds for humans.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether a cached roster is young enough to serve without refreshing first.
 public enum Freshness: String, Sendable, Hashable, Codable {

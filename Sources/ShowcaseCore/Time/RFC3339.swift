@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 3339 timestamps in UTC, written by arithmetic (no formatter, no ICU, no time zone database): the form every
 /// reply, export document and log line uses, `2026-11-29T14:18:43Z`, or with milliseconds
@@ -15,6 +15,12 @@ public enum RFC3339 {
     /// `date` in UTC with milliseconds (`2026-12-01T18:00:00.123Z`).
     public static func milliseconds(_ date: Date) -> String {
         format(date, milliseconds: true)
+    }
+
+    /// `text` as an RFC 3339 timestamp, with or without a fraction, in UTC or with an offset (what the daemon
+    /// writes, and what `ISO8601DateFormatter` read, with or without `.withFractionalSeconds`); nil otherwise.
+    public static func parse(_ text: String) -> Date? {
+        try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
 
     private static func format(_ date: Date, milliseconds: Bool) -> String {

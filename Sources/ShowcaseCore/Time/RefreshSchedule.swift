@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How long to wait before the next refresh: `refresh.interval` ± `refresh.jitter` after a success,
 /// `refresh.retry` doubling up to the interval after failures, never sooner than a throttled answer's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one source of time for freshness and scheduling: wall-clock time for what is stored and shown (a roster's
 /// fetch time, `nextRefreshAt`), monotonic instants for waiting (which must not jump when the wall clock is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of `lookup.artwork_hosts`: a URL prefix an app's icon URL may start with, such as
 /// `https://*.mzstatic.com/`.
@@ -39,7 +39,7 @@ public struct URLPrefix: Sendable, Hashable, CustomStringConvertible {
         var candidate = text
         var wildcard = false
         if let star = text.firstIndex(of: "*") {
-            guard let separator = text.range(of: "://"), star == separator.upperBound,
+            guard let separator = text.firstRange(of: "://"), star == separator.upperBound,
                 text[text.index(after: star)...].hasPrefix("."), text.filter({ $0 == "*" }).count == 1
             else { throw fail(.misplacedWildcard) }
             // A placeholder label, so the rest parses like any URL.

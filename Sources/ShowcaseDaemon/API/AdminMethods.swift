@@ -1,8 +1,12 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseAPI
 import ShowcaseConfig
 import ShowcaseCore
 import Varlink
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// `io.showcase.Admin`: status, metrics and the state-changing methods, for root, the daemon's own uid and
 /// `socket.admin_uids` only (by SO_PEERCRED, which a client cannot forge).

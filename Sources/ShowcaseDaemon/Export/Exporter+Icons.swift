@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 import ShowcaseCore
 import ShowcaseExport
 
@@ -20,7 +21,7 @@ extension Exporter {
         }
         // Requests are made as rosters are built: a roster reused from the last pass (its fingerprint, which the
         // index's state is part of, unchanged) was built, and asked for its icons, then.
-        let requests = NSLockedBox<[IconFetcher.Request]>([])
+        let requests = LockedBox<[IconFetcher.Request]>([])
         let stamp = index.hashValue
         let rosters = plan.rosters.map { roster in
             var filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
@@ -58,7 +59,7 @@ extension Exporter {
     /// `requests` as its apps are built (the caller keeps only those the index lacks). An app whose artwork URL
     /// cannot be sized gets none.
     static func filling(
-        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: NSLockedBox<[IconFetcher.Request]>
+        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: LockedBox<[IconFetcher.Request]>
     ) -> ExportRoster {
         let round = roster.fetchedAt
         @Sendable func fill(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {

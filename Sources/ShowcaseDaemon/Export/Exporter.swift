@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Locking
 import ShowcaseConfig
 import ShowcaseCore
@@ -88,7 +88,7 @@ final class Exporter: Sendable {
         state = Lock(State(memory: ExportMemory(clock: clock)))
         // One buffered wake-up is enough: the loop reads the state, not the elements.
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let ready = NSLockedBox<(@Sendable () -> Void)?>(nil)
+        let ready = LockedBox<(@Sendable () -> Void)?>(nil)
         icons = IconFetcher(transport: images, log: log) { ready.withLock { $0 }?() }
         // An icon is ready: the next pass (after the debounce, like a roster change) stores and lists it.
         ready.withLock { $0 = { [weak self] in self?.rostersChanged() } }

@@ -1,5 +1,5 @@
 import DirectorySafety
-import Foundation
+import FoundationEssentials
 import Locking
 import ShowcaseCore
 import ShowcaseHistory

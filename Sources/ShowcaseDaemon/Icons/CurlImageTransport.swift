@@ -1,6 +1,6 @@
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// The real ``ImageTransport``: the same bounded libcurl GET as the lookup's ``URLSessionTransport`` (no
 /// redirects, http(s) only, decoded bytes counted and cut at the cap while streaming, an exact deadline for the

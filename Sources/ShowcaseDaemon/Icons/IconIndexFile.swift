@@ -1,5 +1,9 @@
 import DirectorySafety
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// `icons.index` in `state.directory`: ``IconIndex`` read at start and rewritten atomically (an exclusive
 /// temporary file, flushed, renamed over the old one) when it changes. Failures are sentences for the log: without

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the icon fetcher reaches an image URL: one GET, bounded in bytes and time, never following a redirect. A
 /// protocol so tests can prove that a refused URL is never requested at all.

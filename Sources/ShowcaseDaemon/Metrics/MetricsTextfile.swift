@@ -1,5 +1,5 @@
 import DirectorySafety
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 
 /// The file node_exporter's textfile collector reads (`metrics.textfile`, e.g.

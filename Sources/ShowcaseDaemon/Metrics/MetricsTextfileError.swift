@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 
 /// Writing `metrics.textfile` failed; the previous file, if any, is left as it was.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renders a ``MetricsSnapshot`` in the Prometheus text exposition format, version 0.0.4: what
 /// `Admin.Metrics` answers and what node_exporter's textfile collector reads from `metrics.textfile`.
@@ -104,6 +104,6 @@ public enum PrometheusExposition {
 
     /// `# HELP` text as the format requires: backslash and line feed escaped (quotes stay as they are).
     static func escapeHelp(_ help: String) -> String {
-        help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        help.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
 }

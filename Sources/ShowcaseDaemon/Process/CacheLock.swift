@@ -1,5 +1,5 @@
 import DirectorySafety
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 
 /// Exclusive use of a cache directory by one process: the daemon or a `showcased --once` run (SPEC §17), never
@@ -74,7 +74,7 @@ final class CacheLock: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        let text = String(decoding: buffer.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: buffer.prefix(count), as: UTF8.self).trimmingWhitespaceAndNewlines()
         return Int32(text).flatMap { $0 > 0 ? $0 : nil }
     }
 }

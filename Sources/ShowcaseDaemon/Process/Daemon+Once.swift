@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 import ShowcaseConfig
 import ShowcaseCore
@@ -78,9 +78,9 @@ extension Daemon {
             rosters: service.oneShotRosters(), requests: service.upstream.snapshot.requests, export: export,
             stoppedWaiting: result.stoppedWaiting)
         if options.json {
-            FileHandle.standardOutput.write(report.json + Data("\n".utf8))
+            StandardStream.output.write(report.json + Data("\n".utf8))
         } else {
-            FileHandle.standardOutput.write(Data(report.lines.map { $0 + "\n" }.joined().utf8))
+            StandardStream.output.write(report.lines.map { $0 + "\n" }.joined())
         }
         log.notice(
             "one-shot run: \(due.count) of \(configuration.editions.count) rosters due, "

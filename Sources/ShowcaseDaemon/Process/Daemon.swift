@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 import ShowcaseAPI
 import ShowcaseConfig
@@ -40,7 +40,7 @@ public enum Daemon {
             // The message quotes the argument; escaped like a log line, so it cannot drive the terminal.
             let message = "showcased: \(error)".escapingControlCharacters()
             let usage = error.showsUsage ? "\(DaemonOptions.usage)\n" : ""
-            FileHandle.standardError.write(Data("\(message)\n\(usage)".utf8))
+            StandardStream.error.write("\(message)\n\(usage)")
             return ExitCode.usage
         }
         if options.showHelp {

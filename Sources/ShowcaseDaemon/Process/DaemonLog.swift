@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
+import Locking
 import ShowcaseCore
 
 /// The daemon's event log: one record per event (start, reload, refresh outcome, upstream error, throttling),
@@ -99,7 +100,7 @@ public final class DaemonLog: Sendable {
     private let clock: any ShowcaseClock
     /// Whether each stderr line first clears the terminal line (a one-shot run's progress is shown there).
     private let clearsLine: Bool
-    private let repeats = NSLockedBox<[String: Repeat]>([:])
+    private let repeats = LockedBox<[String: Repeat]>([:])
 
     /// A log that sends records to journald when `JOURNAL_STREAM` is set (falling back to `<N>`-prefixed stderr
     /// lines), and counts instead of logging an error or warning identical to one logged within `condenseWindow`.

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Locking
 import ShowcaseCore
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// The in-place progress of a one-shot run on stderr (SPEC §17): ShowcaseCore's ``ProgressLine`` shown by its
 /// ``TerminalProgress``, updated after each roster and once a second while the run waits. Built disabled — it
@@ -26,7 +30,7 @@ final class OneShotProgress: Sendable {
         state = Lock(
             State(
                 terminal: TerminalProgress(isEnabled: isEnabled) { text in
-                    FileHandle.standardError.write(Data(text.utf8))
+                    StandardStream.error.write(text)
                 }))
         self.total = total
         self.requestsPerMinute = requestsPerMinute

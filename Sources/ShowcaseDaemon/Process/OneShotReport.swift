@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 import ShowcaseExport
 
@@ -60,29 +60,51 @@ struct OneShotReport: Sendable {
     /// error), `requests`, `stoppedWaiting`, `export` (directory, written, unchanged, removed, errors) and
     /// `exitStatus`.
     var json: Data {
-        var document: [String: Any] = [
-            "rosters": rosters.map { roster -> [String: Any] in
-                var object: [String: Any] = [
-                    "host": roster.host, "storefront": roster.edition.storefront.code,
-                    "state": roster.state.rawValue, "apps": roster.apps,
-                ]
-                if let language = roster.edition.language { object["language"] = language.code }
-                if let fetchedAt = roster.fetchedAt { object["fetchedAt"] = Self.timestamp(fetchedAt) }
-                if roster.state != .fresh, let error = roster.error { object["error"] = error }
-                return object
+        let document = JSONReport(
+            rosters: rosters.map { roster in
+                JSONReport.Roster(
+                    host: roster.host, storefront: roster.edition.storefront.code,
+                    language: roster.edition.language?.code, state: roster.state.rawValue, apps: roster.apps,
+                    fetchedAt: roster.fetchedAt.map(Self.timestamp),
+                    error: roster.state != .fresh ? roster.error : nil)
             },
-            "requests": requests, "stoppedWaiting": stoppedWaiting, "exitStatus": Int(exitStatus),
-        ]
-        if let export {
-            document["export"] = [
-                "directory": export.directory, "written": export.written, "unchanged": export.unchanged,
-                "removed": export.removed, "errors": export.errors.map(\.message),
-            ]
-        }
-        let data = try? JSONSerialization.data(
-            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
-        return data ?? Data("{}".utf8)
+            requests: requests, stoppedWaiting: stoppedWaiting, exitStatus: Int(exitStatus),
+            export: export.map { export in
+                JSONReport.Export(
+                    directory: export.directory, written: export.written, unchanged: export.unchanged,
+                    removed: export.removed, errors: export.errors.map(\.message))
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(document)) ?? Data("{}".utf8)
     }
 
-    private static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    /// The `--json` document's shape; absent optionals are left out, as the keys of a facts-only document.
+    private struct JSONReport: Encodable {
+        struct Roster: Encodable {
+            var host: String
+            var storefront: String
+            var language: String?
+            var state: String
+            var apps: Int
+            var fetchedAt: String?
+            var error: String?
+        }
+
+        struct Export: Encodable {
+            var directory: String
+            var written: Int
+            var unchanged: Int
+            var removed: Int
+            var errors: [String]
+        }
+
+        var rosters: [Roster]
+        var requests: Int
+        var stoppedWaiting: Bool
+        var exitStatus: Int
+        var export: Export?
+    }
+
+    private static func timestamp(_ date: Date) -> String { RFC3339.seconds(date) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 
 /// systemd socket activation (`LISTEN_FDS`/`LISTEN_PID`): the listening socket arrives as fd 3.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @preconcurrency import Glibc
 
 /// systemd's readiness protocol (`sd_notify`), implemented directly: one datagram per state change to the

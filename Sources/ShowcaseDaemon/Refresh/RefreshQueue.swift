@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Which warm roster edition (a storefront, or one language of a multilingual storefront) is refreshed next, and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// Runs the refreshes a ``RefreshQueue`` decides on, one at a time, within the shared rate limiter; the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 import ShowcaseCore
 
 /// How one storefront edition is refreshed: resolve any host identity not yet known (once, then cached), then one
@@ -18,7 +19,7 @@ final class Refresher: Sendable {
     /// Where each successful roster's changes are recorded, for every host of its developer.
     private let history: HistoryRecorder
     /// Device models already logged as unknown, so each is logged once per run, not once per refresh.
-    private let loggedDeviceModels = NSLockedBox<Set<String>>([])
+    private let loggedDeviceModels = LockedBox<Set<String>>([])
 
     init(
         store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseConfig
 import ShowcaseCore
 
@@ -39,6 +39,6 @@ public final class ConfigSnapshot: Sendable {
     func host(named name: String?) -> HostConfiguration? {
         guard let name else { return configuration.defaultHost }
         if let host = hostsByBundleID[name] { return host }
-        return configuration.hosts.first { $0.bundleID.caseInsensitiveCompare(name) == .orderedSame }
+        return configuration.hosts.first { $0.bundleID.equalsIgnoringCase(name) }
     }
 }

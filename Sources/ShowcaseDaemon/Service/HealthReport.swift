@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What `Roster.Health` reports, and what the metrics' per-storefront figures are built from: every warm

@@ -1,3 +1,4 @@
+import Locking
 import ShowcaseCore
 
 /// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by edition, at most ``limit`` in all.
@@ -13,7 +14,7 @@ final class PendingWaits: Sendable {
 
     /// Most waits at once, across every client and edition.
     let limit: Int
-    private let books = NSLockedBox(Books())
+    private let books = LockedBox(Books())
 
     /// Books allowing at most `limit` waits at once.
     init(limit: Int) {

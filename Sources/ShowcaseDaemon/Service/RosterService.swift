@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 
@@ -62,7 +63,7 @@ final class RosterService: Sendable {
             store: store, upstream: upstream, config: config, clock: clock, log: log, history: history)
         self.refresher = refresher
         // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
-        let afterRefresh = NSLockedBox<(@Sendable () -> Void)?>(nil)
+        let afterRefresh = LockedBox<(@Sendable () -> Void)?>(nil)
         scheduler = RefreshScheduler(
             clock: clock, limiter: limiter, settings: { config.current.schedule }, jitter: jitter,
             refresh: { edition in
@@ -328,7 +329,7 @@ final class RosterService: Sendable {
     private func longThrottlePause() -> RefreshFailure? {
         let timeout = config.current.configuration.lookup.timeout
         guard let pause = upstream.limiter.pause, pause - clock.instant > timeout else { return nil }
-        let until = ISO8601DateFormatter().string(from: clock.date(at: pause))
+        let until = RFC3339.seconds(clock.date(at: pause))
         return RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// The roster one host sees in one storefront at one moment, as every roster reply is built from it: `Get`,

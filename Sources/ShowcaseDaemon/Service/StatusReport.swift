@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// What `Admin.Status` reports: the daemon, its configuration, the upstream counters and every warm storefront.

@@ -1,6 +1,6 @@
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 
 /// The real ``LookupTransport``: one bounded HTTP GET per request over libcurl's easy interface.

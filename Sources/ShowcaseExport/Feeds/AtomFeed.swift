@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShowcaseCore
 import ShowcaseHistory
 
@@ -113,10 +113,5 @@ public struct AtomFeed: Sendable {
         }
     }
 
-    private static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
-    }
+    private static func parse(_ text: String) -> Date? { RFC3339.parse(text) }
 }

@@ -15,7 +15,7 @@ struct IconFetcherTests {
         let replay: LookupReplayServer
         let fetcher: IconFetcher
         let settings: IconFetcher.Settings
-        let readyCount = NSLockedBox(0)
+        let readyCount = LockedBox(0)
 
         init(maxBytes: Int = 1 << 20, timeout: Duration = .seconds(10)) throws {
             replay = try LookupReplayServer(fixtures: TestBed.fixtures)

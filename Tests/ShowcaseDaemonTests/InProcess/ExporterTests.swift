@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import ShowcaseExport
@@ -13,7 +14,7 @@ struct ExporterTests {
         let clock: ManualClock
         let exporter: Exporter
         let shutdown = ShutdownSignal()
-        let passes = NSLockedBox(0)
+        let passes = LockedBox(0)
         let directory = InProcessFixtures.cacheDirectory()
         let loop: Task<Void, Never>
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import Testing
@@ -85,7 +86,7 @@ struct LanguageServiceTests {
         let french = self.french
         harness.lookup.fail(with: .malformed(detail: "invented for the test")) { $0.edition?.language == french }
         // Admin.Refresh waits for the rate limiter, which runs on the hand-moved clock.
-        let outcome = NSLockedBox<RefreshReport?>(nil)
+        let outcome = LockedBox<RefreshReport?>(nil)
         let service = harness.service
         let ca = self.ca
         let refresh = Task {

@@ -45,6 +45,50 @@ struct OneShotReportTests {
         #expect(report.lines[1] == "\(TestBed.knotbook) de: unavailable, bad\\x1b[2Jbody")
     }
 
+    @Test("--json writes the bytes JSONSerialization wrote (sorted keys, slashes unescaped, absent facts left out)")
+    func jsonBytes() throws {
+        var report = report([.fresh, .unavailable, .warming])
+        report.rosters[1].edition = StorefrontEdition(TestBed.storefront("ch"), language: RosterLanguage(parsing: "fr"))
+        report.rosters[1].error = "HTTP 500 from https://itunes.apple.com/lookup \"ü\"\n\u{1}"
+        report.stoppedWaiting = true
+        report.export = ExportReport(
+            directory: "/srv/export", written: 4, unchanged: 2, removed: 1,
+            errors: [ExportError(.writeFailed, path: "/srv/export/v1", "disk full")])
+        var document: [String: Any] = [
+            "rosters": report.rosters.map { roster -> [String: Any] in
+                var object: [String: Any] = [
+                    "host": roster.host, "storefront": roster.edition.storefront.code,
+                    "state": roster.state.rawValue, "apps": roster.apps,
+                ]
+                if let language = roster.edition.language { object["language"] = language.code }
+                if let fetchedAt = roster.fetchedAt { object["fetchedAt"] = RFC3339.seconds(fetchedAt) }
+                if roster.state != .fresh, let error = roster.error { object["error"] = error }
+                return object
+            },
+            "requests": report.requests, "stoppedWaiting": report.stoppedWaiting, "exitStatus": Int(report.exitStatus),
+        ]
+        let export = try #require(report.export)
+        document["export"] = [
+            "directory": export.directory, "written": export.written, "unchanged": export.unchanged,
+            "removed": export.removed, "errors": export.errors.map(\.message),
+        ]
+        let expected = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(String(decoding: report.json, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        let plain = self.report([.fresh])
+        let plainExpected = try JSONSerialization.data(
+            withJSONObject: [
+                "rosters": [
+                    [
+                        "host": TestBed.knotbook, "storefront": "us", "state": "fresh", "apps": 3,
+                        "fetchedAt": "2027-01-15T08:00:00Z",
+                    ]
+                ],
+                "requests": 2, "stoppedWaiting": false, "exitStatus": 0,
+            ] as [String: Any], options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(String(decoding: plain.json, as: UTF8.self) == String(decoding: plainExpected, as: UTF8.self))
+    }
+
     @Test("--once combines with --config, --cache-dir, --max-wait and --json; not with --socket")
     func parsing() throws {
         let once = try DaemonOptions.parse(["--once", "--cache-dir", "c", "--max-wait", "90s", "--json"])

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import Testing
@@ -13,12 +14,12 @@ struct RosterServiceTests {
     final class Harness: Sendable {
         let clock = ManualClock()
         let lookup = FixtureLookup()
-        let source: NSLockedBox<Configuration>
+        let source: LockedBox<Configuration>
         let service: RosterService
         let worker: Task<Void, Never>
 
         init(_ configuration: Configuration) async {
-            let source = NSLockedBox(configuration)
+            let source = LockedBox(configuration)
             self.source = source
             let lookup = self.lookup
             service = RosterService(

@@ -237,15 +237,23 @@ if [ "${BENCH_ONLY:-}" = icons ]; then
     exit 0
 fi
 
-# --- the same over twenty developers with the web fragments and feeds on: only the changed one is rendered --------
+# --- the same over twenty developers with the web fragments, feeds and icons on: only the changed one is rendered --
 # 30 apps a roster (the Get rows' size) keeps the 20 × 173 × 2 tree, with its .html, .email.html and .atom files, in
 # memory for the comparison. The tagline is in developer 0's own overlay, so the 19 others' settings do not change.
+# The icons (export.icons [128, 256]) come from lookup-replay --serve-icons, whose address the generated rosters'
+# artwork URLs name; the reload is measured once every document lists its mirrored icons.
 # `BENCH_ONLY=export20 scripts/bench.sh` builds, runs this row alone and prints the table.
 export_twenty() {
-    if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
-        log "export: $DEVELOPERS developers × every storefront × 30 apps with html and feed, then one developer's tagline"
+    if [ "$DAEMON_REAL" = 1 ] && "$BIN/showcasectl" --help 2>&1 | grep -qE '^ +export '; then
+        log "export: $DEVELOPERS developers × every storefront × 30 apps with html, feed and icons, then one developer's tagline"
+        "$BIN/lookup-replay" --fixtures Fixtures/lookup --port 0 --serve-icons >"$WORK/replay-x20.out" \
+            2>"$WORK/replay-x20.log" &
+        PIDS+=($!)
+        for ((i = 0; i < 100; i++)); do [ -s "$WORK/replay-x20.out" ] && break; sleep 0.05; done
+        XREPLAY="http://127.0.0.1:$(head -1 "$WORK/replay-x20.out")"
         generated=$("$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-export20" --storefronts all --apps 30 \
-            --hosts 1 --developers "$DEVELOPERS" --hosts-file "$WORK/hosts-export20.txt" --label gen-cache-export20)
+            --hosts 1 --developers "$DEVELOPERS" --hosts-file "$WORK/hosts-export20.txt" --label gen-cache-export20 \
+            --artwork-prefix "$XREPLAY/")
         echo "$generated" | record
         # Each developer has one host, so its rosters are the storefronts.
         per_developer=$(echo "$generated" | sed -n 's/.*"storefronts": *\([0-9]*\).*/\1/p')
@@ -254,11 +262,25 @@ export_twenty() {
             "${REPLAY:-http://127.0.0.1:9}/lookup" all 0 "{}" "$WORK/hosts-export20.txt"
         # Developer 0's host (the first line) gets its own overlay file.
         sed -i "0,/^  - bundle_id: .*/s//&\n    overlay: overlay-export20.yaml/" "$WORK/showcase-export20.yaml"
-        echo "export: {directory: \"$WORK/export20\", gzip: true, html: true, feed: true}" >>"$WORK/showcase-export20.yaml"
+        sed -i "s#rate_limit: 100/s}#rate_limit: 100/s, artwork_hosts: [\"$XREPLAY/\"]}#" "$WORK/showcase-export20.yaml"
+        echo "export: {directory: \"$WORK/export20\", gzip: true, html: true, feed: true, icons: {sizes: [128, 256]}}" \
+            >>"$WORK/showcase-export20.yaml"
         "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-export20.yaml" >"$WORK/daemon-export20.log" 2>&1 &
         X20_PID=$!
         PIDS+=("$X20_PID")
         wait_socket "$WORK/x20.sock" || { log "showcased did not answer; see $WORK/daemon-export20.log"; exit 1; }
+        # Every document lists both mirrored sizes before the reload is timed (the icons arrive after the first pass).
+        for ((i = 0; i < 120; i++)); do
+            "$BIN/showcasectl" --socket "$WORK/x20.sock" export >/dev/null 2>&1 || true
+            python3 - "$WORK/export20/v1" <<'PY' && break
+import json, pathlib, sys
+docs = [json.load(open(p)) for p in pathlib.Path(sys.argv[1]).glob("*/*/*.json")]
+apps = [app for doc in docs for app in doc["apps"]]
+sys.exit(0 if apps and all(set(app.get("icons", {})) == {"128", "256"} for app in apps) else 1)
+PY
+            sleep 1
+        done
+        icons_mirrored=$(ls "$WORK/export20/v1/icons" 2>/dev/null | wc -l)
         "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/x20.sock" --export-dir "$WORK/export20" \
             --overlay "$WORK/overlay-export20.yaml" --app-id 1650000102 --tagline bench-export-marker --timeout 30 \
             --rendered .html,.email.html,.atom --carrying-taglines .html,.email.html --label export-reload-20 | record
@@ -267,7 +289,7 @@ export_twenty() {
         counts=$(grep -o '[0-9]* rosters\? rendered, [0-9]* reused' "$WORK/daemon-export20.log" | tail -1)
         rendered=$(echo "$counts" | awk '{print $1}')
         reused=$(echo "$counts" | awk '{print $4}')
-        echo "{\"label\": \"export-rendered-20\", \"rendered\": ${rendered:-0}, \"reused\": ${reused:-0}, \"perDeveloper\": ${per_developer:-173}}" \
+        echo "{\"label\": \"export-rendered-20\", \"rendered\": ${rendered:-0}, \"reused\": ${reused:-0}, \"perDeveloper\": ${per_developer:-173}, \"icons\": ${icons_mirrored:-0}}" \
             | record
         rm -rf "$WORK/cache-export20" "$WORK/export20"
     else
@@ -318,7 +340,7 @@ fi
 # file's mtime) to the first moment Roster.Changes lists the entry and to the write of the .atom that holds it.
 # `BENCH_ONLY=history scripts/bench.sh` runs this step alone.
 if [ "${BENCH_ONLY:-history}" = history ] && [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ] \
-    && grep -rqs '"Changes"' Sources/ShowcaseDaemon/API; then
+    && "$BIN/showcasectl" --help 2>&1 | grep -qE '^ +changes '; then
     start_replay replay-history
     H_SOCK=$WORK/h.sock
     printf 'order: []\n' >"$WORK/overlay-history.yaml"
@@ -546,7 +568,7 @@ else
 fi
 
 # --- export: every storefront × 200 apps from the cache, exported; a reload that changes one tagline -------------
-if [ "$DAEMON_REAL" = 1 ] && grep -rqs '"Export"' Sources/ShowcaseDaemon/API; then
+if [ "$DAEMON_REAL" = 1 ] && "$BIN/showcasectl" --help 2>&1 | grep -qE '^ +export '; then
     log "export: every storefront × 200 apps, exported, then a reload that changes one app's tagline"
     "$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-export" --storefronts all --apps 200 \
         --hosts 1 --label gen-cache-export | record

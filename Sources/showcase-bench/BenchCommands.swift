@@ -26,10 +26,11 @@ enum BenchCommands {
           gen-lookup --template FILE --dir DIR --storefronts us,de,…|all [--apps 30] [--hosts 1]
               Lookup responses for the bench developer, named for lookup-replay.
           gen-cache --template FILE --dir DIR --storefronts all|us,de,… [--apps 200] [--hosts 1] [--developers 1]
-                    [--touch-file F] [--hosts-file H] [--local-prices]
+                    [--touch-file F] [--hosts-file H] [--local-prices] [--artwork-prefix URL]
               Fresh rosters written in ShowcaseCore's FileCache format, per developer; F gets one Roster.Get per
               storefront (per host and storefront with several developers), H the host bundle ids. --local-prices:
-              each storefront's own currency and price label in every row, as in a real catalog.
+              each storefront's own currency and price label in every row, as in a real catalog. --artwork-prefix:
+              artwork URLs under URL instead of Apple's CDN (lookup-replay --serve-icons draws them offline).
           gen-calls --storefronts us,de,… [--out FILE]
               The varied-calls rotation: one Roster.Get per line, each differing from the one before.
           median-reply --socket PATH --rotation-file FILE [--out REPLY]
@@ -275,6 +276,7 @@ enum BenchCommands {
             rest,
             known: [
                 "template", "dir", "storefronts", "apps", "hosts", "developers", "touch-file", "hosts-file", "label",
+                "artwork-prefix",
             ], switches: ["local-prices"])
         let template = try arguments.required("template")
         let directory = try arguments.required("dir")
@@ -288,7 +290,7 @@ enum BenchCommands {
                 try CacheGenerator.run(
                     generator: generator, directory: directory, storefronts: try arguments.required("storefronts"),
                     apps: try arguments.int("apps", default: 200), hosts: try arguments.int("hosts", default: 1),
-                    localPrices: arguments.flag("local-prices")))
+                    localPrices: arguments.flag("local-prices"), artworkPrefix: arguments.string("artwork-prefix")))
         }
         let storefronts = outcomes.first?.storefronts ?? []
         let hosts = outcomes.flatMap(\.hosts)

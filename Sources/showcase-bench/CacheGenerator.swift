@@ -14,7 +14,7 @@ enum CacheGenerator {
 
     static func run(
         generator: LookupFixtureGenerator, directory: String, storefronts: String, apps: Int, hosts: Int,
-        localPrices: Bool = false
+        localPrices: Bool = false, artworkPrefix: String? = nil
     ) throws(BenchError) -> Outcome {
         let cache = FileCache(directory: URL(fileURLWithPath: directory, isDirectory: true))
         let codes: [Storefront]
@@ -32,12 +32,27 @@ enum CacheGenerator {
         }
         let now = Date()
         var bytes = 0
+        var rules = URLRules.standard
+        if let artworkPrefix {
+            do {
+                rules = URLRules(artworkHosts: [try URLPrefix(parsing: artworkPrefix)])
+            } catch {
+                throw BenchError("--artwork-prefix \(artworkPrefix) is not a URL prefix: \(error)")
+            }
+        }
         for storefront in codes {
-            let body = generator.rosterBody(apps: apps, storefront: storefront.code, localPrices: localPrices)
+            var body = generator.rosterBody(apps: apps, storefront: storefront.code, localPrices: localPrices)
+            if let artworkPrefix {
+                // The template's artwork host, as lookup-replay --serve-icons rewrites it in the answers it serves.
+                body = Data(
+                    String(decoding: body, as: UTF8.self).replacingOccurrences(
+                        of: "https://is1-ssl.mzstatic.com/", with: artworkPrefix
+                    ).utf8)
+            }
             bytes += body.count
             do {
                 let roster = try Roster(
-                    artistId: generator.artistId, storefront: storefront, body: body, fetchedAt: now)
+                    artistId: generator.artistId, storefront: storefront, body: body, fetchedAt: now, urlRules: rules)
                 try cache.store(roster)
             } catch {
                 throw BenchError("cannot write the \(storefront.code) roster into \(directory): \(error)")

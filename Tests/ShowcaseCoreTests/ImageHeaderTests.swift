@@ -145,7 +145,9 @@ struct IconURLTests {
             Self.base + "1234567x1bb.jpg", Self.base + "512x512bb.j-g",
         ] {
             #expect(IconURL.sized(url, to: 128) == nil, "\(url)")
+            #expect(!IconURL.canBeSized(url), "\(url)")
         }
+        #expect(IconURL.canBeSized(Self.base + "512x512bb.jpg"))
     }
 
     @Test("names are the first 16 hex digits of SHA-256 and the format's extension")

@@ -5,11 +5,23 @@ public enum IconURL {
     /// segment is not of that shape (or the URL has a query or fragment), so such an app gets no mirrored icon
     /// rather than a guessed URL.
     public static func sized(_ url: String, to size: Int) -> String? {
-        guard size > 0, !url.contains("?"), !url.contains("#"), let slash = url.lastIndex(of: "/") else { return nil }
+        guard size > 0, let slash = renditionSlash(url) else { return nil }
         let segment = url[url.index(after: slash)...]
-        guard isRendition(segment) else { return nil }
-        let dot = segment.lastIndex(of: ".")!
+        let dot = segment.utf8.lastIndex(of: UInt8(ascii: "."))!
         return url[...slash] + "\(size)x\(size)bb" + segment[dot...]
+    }
+
+    /// Whether ``sized(_:to:)`` can ask for other sizes of `url`, without building one.
+    public static func canBeSized(_ url: String) -> Bool { renditionSlash(url) != nil }
+
+    /// The slash before `url`'s last segment when that segment names a rendition and there is no query or
+    /// fragment; looked at as bytes (an export pass asks this for every app and size it renders).
+    private static func renditionSlash(_ url: String) -> String.Index? {
+        let bytes = url.utf8
+        guard !bytes.contains(UInt8(ascii: "?")), !bytes.contains(UInt8(ascii: "#")),
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/")), isRendition(url[url.index(after: slash)...])
+        else { return nil }
+        return slash
     }
 
     /// `<digits>x<digits>bb.<letters>` with at most five digits each and an extension of 1…5 ASCII letters.

@@ -69,7 +69,7 @@ extension Exporter {
                     var app = app
                     for size in sizes {
                         let key = IconKey(source: app.resolved.app.iconUrl, size: size)
-                        guard key.url != nil else { continue }
+                        guard key.canBeFetched else { continue }
                         asked.append(IconFetcher.Request(key: key, appId: app.resolved.app.id, round: round))
                         if let path = index[key] { app.icons[size] = path }
                     }

@@ -12,5 +12,8 @@ struct IconKey: Hashable, Sendable, Comparable {
     /// The URL fetched: `source` with its last segment asking for ``size`` (nil when its shape does not allow it).
     var url: String? { IconURL.sized(source, to: size) }
 
+    /// Whether ``url`` is not nil, without building it.
+    var canBeFetched: Bool { size > 0 && IconURL.canBeSized(source) }
+
     static func < (lhs: IconKey, rhs: IconKey) -> Bool { (lhs.source, lhs.size) < (rhs.source, rhs.size) }
 }

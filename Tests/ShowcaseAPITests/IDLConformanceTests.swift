@@ -126,12 +126,12 @@ struct IDLConformanceTests {
         return typed.map { ($0, $1, $2.map { $0.encoded() }) } + errors
     }()
 
-    /// The names of the top-level `APIValue` types declared in `Sources/ShowcaseAPI`, read from the files.
+    /// The names of the top-level `APIValue` types declared under `Sources/ShowcaseAPI`, read from the files.
     static func declaredValueTypes() throws -> Set<String> {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ShowcaseAPI")
         var names = Set<String>()
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+        for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n")
             where line.hasPrefix("public struct ") && line.contains(": APIValue") {

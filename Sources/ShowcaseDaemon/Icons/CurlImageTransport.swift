@@ -2,7 +2,7 @@ import CCurl
 import Dispatch
 import FoundationEssentials
 
-/// The real ``ImageTransport``: the same bounded libcurl GET as the lookup's ``URLSessionTransport`` (no
+/// The real ``ImageTransport``: the same bounded libcurl GET as the lookup's ``CurlTransport`` (no
 /// redirects, http(s) only, decoded bytes counted and cut at the cap while streaming, an exact deadline for the
 /// whole transfer, so a server that trickles is cut), asking for images instead of JSON. It shares nothing with the
 /// lookup's rate limiter: that budget is the lookup API's, and images come from another service.
@@ -16,7 +16,7 @@ struct CurlImageTransport: ImageTransport {
     static let accept = "Accept: image/png, image/jpeg, image/webp"
 
     func get(_ url: String, maxBytes: Int, timeout: Duration) async -> ImageResponse {
-        let milliseconds = URLSessionTransport.milliseconds(timeout)
+        let milliseconds = CurlTransport.milliseconds(timeout)
         let agent = userAgent
         return await withCheckedContinuation { (continuation: CheckedContinuation<ImageResponse, Never>) in
             DispatchQueue.global().async {

@@ -192,7 +192,7 @@ public enum Daemon {
 
     /// The HTTPS transport for `lookup.*`, reading `Retry-After` dates against the daemon's `clock`.
     @Sendable static func transport(for configuration: Configuration, clock: any ShowcaseClock) -> any LookupTransport {
-        URLSessionTransport(
+        CurlTransport(
             endpoint: configuration.lookup.endpoint, timeout: configuration.lookup.timeout,
             maxResponseBytes: configuration.lookup.maxResponseBytes, version: ShowcaseVersion.string, clock: clock)
     }

@@ -7,8 +7,8 @@ import Testing
 /// one fetch do.
 @Suite("Transport bounds against a hostile upstream", .serialized)
 struct TransportBoundsTests {
-    func transport(_ server: LoopbackServer, maxResponseBytes: Int = 1 << 20) -> URLSessionTransport {
-        URLSessionTransport(
+    func transport(_ server: LoopbackServer, maxResponseBytes: Int = 1 << 20) -> CurlTransport {
+        CurlTransport(
             endpoint: server.endpoint, timeout: .seconds(5), maxResponseBytes: maxResponseBytes, version: "9.9.9")
     }
 
@@ -72,7 +72,7 @@ struct TransportBoundsTests {
     func exactDeadline() async throws {
         let server = try LoopbackServer(response: "", silent: true)
         defer { server.stop() }
-        let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .milliseconds(1500), version: "1")
+        let transport = CurlTransport(endpoint: server.endpoint, timeout: .milliseconds(1500), version: "1")
         let started = ContinuousClock.now
         await #expect(throws: LookupError.timeout(.milliseconds(1500))) { try await transport.fetch(request) }
         // FoundationNetworking rounded 1.5 s down to 1 s: the request must not give up before its deadline.

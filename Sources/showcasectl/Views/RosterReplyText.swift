@@ -2,7 +2,7 @@ import ShowcaseAPI
 
 /// The human form of a roster (`roster`, and each reply of `watch`): a header line with storefront, state and
 /// age, then the table.
-enum RosterView {
+enum RosterReplyText {
     /// The header fields a `Get` and a `Watch` reply have in common, or not.
     private struct Header {
         var storefront: String

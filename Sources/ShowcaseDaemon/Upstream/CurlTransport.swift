@@ -5,19 +5,18 @@ import ShowcaseCore
 
 /// The real ``LookupTransport``: one bounded HTTP GET per request over libcurl's easy interface.
 ///
-/// The name is historical (it was built on `URLSession`); FoundationNetworking is no longer used because it
-/// could not be bounded: it advertised and inflated every encoding libcurl knows, handed decoded chunks to the
-/// delegate through an unbounded queue (a 4 MB gzip body peaked at 4 GB), followed redirects, rounded timeouts
-/// to whole seconds and, while waiting on a silent upstream, polled in a busy loop (~95 % of a core). Here
-/// (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded* bytes are counted as they
-/// stream and the transfer is cut at `maxResponseBytes` (memory stays near the cap, the refresh ends in
-/// ``LookupError/malformed(detail:)``), a 3xx is answered as it is (never followed, a transport failure that
-/// keeps the cache), the deadline is exact to the millisecond, and the wait is `poll(2)` in libcurl, which
-/// costs nothing while nothing arrives.
+/// Not FoundationNetworking's `URLSession`, because that could not be bounded: it advertised and inflated every
+/// encoding libcurl knows, handed decoded chunks to the delegate through an unbounded queue (a 4 MB gzip body peaked at
+/// 4 GB), followed redirects, rounded timeouts to whole seconds and, while waiting on a silent upstream, polled in a
+/// busy loop (~95 % of a core). Here (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded*
+/// bytes are counted as they stream and the transfer is cut at `maxResponseBytes` (memory stays near the cap, the
+/// refresh ends in ``LookupError/malformed(detail:)``), a 3xx is answered as it is (never followed, a transport failure
+/// that keeps the cache), the deadline is exact to the millisecond, and the wait is `poll(2)` in libcurl, which costs
+/// nothing while nothing arrives.
 ///
 /// Upstream citizenship is enforced here rather than trusted to callers: no cookies, no cache, no
 /// credentials; a `User-Agent` naming showcased and its version; nothing but the lookup's own query.
-public struct URLSessionTransport: LookupTransport {
+public struct CurlTransport: LookupTransport {
     /// `lookup.endpoint` (default `https://itunes.apple.com/lookup`).
     public let endpoint: URL
     /// `lookup.timeout` (default 10s): for the whole request, connection to last byte.

@@ -98,7 +98,7 @@ struct Session {
             printJSON(reply)
         } else {
             let decoded = try decodeForDisplay(RosterGetReply.self, from: reply, method: ShowcaseInterfaces.Method.get)
-            RosterView.lines(decoded, time: time, console: console).forEach(console.line)
+            RosterReplyText.lines(decoded, time: time, console: console).forEach(console.line)
         }
         if reply["state"]?.stringValue == RosterState.warming.rawValue {
             let code = query.storefront.code
@@ -128,7 +128,7 @@ struct Session {
                     RosterWatchReply.self, from: reply, method: ShowcaseInterfaces.Method.watch)
                 if !first { console.line("") }
                 first = false
-                let lines = RosterView.lines(decoded, time: RelativeTime(now: Date()), console: console)
+                let lines = RosterReplyText.lines(decoded, time: RelativeTime(now: Date()), console: console)
                 lines.forEach(console.line)
                 console.flush()
             } catch {

@@ -17,8 +17,8 @@ import Testing
 struct LiveLookupTests {
     let bundleId = ProcessInfo.processInfo.environment["SHOWCASE_LIVE_BUNDLE_ID"] ?? ""
     let endpoint = URL(string: "https://itunes.apple.com/lookup")!
-    var transport: URLSessionTransport {
-        URLSessionTransport(endpoint: endpoint, timeout: .seconds(20), version: "live-test")
+    var transport: CurlTransport {
+        CurlTransport(endpoint: endpoint, timeout: .seconds(20), version: "live-test")
     }
     var other: Storefront {
         (try? Storefront(parsing: ProcessInfo.processInfo.environment["SHOWCASE_LIVE_STOREFRONT"] ?? "jp"))

@@ -4,9 +4,9 @@ import ShowcaseDaemon
 import Testing
 
 @Suite("URLSession transport against a loopback server", .serialized)
-struct URLSessionTransportTests {
-    func transport(_ server: LoopbackServer, maxResponseBytes: Int = 1 << 20) -> URLSessionTransport {
-        URLSessionTransport(
+struct CurlTransportTests {
+    func transport(_ server: LoopbackServer, maxResponseBytes: Int = 1 << 20) -> CurlTransport {
+        CurlTransport(
             endpoint: server.endpoint, timeout: .seconds(5), maxResponseBytes: maxResponseBytes, version: "9.9.9")
     }
 
@@ -58,7 +58,7 @@ struct URLSessionTransportTests {
             response: http("429 Too Many Requests", ["Retry-After: Wed, 21 Oct 2015 07:28:30 GMT"], length: 0))
         defer { server.stop() }
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_445_412_480))  // Wed, 21 Oct 2015 07:28:00 GMT
-        let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .seconds(5), version: "1", clock: clock)
+        let transport = CurlTransport(endpoint: server.endpoint, timeout: .seconds(5), version: "1", clock: clock)
         await #expect(throws: LookupError.throttled(status: 429, retryAfter: .seconds(30))) {
             try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
@@ -107,7 +107,7 @@ struct URLSessionTransportTests {
     func hungUpstream() async throws {
         let server = try LoopbackServer(response: "", silent: true)
         defer { server.stop() }
-        let transport = URLSessionTransport(endpoint: server.endpoint, timeout: .milliseconds(300), version: "1")
+        let transport = CurlTransport(endpoint: server.endpoint, timeout: .milliseconds(300), version: "1")
         await #expect(throws: LookupError.timeout(.milliseconds(300))) {
             try await transport.fetch(.identity(bundleId: TestBed.tideLog, storefront: .unitedStates))
         }
@@ -118,7 +118,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer(response: "")
         let endpoint = server.endpoint
         server.stop()
-        let transport = URLSessionTransport(endpoint: endpoint, timeout: .seconds(5), version: "1")
+        let transport = CurlTransport(endpoint: endpoint, timeout: .seconds(5), version: "1")
         // Specifically `.connection`: a refused port mapped to a timeout, an HTTP status or a malformed body
         // would send the operator looking in the wrong place.
         let error = await #expect(throws: LookupError.self) {

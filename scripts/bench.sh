@@ -284,7 +284,7 @@ PY
         # The icons' arrival re-rendered every roster (13,900 files replaced). For the kernel's writeback window
         # (vm.dirty_expire_centisecs, 30 s) ext4 skips the inodes those replacements freed when it allocates new
         # ones, a scan that made the next pass's 1,040 file creations cost ~0.5 s more. The row times an operator's
-        # reload in a settled daemon, so it waits that window out (BENCHMARKS.md, "One developer among twenty").
+        # reload in a settled daemon, so it waits that window out (BENCHMARKS.md, "The twenty-developer export, before → after").
         sleep $(($(cat /proc/sys/vm/dirty_expire_centisecs 2>/dev/null || echo 3000) / 100 + 2))
         "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/x20.sock" --export-dir "$WORK/export20" \
             --overlay "$WORK/overlay-export20.yaml" --app-id 1650000102 --tagline bench-export-marker --timeout 30 \

@@ -31,8 +31,7 @@ struct SampleRosters {
                         attribution: configuration.attribution)
                     query.everyDevice = true
                     apps[platform] = query.resolve(roster).map { resolved in
-                        ExportedApp(
-                            resolved, tagline: overlay.taglines[resolved.id], devices: resolved.app.devices.names)
+                        ExportedApp(resolved, tagline: overlay.taglines[resolved.id])
                     }
                 }
                 result.append(

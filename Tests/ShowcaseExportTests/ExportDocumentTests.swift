@@ -12,7 +12,7 @@ struct ExportDocumentTests {
             apps: [
                 Samples.exported(
                     Samples.windrose, tagline: .localized(default: "Wind roses", byLocale: ["de": "Windrosen"]),
-                    locale: "de-DE", devices: ["iphone", "ipad"])
+                    locale: "de-DE")
             ])
         let expected = """
             {
@@ -77,6 +77,10 @@ struct ExportDocumentTests {
                   "bundleId": "com.quietharbor.Ropework",
                   "genre": "Weather",
                   "platform": "ios",
+                  "devices": [
+                    "iphone",
+                    "ipad"
+                  ],
                   "minimumOsVersion": "16.0",
                   "iconUrl": "https://is1-ssl.mzstatic.com/1641000110/512x512bb.jpg",
                   "storeUrl": "https://apps.apple.com/us/app/id1641000110?uo=4",
@@ -92,6 +96,10 @@ struct ExportDocumentTests {
                   "price": 0.0,
                   "currency": "USD",
                   "platform": "ios",
+                  "devices": [
+                    "iphone",
+                    "ipad"
+                  ],
                   "minimumOsVersion": "9.0",
                   "iconUrl": "https://is1-ssl.mzstatic.com/1641000103/512x512bb.jpg",
                   "storeUrl": "https://apps.apple.com/us/app/id1641000103?uo=4",
@@ -122,8 +130,8 @@ struct ExportDocumentTests {
         let app = try #require((json["apps"] as? [[String: Any]])?.first)
         #expect(
             Set(app.keys) == [
-                "id", "artistId", "name", "bundleId", "genre", "platform", "minimumOsVersion", "iconUrl", "storeUrl",
-                "taglines",
+                "id", "artistId", "name", "bundleId", "genre", "platform", "devices", "minimumOsVersion", "iconUrl",
+                "storeUrl", "taglines",
             ])
         #expect((app["taglines"] as? [String: String])?.isEmpty == true)
     }

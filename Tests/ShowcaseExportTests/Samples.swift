@@ -23,12 +23,9 @@ enum Samples {
             storeUrl: "https://apps.apple.com/us/app/id\(id)?uo=4", price: price, currency: currency)
     }
 
-    static func exported(_ app: App, tagline: Tagline? = nil, locale: String = "en-US", devices: [String]? = nil)
-        -> ExportedApp
-    {
+    static func exported(_ app: App, tagline: Tagline? = nil, locale: String = "en-US") -> ExportedApp {
         ExportedApp(
-            ResolvedApp(app: app, storeUrl: app.storeUrl, tagline: tagline?.text(for: locale)), tagline: tagline,
-            devices: devices)
+            ResolvedApp(app: app, storeUrl: app.storeUrl, tagline: tagline?.text(for: locale)), tagline: tagline)
     }
 
     static let lanternlight = app(1_641_000_103, "Lanternlight", floor: "9.0")
@@ -49,7 +46,7 @@ enum Samples {
                 apps: [
                     .ios: [
                         exported(lanternlight, tagline: .plain(tagline)),
-                        exported(windrose, devices: ["iphone", "ipad"]),
+                        exported(windrose),
                     ],
                     .macos: [exported(chartTable)],
                 ]))

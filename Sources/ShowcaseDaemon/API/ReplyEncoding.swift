@@ -18,7 +18,7 @@ enum ReplyEncoding {
         try servable(view)
         return RosterGetReply(
             storefront: view.storefront.code, host: view.host, state: view.state.wire,
-            fetchedAt: view.fetchedAt.map(timestamp), apps: view.apps.map(app)
+            fetchedAt: view.fetchedAt.map(RFC3339.seconds), apps: view.apps.map(app)
         ).encoded()
     }
 
@@ -114,8 +114,9 @@ enum ReplyEncoding {
                 throttled: report.upstream.throttled),
             storefronts: report.storefronts.map { entry in
                 AdminStatusReply.StorefrontStatus(
-                    code: entry.storefront.code, state: entry.state.wire, fetchedAt: entry.fetchedAt.map(timestamp),
-                    nextRefreshAt: entry.nextRefreshAt.map(timestamp), apps: entry.apps,
+                    code: entry.storefront.code, state: entry.state.wire,
+                    fetchedAt: entry.fetchedAt.map(RFC3339.seconds),
+                    nextRefreshAt: entry.nextRefreshAt.map(RFC3339.seconds), apps: entry.apps,
                     lastError: entry.cacheWriteError ?? entry.lastError?.description, language: entry.language?.code,
                     droppedRows: entry.droppedRows, truncated: entry.truncated)
             },
@@ -125,8 +126,8 @@ enum ReplyEncoding {
             },
             export: report.export.map { export in
                 AdminStatusReply.ExportStatus(
-                    directory: export.directory, exportedAt: export.exportedAt.map(timestamp), errors: export.errors,
-                    lastError: export.lastError)
+                    directory: export.directory, exportedAt: export.exportedAt.map(RFC3339.seconds),
+                    errors: export.errors, lastError: export.lastError)
             }
         ).encoded()
     }
@@ -165,15 +166,16 @@ enum ReplyEncoding {
 
     // MARK: Values
 
-    /// One `App` as the IDL declares it; optional fields are omitted when absent.
+    /// One `App` as the IDL declares it: the served fields of ``ResolvedApp/writeFields(to:)`` — the list the
+    /// export's app object is written from too — as a Varlink object, read as the contract's typed value (which
+    /// `Watch` compares). Optional fields are omitted when absent.
     static func app(_ resolved: ResolvedApp) -> RosterApp {
-        let app = resolved.app
-        return RosterApp(
-            id: app.id, artistId: app.artistId, name: app.name, bundleId: app.bundleId, genre: app.genre,
-            formattedPrice: app.formattedPrice, price: app.price, currency: app.currency,
-            platform: app.platform.rawValue, devices: app.devices.names, minimumOsVersion: app.minimumOsVersion,
-            iconUrl: app.iconUrl, storeUrl: resolved.storeUrl,
-            tagline: resolved.tagline)
+        do {
+            return try RosterApp(decoding: VarlinkAppFields.object(resolved))
+        } catch {
+            // The projection writes each field with the IDL's type; the contract tests hold RosterApp to it.
+            preconditionFailure("the App fields and RosterApp disagree: \(error.description)")
+        }
     }
 
     /// `Roster.Changes`'s reply.
@@ -182,7 +184,7 @@ enum ReplyEncoding {
             storefront: page.storefront.code, host: page.host, latest: page.latest,
             changes: page.entries.map { entry in
                 RosterChange(
-                    serial: entry.serial, at: timestamp(entry.at), kind: entry.kind.rawValue, id: entry.id,
+                    serial: entry.serial, at: RFC3339.seconds(entry.at), kind: entry.kind.rawValue, id: entry.id,
                     name: entry.name, platform: entry.platform.rawValue, storeUrl: entry.storeUrl,
                     iconUrl: entry.iconUrl, version: entry.version, versionDate: entry.versionDate,
                     releaseNotes: entry.releaseNotes, formattedPrice: entry.formattedPrice,
@@ -190,9 +192,6 @@ enum ReplyEncoding {
             }
         ).encoded()
     }
-
-    /// RFC 3339 UTC with seconds (`2026-11-29T14:18:43Z`).
-    static func timestamp(_ date: Date) -> String { RFC3339.seconds(date) }
 
     /// The Varlink error a diagnostic or transport failure is answered with.
     static func error(_ error: LookupError, storefront: Storefront, host: String) -> VarlinkError {

@@ -49,7 +49,7 @@ struct OneShotReport: Sendable {
         rosters.map { roster in
             var parts = [roster.state.rawValue]
             if roster.state == .fresh || roster.state == .stale { parts.append("\(roster.apps) apps") }
-            if let fetchedAt = roster.fetchedAt { parts.append("fetched \(Self.timestamp(fetchedAt))") }
+            if let fetchedAt = roster.fetchedAt { parts.append("fetched \(RFC3339.seconds(fetchedAt))") }
             if roster.state != .fresh, let error = roster.error { parts.append(error) }
             if roster.state == .warming, stoppedWaiting { parts.append("not fetched: --max-wait reached") }
             return "\(roster.host) \(roster.edition): \(parts.joined(separator: ", "))".escapingControlCharacters()
@@ -65,7 +65,7 @@ struct OneShotReport: Sendable {
                 JSONReport.Roster(
                     host: roster.host, storefront: roster.edition.storefront.code,
                     language: roster.edition.language?.code, state: roster.state.rawValue, apps: roster.apps,
-                    fetchedAt: roster.fetchedAt.map(Self.timestamp),
+                    fetchedAt: roster.fetchedAt.map(RFC3339.seconds),
                     error: roster.state != .fresh ? roster.error : nil)
             },
             requests: requests, stoppedWaiting: stoppedWaiting, exitStatus: Int(exitStatus),
@@ -105,6 +105,4 @@ struct OneShotReport: Sendable {
         var exitStatus: Int
         var export: Export?
     }
-
-    private static func timestamp(_ date: Date) -> String { RFC3339.seconds(date) }
 }

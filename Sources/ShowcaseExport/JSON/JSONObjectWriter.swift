@@ -32,6 +32,14 @@ struct JSONObjectWriter {
         text.append(contentsOf: String(value).utf8)
     }
 
+    /// A member whose value is an array of strings, written without building a ``JSONText`` tree.
+    mutating func strings(_ key: String, _ values: [String], into text: inout [UInt8]) {
+        self.key(key, into: &text)
+        JSONText.writeArray(values, indent: indent + 2, into: &text) { value, text, _ in
+            JSONText.quote(value, into: &text)
+        }
+    }
+
     /// A member of any value.
     mutating func value(_ key: String, _ value: JSONText, into text: inout [UInt8]) {
         self.key(key, into: &text)

@@ -1,0 +1,105 @@
+import Foundation
+import ShowcaseAPI
+import ShowcaseCore
+import ShowcaseExport
+import Testing
+import Varlink
+
+@testable import ShowcaseDaemon
+
+/// The Varlink `App` and the export's app object are two renderings of one projection
+/// (`ResolvedApp.writeFields(to:)`): these fail when either writer, or the contract's `RosterApp`, drops, renames or
+/// retypes a field, and when the projection and the IDL's `App` stop listing the same fields in the same order.
+@Suite("One app projection: the Varlink App and the export's app object")
+struct AppProjectionTests {
+    /// The fixture's `de` roster as TideLog's query resolves it, with a tagline and attribution on every app and,
+    /// for one app, no price fields, so every optional field is both present and absent at least once.
+    static let resolved: [ResolvedApp] = {
+        let roster = InProcessFixtures.roster("de", fetchedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let taglines = Dictionary(
+            uniqueKeysWithValues: roster.apps.dropFirst(2).map { ($0.id, Tagline.plain("Mit \"Gezeiten\" \($0.id)")) })
+        var query = RosterQuery(
+            hostBundleId: TestBed.tideLog, platform: .ios, overlay: Overlay(taglines: taglines),
+            attribution: Attribution(providerToken: "1234567"))
+        query.everyDevice = true
+        var resolved = query.resolve(roster)
+        resolved[1].app.formattedPrice = nil
+        resolved[1].app.price = nil
+        resolved[1].app.currency = nil
+        return resolved
+    }()
+
+    /// The export's object for `app` (its document's only app), parsed, without the export's own members.
+    private func exported(_ app: ResolvedApp) throws -> [String: JSONValue] {
+        let document = ExportDocument(
+            host: TestBed.tideLog, storefront: TestBed.storefront("de"), platform: app.app.platform, revision: 1,
+            revisedAt: Date(timeIntervalSince1970: 1_795_000_000), apps: [ExportedApp(app, tagline: nil)])
+        let parsed = try JSONValue(parsing: Array(document.encoded()))
+        guard case .object(let members) = parsed, case .array(let apps) = members["apps"], apps.count == 1,
+            case .object(var object) = apps[0]
+        else {
+            Issue.record("no single app object in \(String(decoding: document.encoded(), as: UTF8.self))")
+            return [:]
+        }
+        object["taglines"] = nil
+        object["icons"] = nil
+        return object
+    }
+
+    @Test("the export's app object has exactly the Varlink App's fields, with the same values")
+    func sameFieldsSameValues() throws {
+        #expect(Self.resolved.count >= 5)
+        #expect(Self.resolved.contains { $0.tagline != nil } && Self.resolved.contains { $0.tagline == nil })
+        #expect(Self.resolved.contains { $0.app.price == nil } && Self.resolved.contains { $0.app.price != nil })
+        for app in Self.resolved {
+            guard case .object(let varlink) = ReplyEncoding.app(app).encoded() else {
+                Issue.record("the Varlink App of \(app.id) is not an object")
+                continue
+            }
+            let export = try exported(app)
+            #expect(export.keys.sorted() == varlink.keys.sorted(), "app \(app.id)")
+            #expect(export == varlink, "app \(app.id)")
+        }
+    }
+
+    @Test("the contract's RosterApp carries every projected field: what the daemon sends is what the projection wrote")
+    func rosterAppDropsNothing() throws {
+        for app in Self.resolved {
+            let written = VarlinkAppFields.object(app)
+            #expect(try RosterApp(decoding: written).encoded() == written, "app \(app.id)")
+        }
+        // Get's reply, as it goes on the wire, lists exactly the projection's objects.
+        let roster = InProcessFixtures.roster("de", fetchedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let view = RosterView(
+            .roster(roster, .fresh), revision: 1, identity: nil, request: InProcessFixtures.request("de"))
+        guard case .object(let reply) = try ReplyEncoding.get(view) else {
+            Issue.record("Get's reply is not an object")
+            return
+        }
+        #expect(!view.apps.isEmpty)
+        #expect(reply["apps"] == .array(view.apps.map(VarlinkAppFields.object)))
+    }
+
+    @Test("the projection lists the IDL's App fields in the IDL's order")
+    func idlOrder() throws {
+        let idl = try VarlinkIDL(parsing: ShowcaseInterfaces.roster)
+        guard case .structure(let fields) = idl.typeDefinitions["App"] else {
+            Issue.record("the Roster IDL declares no App structure")
+            return
+        }
+        // One app with every optional field present.
+        let full = try #require(Self.resolved.first { $0.tagline != nil && $0.app.price != nil })
+        var names = FieldNames()
+        full.writeFields(to: &names)
+        #expect(names.names == fields.map(\.name))
+    }
+}
+
+/// An ``AppFieldWriter`` that keeps only the names, in the order written.
+private struct FieldNames: AppFieldWriter {
+    var names: [String] = []
+    mutating func int(_ name: String, _ value: Int) { names.append(name) }
+    mutating func string(_ name: String, _ value: String) { names.append(name) }
+    mutating func double(_ name: String, _ value: Double) { names.append(name) }
+    mutating func strings(_ name: String, _ values: [String]) { names.append(name) }
+}

@@ -35,12 +35,15 @@ public struct RosterApp: APIValue {
     public var storeUrl: String
     /// The overlay's tagline for the query's locale, nil when the overlay has none.
     public var tagline: String?
+    /// The primary genre's App Store id (6014 Games, 6002 Utilities), the same in every storefront and language
+    /// where `genre` is localized; nil when the lookup gave none, or from a daemon that predates the field.
+    public var genreId: Int?
 
     /// An app with every field given.
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
         price: Double?, currency: String?, platform: String, devices: [String], minimumOsVersion: String,
-        iconUrl: String, storeUrl: String, tagline: String?
+        iconUrl: String, storeUrl: String, tagline: String?, genreId: Int? = nil
     ) {
         self.id = id
         self.artistId = artistId
@@ -56,6 +59,7 @@ public struct RosterApp: APIValue {
         self.iconUrl = iconUrl
         self.storeUrl = storeUrl
         self.tagline = tagline
+        self.genreId = genreId
     }
 
     /// Reads an `App` object.
@@ -75,11 +79,12 @@ public struct RosterApp: APIValue {
         iconUrl = try object.string("iconUrl")
         storeUrl = try object.string("storeUrl")
         tagline = try object.optionalString("tagline")
+        genreId = try object.optionalInt("genreId")
     }
 
-    /// The `App` object; nil prices, currency and tagline are omitted.
+    /// The `App` object; nil prices, currency, tagline and genre id are omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 14)
+        var object = APIObjectBuilder(capacity: 15)
         object.set("id", id)
         object.set("artistId", artistId)
         object.set("name", name)
@@ -94,6 +99,7 @@ public struct RosterApp: APIValue {
         object.set("iconUrl", iconUrl)
         object.set("storeUrl", storeUrl)
         object.set("tagline", tagline)
+        object.set("genreId", genreId)
         return object.object
     }
 }

@@ -111,4 +111,42 @@ struct ContractTests {
         #expect(warming.parameters.keys.contains("fetchedAt") == false, "\(warming)")
         #expect(warming.apps.isEmpty)
     }
+
+    @Test("every app's genreId is its row's primaryGenreId in Get, GetApp and Watch, and still after a restart")
+    func genreIdIsServed() throws {
+        let fixture = try JSONSerialization.jsonObject(with: TestBed.fixtureData("roster-\(TestBed.artistId)-de.json"))
+        let rows = (fixture as? [String: Any])?["results"] as? [[String: Any]] ?? []
+        let expected = Dictionary(
+            rows.compactMap { row -> (Int, Int)? in
+                guard let id = row["trackId"] as? Int, let genreId = row["primaryGenreId"] as? Int else { return nil }
+                return (id, genreId)
+            }, uniquingKeysWith: { first, _ in first })
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        func genreIds(_ apps: [[String: Any]]) -> [Int: Int] {
+            Dictionary(
+                apps.compactMap { app -> (Int, Int)? in
+                    guard let id = app["id"] as? Int, let genreId = app["genreId"] as? Int else { return nil }
+                    return (id, genreId)
+                }, uniquingKeysWith: { first, _ in first })
+        }
+        let get = try bed.get("de")
+        #expect(get.apps.count >= 5)
+        #expect(genreIds(get.apps).count == get.apps.count, "every fixture row has a primaryGenreId")
+        #expect(genreIds(get.apps) == expected.filter { get.appIDs.contains($0.key) }, "\(get)")
+        let watched = try bed.client().call("io.showcase.Roster.Watch", ["storefront": "de"])
+        #expect(genreIds(watched.apps) == genreIds(get.apps), "\(watched)")
+        let app = try bed.client().call("io.showcase.Roster.GetApp", ["id": Self.windrose, "storefront": "de"])
+        #expect((app["app"] as? [String: Any])?["genreId"] as? Int == expected[Self.windrose], "\(app)")
+
+        // Read back from the cache file, not fetched again.
+        try #require(try bed.daemon?.stop() == 0)
+        let rosters = bed.requests(matching: "entity=software").count
+        try bed.start()
+        let again = try bed.get("de")
+        #expect(bed.requests(matching: "entity=software").count == rosters, "served from the cache")
+        #expect(genreIds(again.apps) == genreIds(get.apps), "\(again)")
+    }
 }

@@ -98,7 +98,8 @@ public struct App: Sendable, Hashable, Codable {
         get { record.fields.version }
         set { update(\.version, newValue) }
     }
-    /// `primaryGenreId`: not served by `Roster.Get`; the export's web fragments map it to a schema.org category.
+    /// `primaryGenreId` (6014 Games, 6002 Utilities): served as the `App`'s `genreId`, the same in every language,
+    /// where `genre` is the storefront's localized name; the export's web fragments map it to a schema.org category.
     public var genreId: Int? {
         get { record.fields.genreId }
         set { update(\.genreId, newValue) }
@@ -245,8 +246,9 @@ public struct App: Sendable, Hashable, Codable {
             genreId: row.primaryGenreId)
     }
 
-    /// True when a reply would show both apps the same: every field of the `App` type equal. `version` and the
-    /// ratings are not served, so a change in them alone is not a change of the roster.
+    /// True when a reply would show both apps the same: every field of the `App` type equal
+    /// (``ResolvedApp/writeFields(to:)`` lists them). `version` and the ratings are not served, so a change in them
+    /// alone is not a change of the roster.
     public func hasSameServedFields(as other: App) -> Bool {
         let sameListing = listing === other.listing || listing.fields.sameServedFields(as: other.listing.fields)
         if record === other.record { return sameListing && storeSegment == other.storeSegment }

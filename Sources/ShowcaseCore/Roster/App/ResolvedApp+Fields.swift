@@ -22,5 +22,6 @@ extension ResolvedApp {
         writer.string("iconUrl", app.iconUrl)
         writer.string("storeUrl", storeUrl)
         if let tagline { writer.string("tagline", tagline) }
+        if let genreId = app.genreId { writer.int("genreId", genreId) }
     }
 }

@@ -32,10 +32,9 @@ struct ServedFieldsTests {
 
     @Test("every field the projection writes has a change here (tagline comes from the overlay, not the roster)")
     func everyProjectedFieldIsListed() {
-        var names = FieldNames()
-        ResolvedApp(app: Self.app, storeUrl: Self.app.storeUrl, tagline: "T").writeFields(to: &names)
-        #expect(names.names.contains("genreId") && names.names.contains("price"), "the sample lacks a field")
-        #expect(Set(names.names).subtracting(["tagline"]) == Set(Self.changes.keys))
+        let names = ResolvedApp(app: Self.app, storeUrl: Self.app.storeUrl, tagline: "T").fieldNames
+        #expect(names.contains("genreId") && names.contains("price"), "the sample lacks a field")
+        #expect(Set(names).subtracting(["tagline"]) == Set(Self.changes.keys))
     }
 
     @Test(
@@ -52,13 +51,4 @@ struct ServedFieldsTests {
         churned.userRatingCount = 2
         #expect(churned.hasSameServedFields(as: Self.app))
     }
-}
-
-/// An ``AppFieldWriter`` that keeps only the names, in the order written.
-private struct FieldNames: AppFieldWriter {
-    var names: [String] = []
-    mutating func int(_ name: String, _ value: Int) { names.append(name) }
-    mutating func string(_ name: String, _ value: String) { names.append(name) }
-    mutating func double(_ name: String, _ value: Double) { names.append(name) }
-    mutating func strings(_ name: String, _ values: [String]) { names.append(name) }
 }

@@ -24,4 +24,21 @@ extension ResolvedApp {
         if let tagline { writer.string("tagline", tagline) }
         if let genreId = app.genreId { writer.int("genreId", genreId) }
     }
+
+    /// The names of the fields ``writeFields(to:)`` writes for this app, in its order: what a check of an output
+    /// against the projection compares with.
+    public var fieldNames: [String] {
+        var names = FieldNames()
+        writeFields(to: &names)
+        return names.names
+    }
+}
+
+/// An ``AppFieldWriter`` that keeps only the names.
+private struct FieldNames: AppFieldWriter {
+    var names: [String] = []
+    mutating func int(_ name: String, _ value: Int) { names.append(name) }
+    mutating func string(_ name: String, _ value: String) { names.append(name) }
+    mutating func double(_ name: String, _ value: Double) { names.append(name) }
+    mutating func strings(_ name: String, _ values: [String]) { names.append(name) }
 }

@@ -89,17 +89,6 @@ struct AppProjectionTests {
         }
         // One app with every optional field present.
         let full = try #require(Self.resolved.first { $0.tagline != nil && $0.app.price != nil })
-        var names = FieldNames()
-        full.writeFields(to: &names)
-        #expect(names.names == fields.map(\.name))
+        #expect(full.fieldNames == fields.map(\.name))
     }
-}
-
-/// An ``AppFieldWriter`` that keeps only the names, in the order written.
-private struct FieldNames: AppFieldWriter {
-    var names: [String] = []
-    mutating func int(_ name: String, _ value: Int) { names.append(name) }
-    mutating func string(_ name: String, _ value: String) { names.append(name) }
-    mutating func double(_ name: String, _ value: Double) { names.append(name) }
-    mutating func strings(_ name: String, _ values: [String]) { names.append(name) }
 }

@@ -68,16 +68,19 @@ struct AppProjectionTests {
             let written = VarlinkAppFields.object(app)
             #expect(try RosterApp(decoding: written).encoded() == written, "app \(app.id)")
         }
-        // Get's reply, as it goes on the wire, lists exactly the projection's objects.
+        // Get's and GetApp's replies place the projection's objects as written: the same as the typed replies.
         let roster = InProcessFixtures.roster("de", fetchedAt: Date(timeIntervalSince1970: 1_795_000_000))
         let view = RosterView(
             .roster(roster, .fresh), revision: 1, identity: nil, request: InProcessFixtures.request("de"))
-        guard case .object(let reply) = try ReplyEncoding.get(view) else {
-            Issue.record("Get's reply is not an object")
-            return
-        }
         #expect(!view.apps.isEmpty)
-        #expect(reply["apps"] == .array(view.apps.map(VarlinkAppFields.object)))
+        let typed = RosterGetReply(
+            storefront: "de", host: TestBed.tideLog, state: .fresh, fetchedAt: "2026-11-18T11:06:40Z",
+            apps: view.apps.map(ReplyEncoding.app))
+        #expect(try ReplyEncoding.get(view) == typed.encoded())
+        for app in view.apps {
+            let reply = try ReplyEncoding.getApp(view, id: Int64(app.id))
+            #expect(reply == RosterGetAppReply(app: ReplyEncoding.app(app)).encoded(), "app \(app.id)")
+        }
     }
 
     @Test("the projection lists the IDL's App fields in the IDL's order")

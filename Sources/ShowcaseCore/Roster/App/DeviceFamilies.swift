@@ -47,8 +47,14 @@ public struct DeviceFamilies: OptionSet, Sendable, Hashable, Codable {
     /// The families in ``DeviceFamily/allCases`` order, as `devices` lists them (`["iphone", "ipad"]`).
     public var families: [DeviceFamily] { DeviceFamily.allCases.filter { contains(DeviceFamilies($0)) } }
 
-    /// The wire names of ``families``.
-    public var names: [String] { families.map(\.rawValue) }
+    /// The wire names of ``families``: one shared array per set, so an app's `devices`, written into every reply
+    /// and export document, costs no allocation.
+    public var names: [String] { Self.namesBySet[Int(rawValue)] }
+
+    /// ``names`` of every possible set, indexed by its bits.
+    private static let namesBySet: [[String]] = (0...Int(UInt8.max)).map {
+        DeviceFamilies(rawValue: UInt8($0)).families.map(\.rawValue)
+    }
 
     /// Decodes the JSON form, a list of family names (`["iphone", "ipad"]`).
     public init(from decoder: any Decoder) throws {

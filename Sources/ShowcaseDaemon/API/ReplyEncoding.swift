@@ -55,9 +55,8 @@ enum ReplyEncoding {
     }
 
     /// `parameters` with the member `key` set to `value`: how `Get` and `GetApp` place the projection's `App`
-    /// objects in their replies as written, rather than reading them into ``RosterApp`` values only to encode those
-    /// again (which cost a cache miss over half as much again, callgrind). AppProjectionTests holds both to the
-    /// typed replies.
+    /// objects in their replies as written, so a cache miss walks each app's fields once (reading them into
+    /// ``RosterApp`` values would only encode them again). AppProjectionTests holds both to the typed replies.
     private static func setting(_ key: String, to value: JSONValue, in parameters: JSONValue) -> JSONValue {
         guard case .object(var members) = parameters else { return parameters }
         members[key] = value

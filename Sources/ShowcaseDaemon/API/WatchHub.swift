@@ -32,8 +32,8 @@ final class WatchHub: @unchecked Sendable {
     init(service: RosterService) {
         self.service = service
         replies = WatchReplies(service: service)
-        _ = service.store.watch { [weak self] storefront in
-            self?.post { $0.changed.insert(storefront) }
+        service.state.observe { observers in
+            observers.rostersChanged.append { [weak self] storefront in self?.post { $0.changed.insert(storefront) } }
         }
     }
 

@@ -2,30 +2,28 @@ import FoundationEssentials
 import ShowcaseCore
 import Varlink
 
-/// Encoded `Roster.Get` replies, kept per query until the store or the configuration changes.
+/// Encoded `Roster.Get` replies, kept per query while the answer they were encoded from still holds.
 ///
-/// A hot query is one dictionary lookup plus the one "still current" check every copy of an answer makes
-/// (``AnswerVersion``: two atomic loads, and the clock for a `fresh` reply) and a write of bytes encoded earlier: no JSON encoding, no filtering, no lock. The cache is confined
-/// to the Varlink event-loop thread (handlers run there), which is why it needs no lock; replies
-/// built elsewhere (after a `waitMs` wait) are simply not cached.
+/// A hot query is one dictionary lookup, the one "still current" check every copy of an answer makes
+/// (``AnswerVersion``: two atomic loads, and the clock for a `fresh` reply) and a write of bytes encoded earlier:
+/// no JSON encoding, no filtering, no lock. The cache is confined to the Varlink event-loop thread (handlers run
+/// there), which is why it needs no lock; replies built elsewhere (after a `waitMs` wait) are simply not cached.
 ///
-/// Memory stays proportional to what is actually hot: a reply is kept only the second time the same
-/// query misses (a query asked once — say, one pass over 175 storefronts — costs nothing to keep), and
-/// `byteBudget` bounds the rest. The budget is 8 MB because the whole daemon has 60 MB (BENCHMARKS.md) and
-/// 175 storefronts × 200 apps already take about 45 MB: every storefront's 90 KB reply kept at once
-/// would be another 16 MB. Over budget, random entries make room for the new one, so a hot set
-/// larger than the budget keeps most of its hits instead of losing them all at once.
+/// Memory stays proportional to what is actually hot: a reply is kept only the second time the same query misses
+/// (a query asked once — say, one pass over every storefront — costs nothing to keep), and `byteBudget` bounds the
+/// rest, sized so that the daemon stays within SPEC §11's memory row with every storefront's reply kept
+/// (BENCHMARKS.md). Over budget, random entries make room for the new one, so a hot set larger than the budget
+/// keeps most of its hits instead of losing them all at once.
 ///
 /// Queries that differ only in what does not change the answer (a locale without taglines, `platform: ios` on an
 /// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
-/// copy of the bytes, counted once against the budget. Besides memory, that keeps fewer distinct replies for the
-/// kernel to copy from: the varied-calls bench's 60 queries have 30 different replies (BENCHMARKS.md issue 13).
+/// copy of the bytes, counted once against the budget, and the kernel copies from fewer distinct replies.
 final class ReplyCache: @unchecked Sendable {
     /// The query as the caller spelled it: hits skip even parsing the storefront code.
     ///
     /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
-    /// kept with its call's message (``GetParameters``) is looked up again and again, and hashing six strings
-    /// each time cost a varied `Get` about 600 instructions (callgrind, BENCHMARKS.md issue 13).
+    /// kept with its call's message (``GetParameters``) is looked up again and again, and must not hash six
+    /// strings each time (BENCHMARKS.md).
     struct Key: Hashable {
         let storefront: String
         let host: String?
@@ -83,7 +81,7 @@ final class ReplyCache: @unchecked Sendable {
     /// One kept reply and what it was current for.
     ///
     /// A class, so that a call's ``GetParameters`` can keep the entry its key resolved to and a repeated lookup
-    /// skips the dictionary (comparing the key's six strings cost a varied `Get` about 500 instructions). An
+    /// skips the dictionary, never comparing the key's six strings again (BENCHMARKS.md). An
     /// entry that leaves the cache, replaced or evicted, drops its reply: a kept entry is used only while it is
     /// still the one the cache holds for that key, and never keeps an evicted reply's bytes alive.
     final class Entry {

@@ -6,12 +6,10 @@ import Varlink
 /// What every `Roster.Watch` stream of one host shows for one storefront, resolved once per change and encoded
 /// once per revision, however many subscribers watch it.
 ///
-/// A thousand subscribers on one storefront used to resolve the roster a thousand times after each refresh (the
-/// store's answer, filtering, overlay, thirty `RosterApp`s, and a comparison of thirty apps with the ones last
-/// sent), one after another on the watch queue: most of the fan-out's time (BENCHMARKS.md, issue 13). Here the
-/// first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
+/// The first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
 /// array, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
-/// array's identity check rather than thirty comparisons.
+/// array's identity check rather than a comparison of every app: the fan-out's cost does not grow with the
+/// number of subscribers times the roster's size (BENCHMARKS.md).
 ///
 /// An entry is current while the version of the view it was resolved from holds (``AnswerVersion``, the rule the
 /// ``ReplyCache`` uses too): read with the answer, so a change racing with it leaves the entry stale rather than

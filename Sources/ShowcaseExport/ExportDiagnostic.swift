@@ -9,12 +9,12 @@ public struct ExportDiagnostic: Sendable, Hashable {
     /// The roster's language, nil when fetched without one.
     public var language: String?
     /// The roster's state (`failed` for a diagnostic, `unavailable` when transport failed with nothing cached).
-    public var state: ExportState
+    public var state: ServedState
     /// What went wrong, as a sentence.
     public var error: String
 
     /// A roster's diagnostic line.
-    public init(host: String, storefront: Storefront, language: String?, state: ExportState, error: String) {
+    public init(host: String, storefront: Storefront, language: String?, state: ServedState, error: String) {
         self.host = host
         self.storefront = storefront
         self.language = language

@@ -36,7 +36,7 @@ enum Samples {
     static func roster(
         host: String = host, storefront: Storefront = us, revision: Int = 1,
         tagline: String = "A night light that knows the tide", language: String? = nil,
-        isDefaultLanguage: Bool = true, state: ExportState = .fresh
+        isDefaultLanguage: Bool = true, state: ServedState = .fresh
     ) -> ExportRoster {
         ExportRoster(
             host: host, storefront: storefront, language: language, isDefaultLanguage: isDefaultLanguage,

@@ -20,8 +20,8 @@ extension FileCache {
     static let maxHeaderBytes = 4096
 
     /// The index of the newline ending the header, the first in `data` within ``maxHeaderBytes``; nil when there
-    /// is none there. By `memchr`: `Data.firstIndex(of:)` paid an exclusivity check per byte (a quarter of listing
-    /// 3,480 cache files, callgrind, BENCHMARKS.md).
+    /// is none there. By `memchr`, never `Data.firstIndex(of:)`, which pays a run-time exclusivity check per byte
+    /// (BENCHMARKS.md).
     static func firstNewline(in data: Data) -> Data.Index? {
         data.withUnsafeBytes { buffer -> Data.Index? in
             guard let base = buffer.baseAddress, let found = memchr(base, 0x0A, min(buffer.count, maxHeaderBytes))

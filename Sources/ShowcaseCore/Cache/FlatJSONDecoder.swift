@@ -1,8 +1,8 @@
 /// A `Decoder` for the one shape the cache's roster headers have: one JSON object of integers and plain strings
 /// (`{"appsBytes":70069,…,"storefront":"de","version":1}`), as `JSONEncoder` writes them.
 ///
-/// Listing twenty developers' caches reads 3,480 headers before the daemon is ready, and `JSONDecoder` was half of
-/// that work (callgrind, BENCHMARKS.md). This reads the bytes once into (key, value) ranges and decodes any flat
+/// The daemon reads every cached roster's header before it is ready, so the headers are decoded without
+/// `JSONDecoder` (BENCHMARKS.md). This reads the bytes once into (key, value) ranges and decodes any flat
 /// `Decodable` from them, so a field added to the header needs no change here. Anything outside that shape —
 /// whitespace, escapes, non-ASCII, floats, nesting, a repeated key — throws, and ``FileCache`` then asks
 /// `JSONDecoder`, which stays the authority: this is a fast path, never a second dialect.

@@ -23,8 +23,8 @@ public enum SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) {
             message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
-        // The state lives inside the closure: captured `var`s would pay an exclusivity check on every access
-        // (swift_beginAccess was a quarter of listing 3,480 cache files, callgrind, BENCHMARKS.md).
+        // The state lives inside the closure: captured `var`s would pay a run-time exclusivity check on every
+        // access, and every cached roster's file name is digested before READY (BENCHMARKS.md).
         let h = message.withUnsafeBufferPointer { buffer in
             var h: [UInt32] = [
                 0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
@@ -68,7 +68,7 @@ public enum SHA256 {
 
     /// Lowercase hex of the digest of `bytes`.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        // Two table lookups per byte: `String(radix:)` per byte was most of naming a cache file (callgrind).
+        // Two table lookups per byte, never `String(radix:)` per byte (BENCHMARKS.md).
         let digits = Array("0123456789abcdef".utf8)
         let digest = digest(bytes)
         var text = [UInt8]()

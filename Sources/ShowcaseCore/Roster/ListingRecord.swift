@@ -1,16 +1,14 @@
 /// The shared storage of an ``App``'s ``ListingFields``: one immutable object per distinct listing.
 ///
 /// Apart from ``AppRecord`` because a real catalog prices every storefront in its own currency and rates the app
-/// there: with price and ratings inside the app's record, twenty developers × 173 storefronts × 200 apps in
-/// 173 currencies were 692,000 records and 249 MB (the bench's `gen-cache --local-prices`); apart, each
-/// storefront's app shares the catalog record and adds only this. Storefronts that list the app alike (the same
-/// currency and price, no ratings or the same ones) share this too. A field set through ``App``'s setters makes a
-/// new record.
+/// there: apart, each storefront's app shares the catalog record and adds only this, so an app priced differently
+/// in every storefront still costs one ``AppRecord`` (BENCHMARKS.md). Storefronts that list the app alike (the
+/// same currency and price, no ratings or the same ones) share this too. A field set through ``App``'s setters
+/// makes a new record.
 ///
 /// One of these per app and storefront is the common case, so it is kept small: the numbers are stored without
 /// `Optional`'s padding (a `Double?` takes 16 bytes in a class, a `Double` 8), an absent price or rating as NaN
-/// and an absent count as `Int.min` — values the lookup never gives (JSON has no NaN; a count is never negative) —
-/// which brings an object from 112 to 80 bytes of heap.
+/// and an absent count as `Int.min` — values the lookup never gives (JSON has no NaN; a count is never negative).
 final class ListingRecord: Sendable {
     /// `formattedPrice`.
     let formattedPrice: String?

@@ -90,9 +90,8 @@ public struct RosterQuery: Sendable {
     }
 
     /// Whether two bundle ids are equal ignoring case. Bundle ids are ASCII (letters, digits, `-`, `.`), so this
-    /// folds ASCII case byte by byte; the full Unicode comparison (`equalsIgnoringCase`; Foundation's
-    /// `caseInsensitiveCompare` took a fifth of encoding a `Roster.Get` reply, callgrind, BENCHMARKS.md) is left
-    /// for the rare id with other characters.
+    /// folds ASCII case byte by byte: it runs for every app of every resolved roster, so the full Unicode comparison
+    /// (`equalsIgnoringCase`) is left for the rare id with other characters (BENCHMARKS.md).
     static func sameBundleId(_ left: String, _ right: String) -> Bool {
         var leftBytes = left.utf8.makeIterator()
         var rightBytes = right.utf8.makeIterator()

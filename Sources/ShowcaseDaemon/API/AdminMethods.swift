@@ -28,7 +28,7 @@ final class AdminMethods: Sendable {
         try interface.handle(ShowcaseInterfaces.Method.status) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
             let service = self.service
-            Task { responder.reply(ReplyEncoding.status(await service.status())) }
+            Task { responder.reply(ReplyEncoding.status(service.status())) }
         }
         try interface.handle(ShowcaseInterfaces.Method.reload) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
@@ -53,7 +53,7 @@ final class AdminMethods: Sendable {
         }
         try interface.handle(ShowcaseInterfaces.Method.export) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
-            guard service.config.current.configuration.export != nil else { throw ReplyEncoding.exportNotConfigured }
+            guard service.state.config.configuration.export != nil else { throw ReplyEncoding.exportNotConfigured }
             let exporter = service.exporter
             Task {
                 // Nil: a reload removed the export section while the call waited for its pass.
@@ -78,7 +78,7 @@ final class AdminMethods: Sendable {
     private func authorize(_ call: VarlinkCall) throws(VarlinkError) {
         let uid = call.peer.uid
         if uid == 0 || uid == getuid() { return }
-        if service.config.current.configuration.socket.adminUIDs.contains(uid) { return }
+        if service.state.config.configuration.socket.adminUIDs.contains(uid) { return }
         throw .permissionDenied()
     }
 }

@@ -2,31 +2,28 @@ import FoundationEssentials
 import ShowcaseCore
 import Varlink
 
-/// Encoded `Roster.Get` replies, kept per query until the store or the configuration changes.
+/// Encoded `Roster.Get` replies, kept per query while the answer they were encoded from still holds.
 ///
-/// A hot query is one dictionary lookup plus three atomic loads (global and per-storefront store stamps,
-/// config generation) and
-/// a write of bytes encoded earlier: no JSON encoding, no filtering, no lock. The cache is confined
-/// to the Varlink event-loop thread (handlers run there), which is why it needs no lock; replies
-/// built elsewhere (after a `waitMs` wait) are simply not cached.
+/// A hot query is one dictionary lookup, the one "still current" check every copy of an answer makes
+/// (``AnswerVersion``: two atomic loads, and the clock for a `fresh` reply) and a write of bytes encoded earlier:
+/// no JSON encoding, no filtering, no lock. The cache is confined to the Varlink event-loop thread (handlers run
+/// there), which is why it needs no lock; replies built elsewhere (after a `waitMs` wait) are simply not cached.
 ///
-/// Memory stays proportional to what is actually hot: a reply is kept only the second time the same
-/// query misses (a query asked once — say, one pass over 175 storefronts — costs nothing to keep), and
-/// `byteBudget` bounds the rest. The budget is 8 MB because the whole daemon has 60 MB (BENCHMARKS.md) and
-/// 175 storefronts × 200 apps already take about 45 MB: every storefront's 90 KB reply kept at once
-/// would be another 16 MB. Over budget, random entries make room for the new one, so a hot set
-/// larger than the budget keeps most of its hits instead of losing them all at once.
+/// Memory stays proportional to what is actually hot: a reply is kept only the second time the same query misses
+/// (a query asked once — say, one pass over every storefront — costs nothing to keep), and `byteBudget` bounds the
+/// rest, sized so that the daemon stays within SPEC §11's memory row with every storefront's reply kept
+/// (BENCHMARKS.md). Over budget, random entries make room for the new one, so a hot set larger than the budget
+/// keeps most of its hits instead of losing them all at once.
 ///
 /// Queries that differ only in what does not change the answer (a locale without taglines, `platform: ios` on an
 /// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
-/// copy of the bytes, counted once against the budget. Besides memory, that keeps fewer distinct replies for the
-/// kernel to copy from: the varied-calls bench's 60 queries have 30 different replies (BENCHMARKS.md issue 13).
+/// copy of the bytes, counted once against the budget, and the kernel copies from fewer distinct replies.
 final class ReplyCache: @unchecked Sendable {
     /// The query as the caller spelled it: hits skip even parsing the storefront code.
     ///
     /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
-    /// kept with its call's message (``GetParameters``) is looked up again and again, and hashing six strings
-    /// each time cost a varied `Get` about 600 instructions (callgrind, BENCHMARKS.md issue 13).
+    /// kept with its call's message (``GetParameters``) is looked up again and again, and must not hash six
+    /// strings each time (BENCHMARKS.md).
     struct Key: Hashable {
         let storefront: String
         let host: String?
@@ -84,34 +81,25 @@ final class ReplyCache: @unchecked Sendable {
     /// One kept reply and what it was current for.
     ///
     /// A class, so that a call's ``GetParameters`` can keep the entry its key resolved to and a repeated lookup
-    /// skips the dictionary (comparing the key's six strings cost a varied `Get` about 500 instructions). An
+    /// skips the dictionary, never comparing the key's six strings again (BENCHMARKS.md). An
     /// entry that leaves the cache, replaced or evicted, drops its reply: a kept entry is used only while it is
     /// still the one the cache holds for that key, and never keeps an evicted reply's bytes alive.
     final class Entry {
         /// The reply, or nil once the entry has left the cache.
         fileprivate(set) var reply: EncodedReply?
         fileprivate let owner: ObjectIdentifier
-        fileprivate let stamp: Int
-        fileprivate let storefrontStamp: StorefrontStamp
-        fileprivate let storefrontValue: Int
-        fileprivate let generation: Int
-        /// When a `fresh` reply turns `stale`: the reply must be rebuilt then.
-        fileprivate let expires: Date?
+        /// What the reply was computed from.
+        fileprivate let version: AnswerVersion
         /// Where the reply's bytes are counted in `shared`; nil for bytes kept alone (a hash shared with other bytes).
         fileprivate let content: Content?
 
         fileprivate init(
-            reply: EncodedReply, content: Content?, owner: ObjectIdentifier, stamp: Int,
-            storefrontStamp: StorefrontStamp, storefrontValue: Int, generation: Int, expires: Date?
+            reply: EncodedReply, content: Content?, owner: ObjectIdentifier, version: AnswerVersion
         ) {
             self.reply = reply
             self.content = content
             self.owner = owner
-            self.stamp = stamp
-            self.storefrontStamp = storefrontStamp
-            self.storefrontValue = storefrontValue
-            self.generation = generation
-            self.expires = expires
+            self.version = version
         }
     }
 
@@ -132,16 +120,16 @@ final class ReplyCache: @unchecked Sendable {
         self.byteBudget = byteBudget
     }
 
-    /// The reply kept for `key`, if it is current for `stamp` and `generation`.
-    func lookup(_ key: Key, stamp: Int, generation: Int) -> EncodedReply? {
+    /// The reply kept for `key`, if it still holds at the state's `version`.
+    func lookup(_ key: Key, version: Int) -> EncodedReply? {
         guard let entry = entries[key] else { return nil }
-        return current(entry, stamp: stamp, generation: generation)
+        return current(entry, version: version)
     }
 
     /// The reply kept for `parameters.key`, if current; `parameters` keeps the entry the key resolved to, so the
     /// next lookup with the same parameters (the same message, remembered) goes to it without hashing or comparing
     /// the key, for as long as the entry is still this cache's entry for it.
-    func lookup(_ parameters: GetParameters, stamp: Int, generation: Int) -> EncodedReply? {
+    func lookup(_ parameters: GetParameters, version: Int) -> EncodedReply? {
         let entry: Entry
         if let kept = parameters.cacheEntry, kept.reply != nil, kept.owner == ObjectIdentifier(self) {
             entry = kept
@@ -150,23 +138,17 @@ final class ReplyCache: @unchecked Sendable {
             parameters.cacheEntry = found
             entry = found
         }
-        return current(entry, stamp: stamp, generation: generation)
+        return current(entry, version: version)
     }
 
-    private func current(_ entry: Entry, stamp: Int, generation: Int) -> EncodedReply? {
-        guard let reply = entry.reply, entry.stamp == stamp, entry.generation == generation,
-            entry.storefrontStamp.value == entry.storefrontValue
-        else { return nil }
-        if let expires = entry.expires, clock.now >= expires { return nil }
+    private func current(_ entry: Entry, version: Int) -> EncodedReply? {
+        guard let reply = entry.reply, entry.version.holds(atVersion: version, now: clock.now) else { return nil }
         return reply
     }
 
-    /// Keeps `reply`; the stamps must have been read *before* the answer was computed, so a change racing
-    /// with the computation makes the entry stale rather than wrongly current.
-    func store(
-        _ reply: EncodedReply, for key: Key, stamp: Int, storefrontStamp: StorefrontStamp, storefrontValue: Int,
-        generation: Int, expires: Date?
-    ) {
+    /// Keeps `reply`, computed from `version` (read with the answer, so a change racing with the computation
+    /// makes the entry stale rather than wrongly current).
+    func store(_ reply: EncodedReply, for key: Key, version: AnswerVersion) {
         guard entries[key] != nil || seenOnce.remove(key) != nil else {
             if seenOnce.count >= capacity { seenOnce.removeAll() }
             seenOnce.insert(key)
@@ -197,9 +179,7 @@ final class ReplyCache: @unchecked Sendable {
             if counted != nil { shared[content] = Shared(reply: reply, users: 1) }
         }
         entries[key] = Entry(
-            reply: kept, content: counted, owner: ObjectIdentifier(self), stamp: stamp,
-            storefrontStamp: storefrontStamp, storefrontValue: storefrontValue, generation: generation,
-            expires: expires)
+            reply: kept, content: counted, owner: ObjectIdentifier(self), version: version)
     }
 
     /// The reply another entry holds with exactly the bytes of `reply`, if any.

@@ -93,14 +93,8 @@ enum ReplyEncoding {
     /// `Roster.Health`'s reply: the overall state, `refresh.interval`, and each warm storefront with its age and,
     /// when nothing is served, the name of the error `Get` answers with (from the same mapping ``get(_:)`` uses).
     static func health(_ report: HealthReport) -> JSONValue {
-        let state: HealthState =
-            switch report.state {
-            case .ok: .ok
-            case .degraded: .degraded
-            case .warming: .warming
-            }
-        return RosterHealthReply(
-            state: state, refreshIntervalSeconds: Int(report.refreshInterval.components.seconds),
+        RosterHealthReply(
+            state: report.state, refreshIntervalSeconds: Int(report.refreshInterval.components.seconds),
             storefronts: report.byStorefront.map { entry in
                 RosterHealthReply.Storefront(
                     code: entry.storefront.code, state: entry.state.wire, ageSeconds: entry.ageSeconds,

@@ -36,7 +36,7 @@ final class RosterMethods: Sendable {
             try getApp(call, responder)
         }
         try interface.handle(ShowcaseInterfaces.Method.storefronts) { [self] _, responder in
-            responder.reply(ReplyEncoding.storefronts(warm: service.warm.all))
+            responder.reply(ReplyEncoding.storefronts(warm: service.state.warm))
         }
         try interface.handle(ShowcaseInterfaces.Method.watch) { [self] call, responder throws(VarlinkError) in
             try watch(call, responder)
@@ -58,17 +58,12 @@ final class RosterMethods: Sendable {
     private func get(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         // Read once per distinct message: a call whose bytes the server saw before gets the same parameters back.
         let parameters = try call.remembered { () throws(VarlinkError) in try GetParameters(call) }
-        // The stamps are read before the answer is computed (see ReplyCache.store), and again for the lookup.
-        let stamp = service.store.stamp
-        let generation = service.config.generation
         if let hit = cachedReply(parameters) {
             responder.reply(hit)
             return
         }
         let key = parameters.key
         let request = try request(key)
-        let storefrontStamp = service.store.stamp(for: request.storefront)
-        let storefrontValue = storefrontStamp.value
         let view = service.view(for: request)
         // A oneway call gets no answer, so it never waits; a wait that cannot be admitted is answered now.
         if view.state == .warming, !responder.oneway, let waitMs = parameters.waitMs, waitMs > 0,
@@ -84,25 +79,16 @@ final class RosterMethods: Sendable {
             return
         }
         let reply = EncodedReply(parameters: try ReplyEncoding.get(view))
-        // A fresh reply is kept until it turns stale, a stale one until the roster changes; warming is not kept.
-        let expires: Date? =
-            switch view.state {
-            case .fresh: view.freshUntil
-            case .stale: .distantFuture
-            case .warming, .unavailable, .failed: nil
-            }
-        if let expires {
-            replies.store(
-                reply, for: key, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
-                generation: generation, expires: expires)
-        }
+        // A fresh reply is kept until it turns stale, a stale one until the roster changes (both as their
+        // version says); warming, unavailable and failed are not kept.
+        if view.state == .fresh || view.state == .stale { replies.store(reply, for: key, version: view.version) }
         responder.reply(reply)
     }
 
     /// The reply kept for `parameters` while it is current: `Get`'s answer for a query asked before, whether the
     /// loop asks it first (the kept answer) or the handler does.
     private func cachedReply(_ parameters: GetParameters) -> EncodedReply? {
-        replies.lookup(parameters, stamp: service.store.stamp, generation: service.config.generation)
+        replies.lookup(parameters, version: service.state.version)
     }
 
     /// The validated request `key` spells, against the current configuration.
@@ -111,7 +97,7 @@ final class RosterMethods: Sendable {
         do { storefront = try Storefront(parsing: key.storefront) } catch {
             throw ReplyEncoding.unknownStorefront(key.storefront)
         }
-        let snapshot = service.config.current
+        let snapshot = service.state.config
         guard let host = snapshot.host(named: key.host) else { throw ReplyEncoding.unknownHost(key.host ?? "") }
         var platform: Platform?
         if let text = key.platform {
@@ -145,7 +131,7 @@ final class RosterMethods: Sendable {
 
     private func watch(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         let parameters = try call.request(RosterWatchRequest.self)
-        guard let host = service.config.current.host(named: parameters.host) else {
+        guard let host = service.state.config.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
         var filter: Storefront?
@@ -167,7 +153,7 @@ final class RosterMethods: Sendable {
         do { storefront = try Storefront(parsing: parameters.storefront) } catch {
             throw ReplyEncoding.unknownStorefront(parameters.storefront)
         }
-        let snapshot = service.config.current
+        let snapshot = service.state.config
         guard let host = snapshot.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }

@@ -6,10 +6,9 @@ import ShowcaseCore
 ///
 /// The hub is the store's only watcher on behalf of the streams: a change reaches it once, however many streams
 /// are open, and one pass over the streams on the queue sends each of them its new state (``WatchReplies``
-/// resolves and encodes it once for all). Before, each stream watched the store itself, so a refresh ran a
-/// thousand store callbacks (two locks and a dispatch block each) and a thousand queue blocks, each resolving the
-/// roster again. New streams and streams that finished writing (``WatchStream`` paces itself to its reader) are
-/// collected the same way: one pass takes every stream opened or drained since the last one.
+/// resolves and encodes it once for all), so a refresh costs one store callback and one queue block, not one per
+/// stream (BENCHMARKS.md). New streams and streams that finished writing (``WatchStream`` paces itself to its
+/// reader) are collected the same way: one pass takes every stream opened or drained since the last one.
 final class WatchHub: @unchecked Sendable {
     /// Where every stream runs: their state, ``WatchReplies`` and `streams` are confined to it.
     let queue = DispatchQueue(label: "showcased.watch")
@@ -32,8 +31,8 @@ final class WatchHub: @unchecked Sendable {
     init(service: RosterService) {
         self.service = service
         replies = WatchReplies(service: service)
-        _ = service.store.watch { [weak self] storefront in
-            self?.post { $0.changed.insert(storefront) }
+        service.state.observe { observers in
+            observers.rostersChanged.append { [weak self] storefront in self?.post { $0.changed.insert(storefront) } }
         }
     }
 

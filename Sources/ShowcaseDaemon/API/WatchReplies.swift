@@ -6,16 +6,14 @@ import Varlink
 /// What every `Roster.Watch` stream of one host shows for one storefront, resolved once per change and encoded
 /// once per revision, however many subscribers watch it.
 ///
-/// A thousand subscribers on one storefront used to resolve the roster a thousand times after each refresh (the
-/// store's answer, filtering, overlay, thirty `RosterApp`s, and a comparison of thirty apps with the ones last
-/// sent), one after another on the watch queue: most of the fan-out's time (BENCHMARKS.md, issue 13). Here the
-/// first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
+/// The first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
 /// array, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
-/// array's identity check rather than thirty comparisons.
+/// array's identity check rather than a comparison of every app: the fan-out's cost does not grow with the
+/// number of subscribers times the roster's size (BENCHMARKS.md).
 ///
-/// An entry is current while the store's stamps (global and the storefront's), the configuration generation and,
-/// for a `fresh` roster, the moment it turns stale are those it was resolved under, as for ``ReplyCache``; those
-/// are read before resolving, so a change racing with it leaves the entry stale rather than wrongly current.
+/// An entry is current while the version of the view it was resolved from holds (``AnswerVersion``, the rule the
+/// ``ReplyCache`` uses too): read with the answer, so a change racing with it leaves the entry stale rather than
+/// wrongly current.
 /// Confined to the watch queue (``WatchHub``), so it needs no lock; one entry per watched (host, storefront),
 /// dropped when the last stream ends.
 final class WatchReplies: @unchecked Sendable {
@@ -56,18 +54,8 @@ final class WatchReplies: @unchecked Sendable {
         var storefront: Storefront
     }
 
-    private struct Entry {
-        var current: Current
-        var stamp: Int
-        var storefrontStamp: StorefrontStamp
-        var storefrontValue: Int
-        var generation: Int
-        /// When a `fresh` roster turns `stale`: the entry must be resolved again then.
-        var expires: Date?
-    }
-
     private let service: RosterService
-    private var entries: [Key: Entry] = [:]
+    private var entries: [Key: Current] = [:]
 
     init(service: RosterService) {
         self.service = service
@@ -76,18 +64,9 @@ final class WatchReplies: @unchecked Sendable {
     /// What `host` sees in `storefront` now; nil when the configuration no longer names `host`.
     func current(host: String, storefront: Storefront) -> Current? {
         let key = Key(host: host, storefront: storefront)
-        let store = service.store
         let old = entries[key]
-        if let old, old.stamp == store.stamp, old.storefrontValue == old.storefrontStamp.value,
-            old.generation == service.config.generation, old.expires.map({ service.clock.now < $0 }) ?? true
-        {
-            return old.current
-        }
-        // Read before resolving: a change meanwhile makes the new entry stale, never wrongly current.
-        let stamp = store.stamp
-        let storefrontStamp = old?.storefrontStamp ?? store.stamp(for: storefront)
-        let storefrontValue = storefrontStamp.value
-        let snapshot = service.config.current
+        if let old, old.view.version.holds(atVersion: service.state.version, now: service.clock.now) { return old }
+        let snapshot = service.state.config
         guard let hostConfig = snapshot.host(named: host) else {
             entries[key] = nil
             return nil
@@ -95,12 +74,10 @@ final class WatchReplies: @unchecked Sendable {
         let view = service.view(
             for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
         var current = Current(view: view, apps: view.apps.map(ReplyEncoding.app))
-        if let previous = old?.current, previous.showsSame(as: current) {
+        if let previous = old, previous.showsSame(as: current) {
             current = Current(view: view, apps: previous.apps, encoded: previous.encoded)
         }
-        entries[key] = Entry(
-            current: current, stamp: stamp, storefrontStamp: storefrontStamp, storefrontValue: storefrontValue,
-            generation: snapshot.generation, expires: view.freshUntil)
+        entries[key] = current
         return current
     }
 

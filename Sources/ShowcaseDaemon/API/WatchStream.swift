@@ -24,7 +24,7 @@ final class WatchStream: @unchecked Sendable {
     private let filter: Storefront?
     private let responder: VarlinkResponder
     private let hub: WatchHub
-    private var warm: WarmSet { hub.service.warm }
+    private var warm: Set<Storefront> { hub.service.state.warm }
     // Confined to the hub's queue.
     /// The revision, state and apps last sent per storefront: a new revision, or the state changing without one (a
     /// transport failure turning `warming` into `unavailable`), is sent.
@@ -45,7 +45,7 @@ final class WatchStream: @unchecked Sendable {
     /// Without `more`, answers the current state once, like Get (the hub never holds such a stream).
     func answerOnce() {
         hub.queue.async { [self] in
-            let storefront = filter ?? warm.all.sorted().first ?? Storefront.unitedStates
+            let storefront = filter ?? warm.sorted().first ?? Storefront.unitedStates
             send(storefront, continues: false, force: true)
         }
     }
@@ -57,7 +57,7 @@ final class WatchStream: @unchecked Sendable {
         guard !ended else { return }  // finished (shutdown) before it started
         let hub = self.hub
         responder.onConnectionClosed { [self] in hub.queue.async { [self] in end() } }
-        let initial = filter.map { [$0] } ?? warm.all.sorted()
+        let initial = filter.map { [$0] } ?? warm.sorted()
         for storefront in initial where !ended { send(storefront, continues: true, force: true) }
         if !ended { awaitDrain() }
     }
@@ -66,7 +66,7 @@ final class WatchStream: @unchecked Sendable {
     /// end instead of a cut connection. On the hub's queue.
     func finish() {
         guard !ended else { return }
-        let storefront = filter ?? lastSent.keys.sorted().first ?? warm.all.sorted().first
+        let storefront = filter ?? lastSent.keys.sorted().first ?? warm.sorted().first
         if let storefront { send(storefront, continues: false, force: true) } else { end() }
     }
 

@@ -23,7 +23,7 @@ struct MetricsTextfileService: LifecycleService {
         await shutdown.cancelling {
             var written: (settings: MetricsSettings, at: ContinuousClock.Instant, failed: Bool)?
             while !Task.isCancelled {
-                let settings = service.config.current.configuration.metrics
+                let settings = service.state.config.configuration.metrics
                 let due = written.map { $0.settings != settings || service.clock.instant - $0.at >= settings.interval }
                 if let path = settings.textfile, due ?? true {
                     let failed = await Self.write(path, service: service, callCounts: callCounts)

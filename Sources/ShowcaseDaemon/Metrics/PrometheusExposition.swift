@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShowcaseCore
 
 /// Renders a ``MetricsSnapshot`` in the Prometheus text exposition format, version 0.0.4: what
 /// `Admin.Metrics` answers and what node_exporter's textfile collector reads from `metrics.textfile`.

@@ -34,7 +34,7 @@ extension Daemon {
             isEnabled: !due.isEmpty && OneShotProgress.isWanted(json: options.json), total: due.count,
             requestsPerMinute: max(1, Int((Duration.seconds(60) / rate.interval).rounded(.down))),
             requestsLeft: { done in
-                (due.count - done) + hosts.filter { service.store.identity($0) == nil }.count
+                (due.count - done) + hosts.filter { service.state.identity($0) == nil }.count
             },
             nextRequestIn: {
                 let wait = limiter.availableAt - clock.instant

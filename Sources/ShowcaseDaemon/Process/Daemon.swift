@@ -102,7 +102,7 @@ public enum Daemon {
         // Every storefront is on the schedule before the socket opens (the worker, and with it any network
         // request, starts only after READY): a cached roster found unreadable by the first query can then
         // always be brought forward.
-        await service.scheduleWarm(configuration.storefronts)
+        service.scheduleWarm(configuration.storefronts)
 
         let roster = RosterMethods(service: service)
         let server: VarlinkServer
@@ -143,7 +143,7 @@ public enum Daemon {
             ExportService(service: service),
             SocketService(
                 server: server, roster: roster,
-                gracePeriod: { service.config.current.configuration.lookup.timeout + .seconds(1) }),
+                gracePeriod: { service.state.config.configuration.lookup.timeout + .seconds(1) }),
             WatchdogService(
                 notifier: notifier,
                 probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
@@ -175,7 +175,7 @@ public enum Daemon {
             reserveInterfaces: [ShowcaseInterfaces.adminName, "org.varlink.service"],
             isPrivileged: { peer in
                 peer.uid == 0 || peer.uid == ownUID
-                    || service.config.current.configuration.socket.adminUIDs.contains(peer.uid)
+                    || service.state.config.configuration.socket.adminUIDs.contains(peer.uid)
             })
     }
 

@@ -14,7 +14,8 @@ import ShowcaseCore
 ///
 /// Every operation takes the time and the schedule it needs as arguments, so the queue holds no clock and no
 /// copy of the configuration: a reload hands the new schedule to ``reschedule(at:schedule:)`` and to every
-/// later call. The ``RefreshScheduler`` actor keeps the worker loop and the waiting callers around it.
+/// later call. It is a part of ``DaemonState``; the ``RefreshScheduler`` actor keeps the worker loop and the
+/// waiting callers around it.
 struct RefreshQueue: Sendable {
     /// Where one edition stands.
     enum State: Sendable, Equatable {
@@ -75,8 +76,19 @@ struct RefreshQueue: Sendable {
 
     private(set) var entries: [StorefrontEdition: Entry] = [:]
 
-    /// The editions in the queue (the warm set as the scheduler sees it).
+    /// The editions in the queue, including one forgotten while its refresh runs.
     var editions: Set<StorefrontEdition> { Set(entries.keys) }
+
+    /// The editions kept warm: every queued one but those forgotten while their refresh runs.
+    var warmEditions: [StorefrontEdition] {
+        entries.compactMap { $0.value.state == .runningForgotten ? nil : $0.key }
+    }
+
+    /// Whether `edition` is kept warm (queued, and not forgotten while its refresh runs).
+    func keepsWarm(_ edition: StorefrontEdition) -> Bool {
+        guard let entry = entries[edition] else { return false }
+        return entry.state != .runningForgotten
+    }
 
     // MARK: Membership
 

@@ -1,89 +1,62 @@
 import FoundationEssentials
 import ShowcaseCore
 
-/// Runs the refreshes a ``RefreshQueue`` decides on, one at a time, within the shared rate limiter; the
-/// ``Refresher`` decides *how* an edition is refreshed.
+/// Runs the refreshes the ``RefreshQueue`` in the daemon's state decides on, one at a time, within the shared rate
+/// limiter; the ``Refresher`` decides *how* an edition is refreshed.
 ///
-/// The actor keeps what a value cannot: the worker loop (``run()``, a child task of the daemon's lifecycle), the
-/// callers waiting for a refresh to finish (``refreshNow(_:)`` — concurrent callers share one fetch), and the
-/// sleep between jobs, which any change to the queue cuts short. Just before each refresh it picks the most
-/// urgent due job again, so a query that started waiting meanwhile goes first.
-///
-/// The schedule (`refresh.*`) and the limiter's spacing are read from the current configuration at each step,
-/// never copied, so a reload takes effect without anyone updating the scheduler by hand.
+/// The queue itself is a part of ``DaemonState`` (any transition may change it: a query for a storefront not yet
+/// warm, a reload); the actor keeps what a value cannot: the worker loop (``run()``, a child task of the daemon's
+/// lifecycle), the callers waiting for a refresh to finish (``refreshNow(_:startingAfterCall:)`` — concurrent
+/// callers share one fetch), and the sleep between jobs, which any change to the queue cuts short (``wake()``).
+/// Just before each refresh it picks the most urgent due job again, so a query that started waiting meanwhile
+/// goes first.
 actor RefreshScheduler {
-    private var queue = RefreshQueue()
+    private let state: StateOwner
     private var waiters: [StorefrontEdition: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
     /// Callers of ``refreshNow(_:startingAfterCall:)`` that arrived while the edition's refresh ran and want a
     /// fetch that starts after their call: they wait for the next refresh.
     private var nextWaiters: [StorefrontEdition: [CheckedContinuation<RefreshOutcome, Never>]] = [:]
-    private let clock: any ShowcaseClock
     private let limiter: RateLimiter
-    private let settings: @Sendable () -> RefreshSchedule
-    private let jitter: @Sendable () -> Double
     private let refresh: @Sendable (StorefrontEdition) async -> RefreshOutcome
     private var sleeper: CheckedContinuation<Void, Never>?
     private var sleepTimer: Task<Void, Never>?
+    /// A wake that came while the worker was not asleep: its next sleep ends at once, so no change is missed.
+    private var wakePending = false
     private var stopped = false
 
-    /// A scheduler that reads the current schedule from `settings`, draws jitter from `jitter` (0...1), waits until
-    /// `limiter` has room before each refresh, and runs `refresh` to do it. Idle until ``run()``.
+    /// A scheduler for the queue in `state`, waiting until `limiter` has room before each refresh and running
+    /// `refresh` to do it. Idle until ``run()``.
     init(
-        clock: any ShowcaseClock, limiter: RateLimiter, settings: @escaping @Sendable () -> RefreshSchedule,
-        jitter: @escaping @Sendable () -> Double = { .random(in: 0...1) },
+        state: StateOwner, limiter: RateLimiter,
         refresh: @escaping @Sendable (StorefrontEdition) async -> RefreshOutcome
     ) {
-        self.clock = clock
+        self.state = state
         self.limiter = limiter
-        self.settings = settings
-        self.jitter = jitter
         self.refresh = refresh
     }
 
-    // MARK: The queue's operations
+    /// The queue changed: the worker looks again. `forgotten` editions left the queue: their callers are told
+    /// they are not warm (unless a request queued them again meanwhile: they get that refresh's outcome).
+    nonisolated func queueChanged(forgotten: [StorefrontEdition]) {
+        Task { await self.queueChangedNow(forgotten: forgotten) }
+    }
 
-    /// Keeps `edition` warm. `fetchedAt` is its cached roster's fetch time (nil when missing; a stale one is
-    /// due at once); `position` spreads missing and stale ones one limiter slot apart.
-    func keepWarm(_ edition: StorefrontEdition, fetchedAt: Date?, position: Int = 0) {
-        queue.keepWarm(
-            edition, fetchedAt: fetchedAt, position: position, at: RefreshQueue.Moment(clock), schedule: settings(),
-            spacing: limiter.spacing, unit: jitter())
+    private func queueChangedNow(forgotten: [StorefrontEdition]) {
+        for edition in forgotten where !state.read({ $0.queue.editions.contains(edition) }) {
+            for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: .failed(.notWarm)) }
+        }
         wake()
     }
 
-    /// Stops refreshing `edition` (its cache stays). Waiters get their answer when a running refresh ends.
-    func forget(_ edition: StorefrontEdition) {
-        guard queue.forget(edition) else { return }
-        for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: .failed(.notWarm)) }
-    }
-
-    /// Moves `edition` to the front of the queue (a query is waiting on it).
-    func prioritize(_ edition: StorefrontEdition) {
-        queue.prioritize(edition)
-        wake()
-    }
-
-    /// Brings `editions` forward to now, one limiter slot apart (a new host must be resolved soon).
-    func expedite(_ editions: [StorefrontEdition]) {
-        queue.expedite(editions, at: clock.instant, spacing: limiter.spacing)
-        wake()
-    }
-
-    /// Moves every refresh that follows a fetch to match the current schedule (after a reload changed it).
-    func reschedule() {
-        queue.reschedule(at: RefreshQueue.Moment(clock), schedule: settings())
-        wake()
-    }
-
-    /// Refreshes `edition` as soon as the rate limiter allows (adding it to the warm set if needed) and
-    /// returns the outcome. Concurrent callers share one fetch. With `startingAfterCall` (`Admin.Refresh`), a
-    /// refresh already in progress does not count — its upstream answer may predate the call — and the caller
-    /// waits for one more, which callers arriving meanwhile share; without it (a query waiting on a warming
-    /// roster), the refresh in progress is the one waited for.
+    /// Refreshes `edition` as soon as the rate limiter allows (keeping it warm from then on) and returns the
+    /// outcome. Concurrent callers share one fetch. With `startingAfterCall` (`Admin.Refresh`), a refresh already
+    /// in progress does not count — its upstream answer may predate the call — and the caller waits for one more,
+    /// which callers arriving meanwhile share; without it (a query waiting on a warming roster), the refresh in
+    /// progress is the one waited for.
     func refreshNow(_ edition: StorefrontEdition, startingAfterCall: Bool = false) async -> RefreshOutcome {
         guard !stopped else { return .failed(.shuttingDown) }
-        let next = startingAfterCall && queue.isRunning(edition)
-        if startingAfterCall { queue.requestAfterRunning(edition) } else { queue.requestNow(edition) }
+        let running = state.update { state, _ in state.requestRefresh(edition, startingAfterCall: startingAfterCall) }
+        let next = startingAfterCall && running
         wake()
         return await withCheckedContinuation { continuation in
             if next {
@@ -94,26 +67,14 @@ actor RefreshScheduler {
         }
     }
 
-    /// Every warm edition's next refresh, as wall-clock time, for `Admin.Status`.
-    func schedule() -> [StorefrontEdition: Date] {
-        let now = RefreshQueue.Moment(clock)
-        var result: [StorefrontEdition: Date] = [:]
-        // A throttle pause holds every request back: no refresh happens before it ends.
-        let pauseEnd = limiter.pause.map { clock.date(at: $0) }
-        for edition in queue.editions {
-            guard let next = queue.nextRefresh(edition, at: now) else { continue }
-            result[edition] = pauseEnd.map { max($0, next) } ?? next
-        }
-        return result
-    }
-
     // MARK: Worker
 
     /// Refreshes due editions until the task is cancelled, then lets the refresh in progress (and its cache
     /// write) finish and answers every caller still waiting with "shutting down".
     func run() async {
+        let clock = state.clock
         while !Task.isCancelled {
-            switch queue.nextJob(at: clock.instant) {
+            switch state.read({ $0.nextJob(at: clock.instant) }) {
             case .idle:
                 await sleep(until: nil)
                 continue
@@ -124,15 +85,22 @@ actor RefreshScheduler {
             }
             do { try await limiter.waitUntilAvailable() } catch { break }
             // Re-pick: something more urgent may have arrived while waiting for the limiter.
-            guard case .run(let edition) = queue.nextJob(at: clock.instant) else { continue }
-            queue.begin(edition)
+            let job = state.update { state, _ in
+                let job = state.nextJob(at: clock.instant)
+                if case .run(let edition) = job { state.beginRefresh(edition) }
+                return (job, StateChange.none)
+            }
+            guard case .run(let edition) = job else { continue }
             let outcome = await refresh(edition)
-            queue.finish(edition, outcome, at: RefreshQueue.Moment(clock), schedule: settings(), unit: jitter())
+            let now = state.moment
+            let urgent = state.update { state, draw in
+                (state.finishRefresh(edition, outcome, at: now, unit: draw()), StateChange.none)
+            }
             for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: outcome) }
             // Those who asked while it ran wait for the refresh the queue now holds urgent; if it holds none (the
             // edition was forgotten meanwhile), this outcome is the last there will be.
             if let next = nextWaiters.removeValue(forKey: edition) {
-                if queue.isUrgent(edition) {
+                if urgent {
                     waiters[edition, default: []] += next
                 } else {
                     for waiter in next { waiter.resume(returning: outcome) }
@@ -147,6 +115,10 @@ actor RefreshScheduler {
     }
 
     private func sleep(until deadline: ContinuousClock.Instant?) async {
+        if wakePending {
+            wakePending = false
+            return
+        }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 if Task.isCancelled {
@@ -155,7 +127,7 @@ actor RefreshScheduler {
                 }
                 sleeper = continuation
                 if let deadline {
-                    let clock = self.clock
+                    let clock = state.clock
                     sleepTimer = Task {
                         try? await clock.sleep(until: deadline)
                         if !Task.isCancelled { self.wake() }
@@ -170,9 +142,11 @@ actor RefreshScheduler {
     private func wake() {
         sleepTimer?.cancel()
         sleepTimer = nil
-        if let sleeper {
-            self.sleeper = nil
-            sleeper.resume()
+        guard let sleeper else {
+            wakePending = true
+            return
         }
+        self.sleeper = nil
+        sleeper.resume()
     }
 }

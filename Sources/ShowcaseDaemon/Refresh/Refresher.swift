@@ -11,9 +11,8 @@ import ShowcaseCore
 /// next success (after the roster file, so a crash in between leaves a roster newer than the diagnostic, which
 /// then no longer counts).
 final class Refresher: Sendable {
-    private let store: RosterStore
+    private let state: StateOwner
     private let upstream: Upstream
-    private let config: ConfigHolder
     private let clock: any ShowcaseClock
     private let log: DaemonLog
     /// Where each successful roster's changes are recorded, for every host of its developer.
@@ -22,21 +21,19 @@ final class Refresher: Sendable {
     private let loggedDeviceModels = LockedBox<Set<String>>([])
 
     init(
-        store: RosterStore, upstream: Upstream, config: ConfigHolder, clock: any ShowcaseClock, log: DaemonLog,
-        history: HistoryRecorder
+        state: StateOwner, upstream: Upstream, clock: any ShowcaseClock, log: DaemonLog, history: HistoryRecorder
     ) {
-        self.store = store
+        self.state = state
         self.history = history
         self.upstream = upstream
-        self.config = config
         self.clock = clock
         self.log = log
     }
 
     func refresh(_ edition: StorefrontEdition) async -> RefreshOutcome {
         let storefront = edition.storefront
-        let snapshot = config.current
-        let cache = config.cache
+        let snapshot = state.config
+        let cache = state.cache
         var failure: LookupError?
         var cacheFailure: String?
         var changed = false
@@ -44,11 +41,11 @@ final class Refresher: Sendable {
 
         let hosts = snapshot.configuration.hosts.map(\.bundleID)
         let identityRequests = RefreshPlan.identityRequests(
-            hosts: hosts, identities: store.identities, storefront: storefront, now: clock.now,
+            hosts: hosts, identities: state.identities, storefront: storefront, now: clock.now,
             lifetime: snapshot.configuration.refresh.interval)
         for request in identityRequests {
             guard case .identity(let bundleID, _) = request else { continue }
-            let known = store.identity(bundleID)
+            let known = state.identity(bundleID)
             do {
                 let body = try await upstream.fetch(request)
                 let identity = try upstream.accepting { () throws(LookupError) in
@@ -61,15 +58,9 @@ final class Refresher: Sendable {
                         fields: [.host: bundleID, .storefront: storefront.code, .error: "\(error)"])
                 }
                 cache.removeDiagnostics(for: .host(bundleId: bundleID))
-                store.setIdentity(identity)
-                if let known, known.artistId != identity.artistId {
-                    let warning =
-                        "\(bundleID) moved from developer \(known.artistId) to developer \(identity.artistId) "
-                        + "(the app was transferred); serving the new developer's roster from now on"
-                    store.setHostWarning(bundleID, warning)
+                if case .transferred = state.resolved(identity), let warning = state.hostWarning(bundleID) {
                     log.warning(warning, fields: [.host: bundleID, .storefront: storefront.code])
                 } else {
-                    store.setHostWarning(bundleID, nil)
                     log.info(
                         "resolved \(bundleID): developer \(identity.artistId), app \(identity.trackId)",
                         fields: [.host: bundleID, .storefront: storefront.code])
@@ -77,14 +68,9 @@ final class Refresher: Sendable {
             } catch let error where known != nil {
                 // A re-resolution that fails keeps the identity in use: the developer's other apps are still real.
                 // Checked again after another interval, not on every storefront's refresh.
-                if let known, !error.isTransport {
-                    var checked = known
-                    checked.resolvedAt = clock.now
-                    store.setIdentity(checked)
-                    store.setHostWarning(
-                        bundleID,
-                        "the store no longer knows \(bundleID) in \(storefront) (\(error)); still serving developer "
-                            + "\(known.artistId)'s last roster: check hosts[].bundle_id or the app's availability")
+                if !error.isTransport {
+                    let now = clock.now
+                    state.update { state, _ in state.reresolutionFailed(bundleID, in: storefront, error, at: now) }
                 }
                 log.warning(
                     "could not re-resolve \(bundleID) in \(storefront) (\(error)); still serving developer "
@@ -92,7 +78,7 @@ final class Refresher: Sendable {
                     fields: [.host: bundleID, .storefront: storefront.code, .error: error.description])
             } catch {
                 persist(error, of: .host(bundleId: bundleID), in: storefront, cache: cache)
-                store.recordIdentityFailure(host: bundleID, storefront: storefront, error)
+                state.recordIdentityFailure(host: bundleID, storefront: storefront, error)
                 failure = failure ?? error
                 log.log(
                     error.isTransport ? .warning : .error, "identity of \(bundleID) in \(storefront): \(error)",
@@ -100,7 +86,7 @@ final class Refresher: Sendable {
             }
         }
 
-        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: store.identities, editions: [edition])
+        let rosters = RefreshPlan.rosterRequests(hosts: hosts, identities: state.identities, editions: [edition])
         // Roster lines carry the language too, so a journal query can follow one language of a storefront.
         var fields: [DaemonLog.Field: String] = [.storefront: storefront.code]
         if let language = edition.language { fields[.language] = language.code }
@@ -124,7 +110,7 @@ final class Refresher: Sendable {
                         "the \(edition) roster of developer \(artistId) holds \(LookupRequest.rosterLimit) software "
                             + "rows, the lookup's maximum: apps past that are not listed", fields: fields)
                 }
-                store.decodeListed(artistId: artistId, edition: edition)
+                state.decodeListed(artistId: artistId, edition: edition)
                 do { try cache.store(roster, language: edition.language) } catch {
                     // Served from memory all the same, but a restart would lose it: a failed refresh for the caller.
                     let message =
@@ -140,17 +126,17 @@ final class Refresher: Sendable {
                 // its changes are in `Roster.Changes` too, and the refresh is not still busy with history files
                 // while everything else already reads it as done. The history compares with its own baseline.
                 let owners = hosts.compactMap { bundleID -> (bundleID: String, trackId: Int?)? in
-                    guard let identity = store.identity(bundleID), identity.artistId == artistId else { return nil }
+                    guard let identity = state.identity(bundleID), identity.artistId == artistId else { return nil }
                     return (bundleID, identity.trackId)
                 }
                 history.record(
                     roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep)
-                if store.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
+                if state.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
                 apps += roster.apps.count
             } catch {
                 persist(
                     error, of: .roster(artistId: artistId, language: edition.language), in: storefront, cache: cache)
-                store.record(artistId: artistId, edition: edition, .failure(error))
+                state.record(artistId: artistId, edition: edition, .failure(error))
                 failure = failure ?? error
                 log.log(
                     error.isTransport ? .warning : .error, "refresh of \(edition) failed: \(error)",
@@ -158,8 +144,10 @@ final class Refresher: Sendable {
             }
         }
 
-        store.setLastRefreshError(edition, failure)
-        store.setCacheWriteError(edition, failure == nil ? cacheFailure : nil)
+        state.update { state, _ in
+            state.finishedRefresh(edition, error: failure, cacheWriteError: failure == nil ? cacheFailure : nil)
+            return StateChange.none
+        }
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
         if !rosters.isEmpty {

@@ -21,7 +21,7 @@ extension RosterService {
     func changes(
         storefront: Storefront, host: HostConfiguration, since: Int?, limit: Int, snapshot: ConfigSnapshot
     ) -> ChangesPage {
-        guard warm.contains(storefront) else {
+        guard state.isWarm(storefront) else {
             return ChangesPage(storefront: storefront, host: host.bundleID, latest: 0, entries: [])
         }
         let edition = snapshot.configuration.edition(of: storefront, locale: nil)
@@ -38,6 +38,6 @@ extension RosterService {
     func shownEntries(_ entries: [HistoryEntry], host: HostConfiguration, snapshot: ConfigSnapshot) -> [HistoryEntry] {
         entries.shown(
             overlay: host.overlay, attribution: snapshot.configuration.attribution, hostBundleId: host.bundleID,
-            hostTrackId: store.identity(host.bundleID)?.trackId ?? host.appID)
+            hostTrackId: state.identity(host.bundleID)?.trackId ?? host.appID)
     }
 }

@@ -10,9 +10,9 @@ extension RosterService {
     /// superseded (a success was stored after it; only a crash before its removal left it behind) and skipped.
     /// Storefronts left with a diagnostic are then not fresh for ``scheduleWarm(_:)``, so they are refreshed soon.
     func restoreDiagnostics(from cache: FileCache, over listed: [FileCache.Entry]) {
-        var fetchedAt: [RosterStore.Key: Date] = [:]
+        var fetchedAt: [RosterBook.Key: Date] = [:]
         for entry in listed {
-            let key = RosterStore.Key(artistId: entry.artistId, entry.edition)
+            let key = RosterBook.Key(artistId: entry.artistId, entry.edition)
             fetchedAt[key] = max(fetchedAt[key] ?? entry.fetchedAt, entry.fetchedAt)
         }
         for diagnostic in cache.loadAllDiagnostics() {
@@ -22,17 +22,18 @@ extension RosterService {
             case .roster(let artistId, let language):
                 let edition = StorefrontEdition(storefront, language: language)
                 editions = [edition]
-                let key = RosterStore.Key(artistId: artistId, edition)
+                let key = RosterBook.Key(artistId: artistId, edition)
                 if let fetched = fetchedAt[key], fetched > diagnostic.recordedAt { continue }
-                store.record(artistId: artistId, edition: edition, .failure(diagnostic.error))
+                state.record(artistId: artistId, edition: edition, .failure(diagnostic.error))
             case .host(let bundleId):
-                if store.identity(bundleId) != nil { continue }
-                store.recordIdentityFailure(host: bundleId, storefront: storefront, diagnostic.error)
+                if state.identity(bundleId) != nil { continue }
+                state.recordIdentityFailure(host: bundleId, storefront: storefront, diagnostic.error)
                 // An identity failure concerns every roster of the storefront, in each configured language.
-                editions = config.current.configuration.editions(of: storefront)
+                editions = state.config.configuration.editions(of: storefront)
             }
-            for edition in editions where store.lastRefreshError(edition) == nil {
-                store.setLastRefreshError(edition, diagnostic.error)
+            state.update { state, _ in
+                for edition in editions { state.restoreLastRefreshError(edition, diagnostic.error) }
+                return StateChange.none
             }
             var fields: [DaemonLog.Field: String] = [
                 .storefront: storefront.code, .error: diagnostic.error.description,

@@ -9,7 +9,7 @@ extension RosterService {
     /// languages (storefronts only queried on demand are not exported), with the settings of the same
     /// configuration; nil without `export:`.
     func exportPlan() -> Exporter.Plan? {
-        let snapshot = config.current
+        let snapshot = state.config
         guard let settings = snapshot.configuration.export else { return nil }
         let now = clock.now
         var rosters: [ExportRoster] = []
@@ -57,8 +57,8 @@ extension RosterService {
         host: HostConfiguration, edition: StorefrontEdition, isDefault: Bool, snapshot: ConfigSnapshot, now: Date
     ) -> ExportRoster {
         let storefront = edition.storefront
-        let (answer, revision, identity) = store.answer(
-            host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
+        let found = state.answer(host: host.bundleID, edition: edition, now: now, under: snapshot)
+        let (answer, revision, identity) = (found.answer, found.revision, found.identity)
         let locale = edition.language.map { "\($0.code)-\(storefront.code.uppercased())" }
         let language = edition.language?.code
         /// The view of the answer for `platform`, as `Get` resolves it but for every device.
@@ -67,7 +67,7 @@ extension RosterService {
                 snapshot: snapshot, storefront: storefront, host: host, platform: platform, locale: locale,
                 edition: edition)
             request.everyDevice = true
-            return RosterView(answer, revision: revision, identity: identity, request: request)
+            return RosterView(found, request: request)
         }
         switch answer {
         case .roster(let roster, _):
@@ -98,7 +98,7 @@ extension RosterService {
             }
             var exported = ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
-                state: ExportState(ServedState(answer)), fetchedAt: roster.fetchedAt,
+                state: ServedState(answer), fetchedAt: roster.fetchedAt,
                 content: .deferred(now: now, apps: apps), artistName: history?.artistName,
                 hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint)
             if let history {
@@ -116,14 +116,14 @@ extension RosterService {
                 ?? "the \(edition) roster cannot be served now"
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
-                state: ExportState(ServedState(answer)), fetchedAt: nil, error: error,
+                state: ServedState(answer), fetchedAt: nil, error: error,
                 content: .keepLastGood(revision: nil))
         }
     }
 
     /// The export's line in Status: the directory, and how the last pass into it went; nil without `export:`.
     func exportStatus() -> StatusReport.Export? {
-        guard let settings = config.current.configuration.export else { return nil }
+        guard let settings = state.config.configuration.export else { return nil }
         // A pass into a directory used before a reload moved it says nothing about the new one.
         let last = exporter.lastPass.flatMap { $0.report.directory == settings.directory ? $0 : nil }
         return StatusReport.Export(

@@ -6,11 +6,11 @@ extension RosterService {
     /// `Roster.Health` and the metrics. Reads only the store (no scheduler, no network), so it is cheap enough to
     /// answer on the event loop.
     func health() -> HealthReport {
-        let snapshot = config.current
+        let snapshot = state.config
         let now = clock.now
         var storefronts: [HealthReport.Storefront] = []
         if let host = snapshot.configuration.hosts.first {
-            for storefront in warm.all.sorted() {
+            for storefront in state.warm.sorted() {
                 for edition in snapshot.configuration.editions(of: storefront) {
                     let request = RosterRequest(
                         snapshot: snapshot, storefront: storefront, host: host, edition: edition)
@@ -25,7 +25,7 @@ extension RosterService {
     func metrics(varlinkCalls: [String: Int]) -> MetricsSnapshot {
         let counters = upstream.snapshot
         return MetricsSnapshot(
-            version: ShowcaseVersion.string, configGeneration: config.generation,
+            version: ShowcaseVersion.string, configGeneration: state.config.generation,
             upstreamRequests: counters.requests, upstreamFailures: counters.failures,
             upstreamThrottled: counters.throttled,
             storefronts: health().storefronts.map { entry in

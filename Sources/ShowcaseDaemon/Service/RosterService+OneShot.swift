@@ -6,25 +6,24 @@ extension RosterService {
     /// (missing, stale, in a diagnostic, or its host not resolved yet), in the configuration's order. Freshness is
     /// the fetch time inside each cached payload, never a file's mtime, so a CI cache restore that changed every
     /// mtime leaves a fresh cache fresh.
-    func editionsDue() -> [StorefrontEdition] { config.current.configuration.editions.filter(isDue) }
+    func editionsDue() -> [StorefrontEdition] { state.config.configuration.editions.filter(isDue) }
 
     /// Whether some configured host does not see `edition` fresh now. Asked again just before each refresh of a
     /// one-shot run: a new host of a developer already cached is resolved by the first refresh, after which that
     /// developer's other rosters are fresh for it too and cost no request.
     func isDue(_ edition: StorefrontEdition) -> Bool {
-        let snapshot = config.current
+        let snapshot = state.config
         let now = clock.now
         return snapshot.configuration.hosts.contains { host in
-            let (answer, _, _) = store.answer(
-                host: host.bundleID, edition: edition, now: now, lifetime: snapshot.schedule.interval)
-            return ServedState(answer) != .fresh
+            let found = state.answer(host: host.bundleID, edition: edition, now: now, under: snapshot)
+            return ServedState(found.answer) != .fresh
         }
     }
 
     /// Every configured host in every configured edition as `Roster.Get` answers it now, for a one-shot run's
     /// report (the same ``RosterView`` every reply is built from).
     func oneShotRosters() -> [OneShotReport.Roster] {
-        let snapshot = config.current
+        let snapshot = state.config
         var rosters: [OneShotReport.Roster] = []
         for host in snapshot.configuration.hosts {
             for edition in snapshot.configuration.editions {
@@ -35,7 +34,7 @@ extension RosterService {
                     OneShotReport.Roster(
                         host: host.bundleID, edition: edition, state: view.state, apps: view.apps.count,
                         fetchedAt: view.fetchedAt,
-                        error: view.problem?.description ?? store.lastRefreshError(edition)?.description))
+                        error: view.problem?.description ?? state.lastRefreshError(edition)?.description))
             }
         }
         return rosters

@@ -3,16 +3,15 @@ import Locking
 import ShowcaseConfig
 import ShowcaseCore
 
-/// The running daemon's state and the one owner of it: the configuration snapshot, the roster store, the warm
-/// set, the upstream and the refresh scheduler. The Varlink methods ask it for domain values (a ``RosterView``,
-/// a ``StatusReport``, a ``RefreshReport``, a reload's outcome) and only decode parameters and encode replies.
+/// The running daemon's services around its one state (``StateOwner``): the upstream, the refresh scheduler and
+/// refresher, the exporter and the history. The Varlink methods ask it for domain values (a ``RosterView``, a
+/// ``StatusReport``, a ``RefreshReport``, a reload's outcome) and only decode parameters and encode replies.
 ///
-/// All time comes from the one injected ``ShowcaseClock``; the settings come from the current snapshot whenever
-/// they are needed, so a reload is the swap of that snapshot plus the warm-set changes it implies.
+/// All time comes from the one injected ``ShowcaseClock``; every decision about the state is a transition of
+/// ``DaemonState``, so a reload is one transition (the new snapshot and the warm-set changes it implies).
 final class RosterService: Sendable {
-    let config: ConfigHolder
-    let store = RosterStore()
-    let warm = WarmSet()
+    /// The daemon's state and its one owner.
+    let state: StateOwner
     let upstream: Upstream
     let scheduler: RefreshScheduler
     /// How one edition is refreshed; the scheduler's worker runs it, and a one-shot run calls it directly.
@@ -30,8 +29,6 @@ final class RosterService: Sendable {
     private let reloads = SerialGate()
     private let startedCacheDirectory: String
     private let startedSocketPath: String
-    /// `Roster.Get` calls now waiting in ``whenSettled(_:within:_:)``, at most 4096 across every client.
-    let pendingWaits = PendingWaits(limit: 4096)
 
     /// A service over `configuration` (read from `configPath` by `load`, which a reload calls again), fetching
     /// through the transport `transport` makes for each configuration.
@@ -50,44 +47,45 @@ final class RosterService: Sendable {
         exporter = Exporter(clock: clock, log: log)
         startedCacheDirectory = configuration.cache.directory
         startedSocketPath = configuration.socket.path
-        let config = ConfigHolder(
+        let state = StateOwner(
             configuration,
             cache: FileCache(directory: URL(fileURLWithPath: configuration.cache.directory, isDirectory: true)),
-            transport: transport)
-        self.config = config
-        let limiter = RateLimiter(clock: clock, spacing: { config.current.requestSpacing })
-        upstream = Upstream(config: config, limiter: limiter, log: log)
+            transport: transport, clock: clock, jitter: jitter)
+        self.state = state
+        let limiter = RateLimiter(clock: clock, spacing: { state.config.requestSpacing })
+        upstream = Upstream(state: state, limiter: limiter, log: log)
         let history = HistoryRecorder(directory: configuration.historyDirectory, log: log)
         self.history = history
-        let refresher = Refresher(
-            store: store, upstream: upstream, config: config, clock: clock, log: log, history: history)
+        let refresher = Refresher(state: state, upstream: upstream, clock: clock, log: log, history: history)
         self.refresher = refresher
         // After each refresh, systemd's STATUS= line is brought up to date ("3 storefronts: 2 fresh, 1 stale").
         let afterRefresh = LockedBox<(@Sendable () -> Void)?>(nil)
-        scheduler = RefreshScheduler(
-            clock: clock, limiter: limiter, settings: { config.current.schedule }, jitter: jitter,
+        let scheduler = RefreshScheduler(
+            state: state, limiter: limiter,
             refresh: { edition in
                 let outcome = await refresher.refresh(edition)
                 afterRefresh.withLock { $0 }?()
                 return outcome
             })
-        // A cached roster found unusable only when first decoded (truncated, altered) is a miss: fetch it soon
-        // rather than at the end of the lifetime its header claimed.
-        store.onUnusableCacheFile { [log, warm, scheduler] edition in
-            log.warning(
-                "the cached \(edition) roster is unreadable (truncated, altered or foreign) or none of its apps "
-                    + "passes lookup.artwork_hosts now; fetching it again",
-                fields: [.storefront: edition.storefront.code])
-            if warm.contains(edition.storefront) { Task { await scheduler.expedite([edition]) } }
-        }
-        // Every change to a roster (a new revision, a failure, a decoded cache file) is a reason to export.
-        _ = store.watch { [config, exporter] _ in
-            if config.current.configuration.export != nil { exporter.rostersChanged() }
+        self.scheduler = scheduler
+        state.observe { [log, exporter] observers in
+            observers.queueChanged = { forgotten in scheduler.queueChanged(forgotten: forgotten) }
+            // A cached roster found unusable only when first decoded (truncated, altered) is a miss, refetched soon.
+            observers.unusable = { edition in
+                log.warning(
+                    "the cached \(edition) roster is unreadable (truncated, altered or foreign) or none of its apps "
+                        + "passes lookup.artwork_hosts now; fetching it again",
+                    fields: [.storefront: edition.storefront.code])
+            }
+            observers.export = { reason in
+                switch reason {
+                case .rosters: exporter.rostersChanged()
+                case .configuration: exporter.configurationChanged()
+                }
+            }
         }
         // A version or price change is no new revision (neither is served), but it is a new feed entry.
-        history.onGrowth { [config, exporter] in
-            if config.current.configuration.export != nil { exporter.rostersChanged() }
-        }
+        history.onGrowth { state.update { state, _ in state.historyGrew() } }
         if notifier.isEnabled {
             afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
         }
@@ -99,15 +97,13 @@ final class RosterService: Sendable {
     /// diagnostics no refresh has cleared. Only headers are read (a few milliseconds for 175 storefronts); each
     /// roster is decoded when first needed, or by ``decodeCache()`` after READY. Returns how many rosters are listed.
     func loadCache() -> Int {
-        let cache = config.cache
+        let cache = state.cache
         let abandoned = cache.removeAbandonedTemporaryFiles()
         if abandoned > 0 { log.info("removed \(abandoned) temporary cache files left by an interrupted write") }
-        let hosts = config.current.configuration.hosts
+        let hosts = state.config.configuration.hosts
         let identities = hosts.compactMap { cache.loadIdentity(bundleId: $0.bundleID) }
         let listed = cache.listRosters()
-        store.load(identities: identities, listed: listed, from: cache) { [config] in
-            config.current.configuration.lookup.urlRules
-        }
+        state.update { state, _ in state.load(identities: identities, listed: listed) }
         restoreDiagnostics(from: cache, over: listed)
         return listed.count
     }
@@ -116,8 +112,8 @@ final class RosterService: Sendable {
     /// memory. Queries arriving meanwhile decode their own roster on demand.
     func decodeCache() {
         let started = clock.instant
-        let listed = store.undecodedCount
-        let unusable = store.decodeListed()
+        let listed = state.undecodedCount
+        let unusable = state.decodeListed()
         let elapsed = (clock.instant - started).seconds
         log.info(
             "decoded \(listed) cached rosters in \(Int((elapsed * 1000).rounded())) ms"
@@ -126,27 +122,10 @@ final class RosterService: Sendable {
 
     /// Puts `storefronts` on the schedule, each of its editions (one per configured language, or the plain
     /// one): fresh ones at the end of their lifetime, stale and missing ones spread one rate-limiter slot apart.
-    func scheduleWarm(_ storefronts: [Storefront]) async {
-        await scheduleWarm(editions: storefronts.flatMap { config.current.configuration.editions(of: $0) })
-    }
-
-    /// Puts `editions` on the schedule (their storefronts join the warm set), as ``scheduleWarm(_:)`` does.
-    func scheduleWarm(editions: [StorefrontEdition]) async {
-        let snapshot = config.current
-        let hosts = snapshot.configuration.hosts
-        let artists = Set(hosts.compactMap { store.identity($0.bundleID)?.artistId })
-        let allResolved = hosts.allSatisfy { store.identity($0.bundleID) != nil }
-        let fetched = store.fetchTimes(artistIds: artists)
-        let now = clock.now
-        var position = 0
-        for edition in editions {
-            _ = warm.insert(edition.storefront)
-            let fresh = (allResolved ? fetched[edition] : nil).flatMap { fetchedAt in
-                Freshness(fetchedAt: fetchedAt, now: now, lifetime: snapshot.schedule.interval) == .fresh
-                    ? fetchedAt : nil
-            }
-            await scheduler.keepWarm(edition, fetchedAt: fresh, position: position)
-            if fresh == nil { position += 1 }
+    func scheduleWarm(_ storefronts: [Storefront]) {
+        let now = state.moment
+        state.update { state, draw in
+            state.keepWarm(storefronts.flatMap { state.config.configuration.editions(of: $0) }, at: now, draw: draw)
         }
     }
 
@@ -155,10 +134,9 @@ final class RosterService: Sendable {
     /// The roster `request` gets now. With `keepWarm`, a storefront outside the warm set is fetched once
     /// (concurrent queries share the fetch) and kept warm from then on.
     func view(for request: RosterRequest, keepWarm: Bool = true) -> RosterView {
-        let (answer, revision, identity) = store.answer(
-            host: request.host.bundleID, edition: request.edition, now: clock.now,
-            lifetime: request.snapshot.schedule.interval)
-        let view = RosterView(answer, revision: revision, identity: identity, request: request)
+        let found = state.answer(
+            host: request.host.bundleID, edition: request.edition, now: clock.now, under: request.snapshot)
+        let view = RosterView(found, request: request)
         if keepWarm { keepWarmOnDemand(request.storefront, cachedAt: view.fetchedAt) }
         return view
     }
@@ -168,37 +146,36 @@ final class RosterService: Sendable {
     /// cache never ages unrefreshed. A storefront not in the configuration has one edition, fetched without
     /// `lang`.
     func keepWarmOnDemand(_ storefront: Storefront, cachedAt fetchedAt: Date? = nil) {
-        guard warm.insert(storefront) else { return }
-        let scheduler = self.scheduler
-        let editions = config.current.configuration.editions(of: storefront)
-        if let fetchedAt {
-            Task { for edition in editions { await scheduler.keepWarm(edition, fetchedAt: fetchedAt) } }
-        } else {
-            Task { for edition in editions { _ = await scheduler.refreshNow(edition) } }
-        }
+        guard !state.isWarm(storefront) else { return }
+        let now = state.moment
+        state.update { state, draw in state.keepWarmOnDemand(storefront, cachedAt: fetchedAt, at: now, draw: draw) }
     }
 
     /// Answers `request` once its storefront has settled (the refresh this asks for finished) or `wait` has
     /// passed, whichever comes first. Returns the way to abandon the wait (its caller hung up: nothing is sent, the
-    /// timer is cancelled), or nil without waiting when ``pendingWaits`` is full: the caller answers at once
+    /// timer is cancelled), or nil without waiting when the state's ``WaitBook`` is full: the caller answers at once
     /// instead, so no number of calls can grow memory without bound. Waits on one storefront share one fetch.
     func whenSettled(
         _ request: RosterRequest, within wait: Duration, _ answer: @escaping @Sendable (RosterView) -> Void
     ) -> (@Sendable () -> Void)? {
         let edition = request.edition
-        let pending = pendingWaits
+        let state = self.state
         let settle = SettleWait { [self] (wait: SettleWait, deliver: Bool) in
-            pending.remove(wait, edition)
-            if deliver { answer(view(for: request.with(config.current), keepWarm: false)) }
+            state.update { state, _ in
+                state.removeWait(wait, for: edition)
+                return StateChange.none
+            }
+            if deliver { answer(view(for: request.with(state.config), keepWarm: false)) }
         }
-        guard let first = pending.admit(settle, edition) else { return nil }
+        guard let first = state.update({ state, _ in (state.admitWait(settle, for: edition), StateChange.none) })
+        else { return nil }
         settle.startTimer(wait, clock: clock)
         if first {
             let scheduler = self.scheduler
             Task {
-                await scheduler.prioritize(edition)
+                state.update { state, _ in state.prioritize(edition) }
                 _ = await scheduler.refreshNow(edition)
-                pending.settleAll(edition)
+                state.update { state, _ in state.settleWaits(edition) }
             }
         }
         return { settle.finish(deliver: false) }
@@ -208,24 +185,24 @@ final class RosterService: Sendable {
 
     /// Every warm roster (one row per storefront, or per language of a multilingual one) as the default host sees
     /// it, with the upstream counters and reload bookkeeping.
-    func status() async -> StatusReport {
-        let snapshot = config.current
-        let schedule = await scheduler.schedule()
+    func status() -> StatusReport {
+        let snapshot = state.config
+        let schedule = schedule()
         var storefronts: [StatusReport.Storefront] = []
         if let host = snapshot.configuration.hosts.first {
-            for storefront in warm.all.sorted() {
+            for storefront in state.warm.sorted() {
                 for edition in snapshot.configuration.editions(of: storefront) {
                     let request = RosterRequest(
                         snapshot: snapshot, storefront: storefront, host: host, edition: edition)
                     let view = view(for: request, keepWarm: false)
                     // An unavailable or failed roster shows the error Get answers with, also while the refresh that
                     // recorded it is still running (its other requests pending) and before it records its outcome.
-                    let lastError = view.problem ?? store.lastRefreshError(edition)
+                    let lastError = view.problem ?? state.lastRefreshError(edition)
                     storefronts.append(
                         StatusReport.Storefront(
                             storefront: storefront, language: edition.language, state: view.state,
                             apps: view.servedCount, fetchedAt: view.fetchedAt, nextRefreshAt: schedule[edition],
-                            lastError: lastError, cacheWriteError: store.cacheWriteError(edition),
+                            lastError: lastError, cacheWriteError: state.cacheWriteError(edition),
                             droppedRows: view.roster?.droppedRows.count ?? 0,
                             truncated: view.roster?.isTruncated ?? false))
                 }
@@ -233,21 +210,29 @@ final class RosterService: Sendable {
         }
         return StatusReport(
             configPath: configPath, configGeneration: snapshot.generation, upstream: upstream.snapshot,
-            storefronts: storefronts, lastReloadError: config.lastReloadError,
+            storefronts: storefronts, lastReloadError: state.read { $0.lastReloadError },
             hosts: snapshot.configuration.hosts.map { host in
-                let identity = store.identity(host.bundleID)
+                let identity = state.identity(host.bundleID)
                 return StatusReport.Host(
                     bundleID: host.bundleID, appID: identity?.trackId ?? host.appID, artistID: identity?.artistId,
-                    warning: store.hostWarning(host.bundleID))
+                    warning: state.hostWarning(host.bundleID))
             }, export: exportStatus())
+    }
+
+    /// Every warm edition's next refresh as wall-clock time (never before a throttle pause ends: it holds every
+    /// request back).
+    func schedule() -> [StorefrontEdition: Date] {
+        let now = state.moment
+        let pauseEnd = upstream.limiter.pause.map { clock.date(at: $0) }
+        return state.read { $0.nextRefreshes(at: now, pauseEnd: pauseEnd) }
     }
 
     /// systemd's `STATUS=` line: how many warm storefronts are in each state ("3 storefronts: 2 fresh, 1 stale").
     func statusLine() -> String {
-        let snapshot = config.current
+        let snapshot = state.config
         guard let host = snapshot.configuration.hosts.first else { return "no hosts" }
         var counts: [ServedState: Int] = [:]
-        let storefronts = warm.all
+        let storefronts = state.warm
         for storefront in storefronts {
             let request = RosterRequest(snapshot: snapshot, storefront: storefront, host: host)
             counts[view(for: request, keepWarm: false).state, default: 0] += 1
@@ -262,9 +247,8 @@ final class RosterService: Sendable {
     /// how each ended: a storefront with several languages is refreshed in each, and fails when one of them does.
     /// A storefront not warm yet is kept warm from then on.
     func refresh(_ requested: Storefront?) async -> RefreshReport {
-        let targets = requested.map { [$0] } ?? warm.all.sorted()
-        for storefront in targets { _ = warm.insert(storefront) }
-        let configuration = config.current.configuration
+        let targets = requested.map { [$0] } ?? state.warm.sorted()
+        let configuration = state.config.configuration
         let editions = targets.flatMap { configuration.editions(of: $0) }
         guard !targets.isEmpty else { return RefreshReport() }
         // A throttle pause longer than one request may take (a 429 with an absurd Retry-After) is answered at
@@ -327,7 +311,7 @@ final class RosterService: Sendable {
     /// The failure `Admin.Refresh` answers while upstream is paused for longer than `lookup.timeout`, naming when
     /// the pause ends; nil when there is no such pause.
     private func longThrottlePause() -> RefreshFailure? {
-        let timeout = config.current.configuration.lookup.timeout
+        let timeout = state.config.configuration.lookup.timeout
         guard let pause = upstream.limiter.pause, pause - clock.instant > timeout else { return nil }
         let until = RFC3339.seconds(clock.date(at: pause))
         return RefreshFailure("throttled until \(until) by the lookup service; the refresh runs then")
@@ -353,12 +337,16 @@ final class RosterService: Sendable {
         do {
             configuration = try load()
         } catch {
-            config.lastReloadError = error.oneLine
-            log.error("reload (\(trigger)) rejected, still running generation \(config.generation): \(error.first)")
+            let generation = state.update { state, _ in
+                state.rejectReload(error.oneLine)
+                return (state.config.generation, StateChange.none)
+            }
+            log.error("reload (\(trigger)) rejected, still running generation \(generation): \(error.first)")
             notifier.ready(status: statusLine())
             return .failure(error)
         }
-        let old = config.current.configuration
+        let reload = state.reload(to: configuration)
+        let old = reload.old
         if configuration.socket.path != startedSocketPath {
             log.notice("socket.path changed to \(configuration.socket.path); it takes effect after a restart")
         }
@@ -370,32 +358,9 @@ final class RosterService: Sendable {
         if configuration.cache.directory != startedCacheDirectory {
             log.notice("cache.directory changed to \(configuration.cache.directory); it takes effect after a restart")
         }
-        let snapshot = config.install(configuration)
-        // By edition: a storefront whose languages changed drops the languages no longer listed and fetches the
-        // new ones, keeping the rest on their schedule.
-        let (oldEditions, newEditions) = (old.editions, configuration.editions)
-        let (oldSet, newSet) = (Set(oldEditions), Set(newEditions))
-        let added = newEditions.filter { !oldSet.contains($0) }
-        let removed = oldEditions.filter { !newSet.contains($0) }
-        let newHosts = configuration.hosts.contains { store.identity($0.bundleID) == nil }
-        for storefront in old.storefronts where !configuration.storefronts.contains(storefront) {
-            warm.remove(storefront)
-        }
-        for edition in removed { await scheduler.forget(edition) }
-        // A storefront kept warm on demand (fetched without `lang`) that is now configured with languages.
-        for storefront in configuration.languages.keys { await scheduler.forget(StorefrontEdition(storefront)) }
-        await scheduler.reschedule()
-        await scheduleWarm(editions: added)
-        if newHosts { await scheduler.expedite(configuration.editions) }
-        // Rosters in memory were checked against the old prefixes; refetched, each obeys the new ones (a roster
-        // decoded from the cache from now on already does).
-        if configuration.lookup.artworkHosts != old.lookup.artworkHosts {
+        if reload.artworkHostsChanged {
             log.notice("lookup.artwork_hosts changed; refetching every roster so its icons obey the new prefixes")
-            if !newHosts { await scheduler.expedite(configuration.editions) }
         }
-        store.announce(warm.all)
-        // Overlay, attribution, hosts, storefronts or the export settings may have changed what the tree holds.
-        if configuration.export != nil { exporter.configurationChanged() }
         if let directory = old.export?.directory, directory != configuration.export?.directory {
             log.notice(
                 "export.directory changed from \(directory)"
@@ -403,8 +368,8 @@ final class RosterService: Sendable {
                     + "; the tree already exported there is left as it is (remove it when nothing serves it)")
         }
         log.notice(
-            "reloaded configuration by \(trigger): generation \(snapshot.generation), \(configuration.summary)")
+            "reloaded configuration by \(trigger): generation \(reload.generation), \(configuration.summary)")
         notifier.ready(status: statusLine())
-        return .success(snapshot.generation)
+        return .success(reload.generation)
     }
 }

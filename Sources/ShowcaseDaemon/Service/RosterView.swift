@@ -26,9 +26,20 @@ struct RosterView: Sendable {
     let resolution: RosterQuery
     /// Until when a `fresh` roster stays fresh.
     let freshUntil: Date?
+    /// What the view was computed from: a copy of an answer built from it holds while this does.
+    let version: AnswerVersion
 
-    /// The view of `answer` (at `revision`) for `request`, where the host resolved to `identity` if it has.
-    init(_ answer: RosterAnswer, revision: Int, identity: HostIdentity?, request: RosterRequest) {
+    /// The view of what the state answered (`found`) for `request`.
+    init(_ found: StateOwner.Answer, request: RosterRequest) {
+        self.init(
+            found.answer, revision: found.revision, identity: found.identity, version: found.version, request: request)
+    }
+
+    /// The view of `answer` (at `revision`, computed from `version`) for `request`, where the host resolved to
+    /// `identity` if it has.
+    init(
+        _ answer: RosterAnswer, revision: Int, identity: HostIdentity?, version: AnswerVersion, request: RosterRequest
+    ) {
         storefront = request.storefront
         edition = request.edition
         host = request.host.bundleID
@@ -56,6 +67,9 @@ struct RosterView: Sendable {
             problem = error
             freshUntil = nil
         }
+        var version = version
+        version.expires = freshUntil
+        self.version = version
     }
 
     /// When the roster was fetched, for `fresh` and `stale`.

@@ -6,9 +6,9 @@ import ShowcaseCore
 /// The real ``LookupTransport``: one bounded HTTP GET per request over libcurl's easy interface.
 ///
 /// Not FoundationNetworking's `URLSession`, because that could not be bounded: it advertised and inflated every
-/// encoding libcurl knows, handed decoded chunks to the delegate through an unbounded queue (a 4 MB gzip body peaked at
-/// 4 GB), followed redirects, rounded timeouts to whole seconds and, while waiting on a silent upstream, polled in a
-/// busy loop (~95 % of a core). Here (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded*
+/// encoding libcurl knows, handed decoded chunks to the delegate through an unbounded queue, followed redirects,
+/// rounded timeouts to whole seconds and, while waiting on a silent upstream, polled in a busy loop (what each cost:
+/// BENCHMARKS.md). Here (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded*
 /// bytes are counted as they stream and the transfer is cut at `maxResponseBytes` (memory stays near the cap, the
 /// refresh ends in ``LookupError/malformed(detail:)``), a 3xx is answered as it is (never followed, a transport failure
 /// that keeps the cache), the deadline is exact to the millisecond, and the wait is `poll(2)` in libcurl, which costs

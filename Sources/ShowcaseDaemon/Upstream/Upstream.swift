@@ -15,14 +15,14 @@ final class Upstream: Sendable {
         var throttled = 0
     }
 
-    private let config: ConfigHolder
+    private let state: StateOwner
     let limiter: RateLimiter
     private let counters = Lock(Counters())
     private let log: DaemonLog
 
     /// The upstream of the current configuration's transport, behind `limiter`.
-    init(config: ConfigHolder, limiter: RateLimiter, log: DaemonLog) {
-        self.config = config
+    init(state: StateOwner, limiter: RateLimiter, log: DaemonLog) {
+        self.state = state
         self.limiter = limiter
         self.log = log
     }
@@ -37,7 +37,7 @@ final class Upstream: Sendable {
         } catch {
             throw .connection(detail: "cancelled while waiting for the rate limiter (shutting down)")
         }
-        let current = config.current
+        let current = state.config
         counters.withLock { $0.requests += 1 }
         do {
             return try await current.transport.fetch(request)

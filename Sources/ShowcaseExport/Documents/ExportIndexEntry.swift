@@ -15,7 +15,7 @@ public struct ExportIndexEntry: Sendable, Hashable {
     public var language: String?
     /// The roster's state: `fresh` or `stale` for a current document; `failed`, `unavailable` or `warming` for a
     /// kept one.
-    public var state: ExportState
+    public var state: ServedState
     /// The document's revision, when known.
     public var revision: Int?
     /// When the roster was fetched, when known.
@@ -26,7 +26,7 @@ public struct ExportIndexEntry: Sendable, Hashable {
     /// An entry as the writer lists it.
     public init(
         path: String, host: String, storefront: Storefront, platform: Platform, language: String?,
-        state: ExportState, revision: Int?, fetchedAt: Date?, error: String?
+        state: ServedState, revision: Int?, fetchedAt: Date?, error: String?
     ) {
         self.path = path
         self.host = host

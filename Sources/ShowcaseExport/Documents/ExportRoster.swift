@@ -42,7 +42,7 @@ public struct ExportRoster: Sendable {
     /// Always true for a roster without a language; with languages, true for the first configured one.
     public var isDefaultLanguage: Bool
     /// The roster's state, for `index.json`.
-    public var state: ExportState
+    public var state: ServedState
     /// When the roster (current or kept) was fetched, for `index.json`; nil when never.
     public var fetchedAt: Date?
     /// The diagnostic or transport failure that keeps the roster from being current, as a sentence; nil when
@@ -69,7 +69,7 @@ public struct ExportRoster: Sendable {
     /// A roster's export: `content` decides the documents, the rest goes to `index.json`.
     public init(
         host: String, storefront: Storefront, language: String? = nil, isDefaultLanguage: Bool = true,
-        state: ExportState, fetchedAt: Date?, error: String? = nil, content: Content, artistName: String? = nil,
+        state: ServedState, fetchedAt: Date?, error: String? = nil, content: Content, artistName: String? = nil,
         hostAppId: Int? = nil, fingerprint: [Int]? = nil
     ) {
         self.host = host

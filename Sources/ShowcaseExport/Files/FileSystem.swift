@@ -208,7 +208,8 @@ final class FileSystem {
     /// replaced as a name (never followed); a FIFO, device, socket or directory there is reported and left alone.
     ///
     /// The version being replaced is held open across the rename, so the rename does not free its blocks:
-    /// ``releaseReplaced()`` frees them all at once afterwards (BENCHMARKS.md, "Export": discards per file).
+    /// ``releaseReplaced()`` frees them all at once afterwards, since freeing blocks may wait for the device to
+    /// discard them (BENCHMARKS.md).
     func commit(_ temporary: String, to relative: String) -> Failure? {
         let folder: TrustedDirectory
         let name: String

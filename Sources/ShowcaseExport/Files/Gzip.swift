@@ -5,8 +5,8 @@ import FoundationEssentials
 /// the same bytes and an unchanged document's `.json.gz` is never rewritten.
 enum Gzip {
     /// `data` gzip-compressed at zlib's default level (6, gzip's own default); nil only if zlib fails, which it
-    /// does not for in-memory input. Level 9 took 2.2 times as long for documents 0.8 % smaller (BENCHMARKS.md,
-    /// issue 13): on a reload that changes every document, compression was a third of the pass.
+    /// does not for in-memory input. Not level 9: a pass compresses every document it changes, and a higher level
+    /// costs that pass far more time than it saves bytes (BENCHMARKS.md).
     static func compress(_ data: Data) -> Data? {
         guard data.count <= Int(UInt32.max) / 2 else { return nil }
         var stream = z_stream()

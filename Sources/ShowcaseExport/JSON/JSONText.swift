@@ -32,8 +32,8 @@ enum JSONText: Equatable {
 
     /// Appends the text (no final newline) to `text`, whose current line is indented by `indent` spaces.
     ///
-    /// Bytes, not a `String`: the export renders every document on every pass to compare it with the file, and
-    /// appending scalar by scalar to a `String` made that three quarters of a pass's CPU (BENCHMARKS.md, issue 13).
+    /// Bytes, not a `String` grown scalar by scalar: the export renders every document it cannot reuse, on every
+    /// pass, to compare it with the file (BENCHMARKS.md).
     func write(to text: inout [UInt8], indent: Int) {
         switch self {
         case .string(let value): Self.quote(value, into: &text)

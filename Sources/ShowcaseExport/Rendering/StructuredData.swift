@@ -7,8 +7,8 @@ import ShowcaseCore
 /// tagline). No ratings: per-storefront counts are too thin to be honest.
 enum StructuredData {
     /// The list's JSON text, on one line (before ``HTMLText/scriptSafeJSON(_:into:)`` makes it safe inside a
-    /// script). Written straight into bytes, strings through ``JSONText/quote(_:into:)``: it is rendered for every
-    /// document on every pass, and building a ``JSONText`` tree first cost more than the rest of the fragment.
+    /// script). Written straight into bytes, strings through ``JSONText/quote(_:into:)``, never through a
+    /// ``JSONText`` tree: it is part of every fragment the export renders (BENCHMARKS.md).
     static func itemList(_ rows: [WebListing], platform: Platform, tree: PublicTree) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(rows.count * 600 + 96)

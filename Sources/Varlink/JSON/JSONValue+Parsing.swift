@@ -105,7 +105,7 @@ struct JSONParser {
             return .object([:])
         }
         // Sized for a call message (method, parameters, more/oneway) so it never grows: growing a
-        // dictionary rehashes it, which cost more than the rest of parsing a call.
+        // dictionary rehashes it, and a call is parsed for every message the memo has not seen.
         var members = [String: JSONValue](minimumCapacity: 4)
         while true {
             skipWhitespace()

@@ -4,11 +4,10 @@ import Locking
 /// `whenOutputDrained` callbacks whose replies are written, handed to ``ServerConnection/drainQueue`` once per
 /// wake-up of the event loop: one dispatch block runs every callback the loop's writes released, in order.
 ///
-/// A thousand `Watch` streams sent the same revision drain one after another as the loop writes them. With a block
-/// per callback, nearly every write was followed by a dispatch wake-up of the drain queue's thread (a futex call,
-/// and on a busy core a context switch) between the loop's writes — about two futex calls per subscriber in
-/// `perf stat` of the fan-out (BENCHMARKS.md, issue 13). The loop now queues them with ``add(_:)`` while it writes
-/// and calls ``dispatch()`` when its writes for this wake-up are done.
+/// A thousand `Watch` streams sent the same revision drain one after another as the loop writes them; a block per
+/// callback would wake the drain queue's thread (a futex call, and on a busy core a context switch) between the
+/// loop's writes (BENCHMARKS.md). So the loop queues them with ``add(_:)`` while it writes and calls
+/// ``dispatch()`` when its writes for this wake-up are done.
 final class DrainedCallbacks: Sendable {
     private struct Pending {
         var bodies: [@Sendable () -> Void] = []

@@ -25,9 +25,8 @@ final class ServerConnection {
     /// Reply messages waiting to be written, in the order the peer must read them.
     ///
     /// Exclusivity is not checked at run time: only the event-loop thread touches it, and no `PendingWrites`
-    /// method calls back into the connection, so no two accesses can overlap. The check is the most frequent
-    /// in the hot path: without it a cached `Roster.Get` costs the daemon about 7,460 instructions instead of
-    /// 8,020 (callgrind, 13 KB reply; 7,910 before the write queue moved out of the connection).
+    /// method calls back into the connection, so no two accesses can overlap. The check would be the most
+    /// frequent in the hot path (BENCHMARKS.md).
     @exclusivity(unchecked) var output = PendingWrites()
     /// The calls awaiting their final reply, oldest first. Exclusivity is not checked at run time either: only the
     /// event-loop thread touches it, always briefly and calling out to nothing, and a call touches it three times.
@@ -95,8 +94,8 @@ final class ServerConnection {
     }
 
     /// Removes the oldest call's slot. Usually it is the only one (a client waits for each reply before its next
-    /// call), and removing the last element does not go through the general `removeFirst` (about 180
-    /// instructions per call, callgrind, BENCHMARKS.md issue 13).
+    /// call), and removing the last element does not go through the general `removeFirst`, which this would pay
+    /// on every call (BENCHMARKS.md).
     private func removeHeadSlot() {
         if slots.count == 1 {
             _ = slots.removeLast()

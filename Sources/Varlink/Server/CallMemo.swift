@@ -9,13 +9,11 @@
 /// the set of distinct messages is small and they recur across connections. This memo keeps the parsed members
 /// of recent messages in a two-way table: a message hashes to a pair of slots, the one used last first, and a hit
 /// is a byte comparison with no parse and no allocation. A miss parses as before and takes the pair's first slot,
-/// moving the other message to the second (the pair's older one leaves). Two ways, not one: with the 60 messages of
-/// the bench's varied calls in 256 direct-mapped slots, the few that shared a slot pushed each other out on every
-/// turn, and about one call in ten was parsed again (callgrind, BENCHMARKS.md issue 13). A thousand slots, not
-/// 256: with 128 pairs, three of those 60 messages still shared one pair and pushed each other out, and one call in
-/// eleven was parsed again; three messages meeting in a pair of 512 is sixteen times less likely. Bounded:
-/// `slotCount` entries of at most `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so
-/// it has no lock (and no run-time exclusivity check on `slots`: no method calls out while it holds them).
+/// moving the other message to the second (the pair's older one leaves). Two ways and a thousand slots, so that the
+/// few dozen messages a varied client sends rarely meet three in one pair: messages that outnumber their pair push
+/// each other out on every turn and are parsed every time (BENCHMARKS.md). Bounded: `slotCount` entries of at most
+/// `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so it has no lock (and no
+/// run-time exclusivity check on `slots`: no method calls out while it holds them).
 final class CallMemo {
     /// Longer messages are parsed every time rather than kept here (a connection still keeps its own last call, up to
     /// ``RememberedCall/maxBytes``). Any client can fill every slot, and a message parses to up to twenty times its
@@ -53,8 +51,8 @@ final class CallMemo {
     }
 
     /// FNV-1a-like over the message, eight bytes at a time, then a final mix so every byte reaches the low bits
-    /// the slot index uses: cheap (a byte at a time was 500 instructions for a 130-byte call, callgrind, BENCHMARKS.md
-    /// issue 13), and a collision only costs a parse.
+    /// the slot index uses: cheap (never a byte at a time: it runs for every call that differs from its
+    /// connection's last, BENCHMARKS.md), and a collision only costs a parse.
     private static func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)

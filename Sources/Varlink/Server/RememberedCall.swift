@@ -8,17 +8,17 @@
 /// A class so that both hold the same copy: when a connection's call is found in the memo (varied calls: each one
 /// differs from the previous on its connection, but recurs across connections), the connection keeps a reference
 /// to the memo's entry instead of copying the bytes into an array of its own — one allocation and one copy less
-/// per call (callgrind, BENCHMARKS.md issue 13).
+/// per call.
 ///
 /// Everything here is a function of the bytes alone, so it is kept with them: the envelope, the route the loop
 /// found for its method (a loop's service never changes), and what the handler derived from the parameters
 /// (``VarlinkCall/remembered(_:)``). A varied call then costs what a repeated one does: no envelope read, no
-/// route lookup, no parameter decoding (callgrind, BENCHMARKS.md issue 13).
+/// route lookup, no parameter decoding (BENCHMARKS.md).
 ///
 /// Confined to the event-loop thread that made it: `route` is used there only, and ``derived()`` and
 /// ``keep(_:)`` answer as if nothing were kept when called from any other thread (a handler that hands the call
-/// to a task), so no lock is needed. An atomic reference cost about 640 instructions per call here, its generic
-/// code unspecialised (callgrind, BENCHMARKS.md issue 13).
+/// to a task), so no lock is needed, nor an atomic: the kept value is a plain field, read on every call
+/// (BENCHMARKS.md).
 final class RememberedCall: @unchecked Sendable {
     /// Longer messages are parsed every time rather than kept.
     static let maxBytes = 1024

@@ -109,8 +109,8 @@ struct LookupFixtureGenerator {
         "apps.apple.com/us/", #""currency":"USD""#, #""formattedPrice":"Free""#, #""userRatingCount":24831"#,
     ]
 
-    /// The `us` roster text cut at every pattern it replaces, once per app count: 3,460 rosters of 600 KB through
-    /// Foundation's `replacingOccurrences` took minutes, a byte scan per roster most of a minute.
+    /// The `us` roster text cut at every pattern it replaces, once per app count, so each of the thousands of
+    /// rosters a run writes is joined from the pieces, never searched (BENCHMARKS.md).
     private func rosterTemplate(apps: Int, localPrices: Bool) -> RosterTemplate {
         let key = apps * 2 + (localPrices ? 1 : 0)
         if let cached = rosterCache.template(key) { return cached }

@@ -3,12 +3,11 @@
 /// Splits one `Watch` subscriber's byte stream into replies and reads each reply's revision, cheaply.
 ///
 /// The fan-out probe reads a thousand connections on one thread and stamps each reply when it is read; whatever it
-/// spends per reply delays the stamps of every connection read after it, so the client's own time would count as
-/// the daemon's latency. A Watch reply is about 13 KB and its keys are sorted, so `revision` comes after the whole
-/// `apps` array: walking it byte by byte through `ArraySlice` comparisons cost about half the client's CPU in the
-/// probe (perf). Here a reply that arrives whole is read in place from the receive buffer (no copy), the end of
-/// each reply is found with `memchr`, and the revision is searched from the reply's end. Only a reply split
-/// across reads is copied, once, into `pending`.
+/// spends per reply delays the stamps of every connection read after it, so the client's own time would count as the
+/// daemon's latency. A Watch reply is about 13 KB and its keys are sorted, so `revision` comes after the whole `apps`
+/// array, which is never walked byte by byte (BENCHMARKS.md). A reply that arrives whole is read in place from the
+/// receive buffer (no copy), the end of each reply is found with `memchr`, and the revision is searched from the
+/// reply's end. Only a reply split across reads is copied, once, into `pending`.
 struct WatchReplyReader {
     /// The start of a reply whose NUL has not arrived yet.
     private(set) var pending: [UInt8] = []

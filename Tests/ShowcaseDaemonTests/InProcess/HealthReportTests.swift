@@ -16,10 +16,10 @@ struct HealthReportTests {
     @Test(
         "the overall state: degraded beats warming beats ok",
         arguments: [
-            ([ServedState](), HealthReport.Overall.ok), ([.fresh, .fresh], .ok), ([.fresh, .warming], .warming),
+            ([ServedState](), HealthState.ok), ([.fresh, .fresh], .ok), ([.fresh, .warming], .warming),
             ([.warming, .stale], .degraded), ([.fresh, .unavailable], .degraded), ([.warming, .failed], .degraded),
         ])
-    func overall(states: [ServedState], expected: HealthReport.Overall) {
+    func overall(states: [ServedState], expected: HealthState) {
         let codes = ["us", "de", "jp"]
         let report = HealthReport(
             refreshInterval: .seconds(60), storefronts: states.enumerated().map { Self.entry(codes[$0], $1) })
@@ -41,7 +41,7 @@ struct HealthReportTests {
         #expect(entry.apps > 0)
 
         let metrics = harness.service.metrics(varlinkCalls: ["io.showcase.Roster.Get": 2])
-        let status = await harness.service.status()
+        let status = harness.service.status()
         #expect(metrics.storefronts.map(\.state) == health.storefronts.map(\.state.wire))
         #expect(status.storefronts.map(\.state) == health.storefronts.map(\.state))
         #expect(metrics.storefronts.map(\.ageSeconds) == health.storefronts.map(\.ageSeconds))

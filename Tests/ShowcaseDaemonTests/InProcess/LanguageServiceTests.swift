@@ -21,7 +21,7 @@ struct LanguageServiceTests {
     }
 
     func view(_ harness: RosterServiceTests.Harness, locale: String?) -> RosterView {
-        let snapshot = harness.service.config.current
+        let snapshot = harness.service.state.config
         return harness.service.view(
             for: RosterRequest(
                 snapshot: snapshot, storefront: ca, host: snapshot.configuration.hosts[0], locale: locale),
@@ -56,8 +56,8 @@ struct LanguageServiceTests {
     func statusMetricsCache() async throws {
         let configuration = configuration()
         let harness = await RosterServiceTests.Harness(configuration)
-        #expect(await harness.advance { await harness.service.status().storefronts.allSatisfy { $0.state == .fresh } })
-        let rows = await harness.service.status().storefronts
+        #expect(await harness.advance { harness.service.status().storefronts.allSatisfy { $0.state == .fresh } })
+        let rows = harness.service.status().storefronts
         #expect(rows.map(\.storefront) == [ca, ca])
         #expect(rows.map(\.language) == [english, french])
         #expect(rows.allSatisfy { $0.apps > 0 && $0.nextRefreshAt != nil })
@@ -101,7 +101,7 @@ struct LanguageServiceTests {
         #expect(report.failed.first?.failure.description.hasPrefix("fr: ") == true)
         #expect(view(harness, locale: "fr").state == .failed)
         #expect(view(harness, locale: "en").state == .fresh)
-        let rows = await harness.service.status().storefronts
+        let rows = harness.service.status().storefronts
         #expect(rows.map { $0.lastError == nil } == [true, false])
         // Health names the storefront once, in its worst language.
         #expect(harness.service.health().byStorefront.map(\.state) == [.failed])
@@ -121,7 +121,7 @@ struct LanguageServiceTests {
             Issue.record("the reload was rejected")
             return
         }
-        let schedule = await harness.service.scheduler.schedule()
+        let schedule = harness.service.schedule()
         #expect(schedule[StorefrontEdition(ca, language: french)] == nil)
         #expect(schedule[StorefrontEdition(ca, language: english)] != nil)
         #expect(
@@ -138,7 +138,7 @@ struct LanguageServiceTests {
     @Test("a storefront outside the configuration is fetched on demand without lang")
     func onDemandIsPlain() async throws {
         let harness = await RosterServiceTests.Harness(configuration())
-        let snapshot = harness.service.config.current
+        let snapshot = harness.service.state.config
         let be = TestBed.storefront("be")
         _ = harness.service.view(
             for: RosterRequest(snapshot: snapshot, storefront: be, host: snapshot.configuration.hosts[0], locale: "fr"))

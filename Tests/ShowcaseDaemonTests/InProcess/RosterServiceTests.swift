@@ -28,13 +28,13 @@ struct RosterServiceTests {
                 clock: clock, jitter: { 0.5 }, log: DaemonLog(environment: [:]),
                 notifier: SystemdNotifier(environment: [:]))
             _ = service.loadCache()
-            await service.scheduleWarm(configuration.storefronts)
+            service.scheduleWarm(configuration.storefronts)
             let scheduler = service.scheduler
             worker = Task { await scheduler.run() }
         }
 
         func view(_ code: String) -> RosterView {
-            let snapshot = service.config.current
+            let snapshot = service.state.config
             return service.view(
                 for: RosterRequest(
                     snapshot: snapshot, storefront: TestBed.storefront(code), host: snapshot.configuration.hosts[0]),
@@ -81,7 +81,7 @@ struct RosterServiceTests {
         let harness = await Harness(day)
         #expect(await harness.advance { harness.view("us").state == .fresh })
         let fetchedAt = try #require(harness.view("us").fetchedAt)
-        let before = try #require(await harness.service.scheduler.schedule()[us])
+        let before = try #require(harness.service.schedule()[us])
         // The next refresh follows the refresh's end, which the stepping clock may have moved a few seconds past
         // the fetch under load: a minute's tolerance still tells a day from an hour.
         #expect(abs(before.timeIntervalSince(fetchedAt) - 86_400) < 60)
@@ -94,7 +94,7 @@ struct RosterServiceTests {
             return
         }
         #expect(generation == 2)
-        let after = try #require(await harness.service.scheduler.schedule()[us])
+        let after = try #require(harness.service.schedule()[us])
         #expect(abs(after.timeIntervalSince(fetchedAt) - 3600) < 60)
 
         let requests = harness.lookup.asked.count
@@ -108,7 +108,7 @@ struct RosterServiceTests {
         let harness = await Harness(InProcessFixtures.configuration(cache: InProcessFixtures.cacheDirectory()))
         harness.lookup.fail(with: .connection(detail: "refused"))
         #expect(await harness.advance { harness.view("us").state == .unavailable })
-        let status = await harness.service.status()
+        let status = harness.service.status()
         #expect(status.storefronts.map(\.state) == [.unavailable])
         #expect(harness.service.statusLine() == "1 storefronts: 1 unavailable")
         await harness.stop()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ShowcaseDaemon
 
-@Suite("Roster store: storefronts listing an app alike share its storage")
+@Suite("Daemon state: storefronts listing an app alike share its storage")
 struct RosterStoreSharingTests {
     static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -21,10 +21,10 @@ struct RosterStoreSharingTests {
             resultCount: us.resultCount, apps: apps, body: us.body)
     }
 
-    static func apps(_ store: RosterStore, _ code: String) throws -> [App] {
-        let answer = store.answer(
+    static func apps(_ state: StateOwner, _ code: String) throws -> [App] {
+        let answer = state.answer(
             host: TestBed.tideLog, edition: StorefrontEdition(TestBed.storefront(code)), now: fetchedAt,
-            lifetime: .seconds(86_400))
+            under: state.config)
         guard case .roster(let roster, _) = answer.answer else {
             Issue.record("no roster for \(code): \(answer.answer)")
             return []
@@ -32,9 +32,13 @@ struct RosterStoreSharingTests {
         return roster.apps
     }
 
-    static func identified() -> RosterStore {
-        let store = RosterStore()
-        store.setIdentity(
+    /// A state caching in `cache` (a fresh directory when nil) where TideLog's identity is resolved.
+    static func identified(cache: FileCache? = nil) -> StateOwner {
+        let cache = cache ?? FileCache(directory: URL(fileURLWithPath: InProcessFixtures.cacheDirectory()))
+        let store = StateOwner(
+            InProcessFixtures.configuration(), cache: cache, transport: { _ in FixtureLookup() }, clock: ManualClock(),
+            jitter: { 0.5 })
+        store.resolved(
             HostIdentity(
                 bundleId: TestBed.tideLog, artistId: TestBed.artistId, trackId: InProcessFixtures.tideLogId,
                 storefront: .unitedStates, resolvedAt: fetchedAt))
@@ -46,8 +50,9 @@ struct RosterStoreSharingTests {
         let directory = InProcessFixtures.cacheDirectory()
         let cache = FileCache(directory: URL(fileURLWithPath: directory, isDirectory: true))
         for code in ["us", "gb", "fr"] { try cache.store(Self.alike(code)) }
-        let store = Self.identified()
-        store.load(identities: [], listed: cache.listRosters(), from: cache)
+        let store = Self.identified(cache: cache)
+        let listed = cache.listRosters()
+        store.update { state, _ in state.load(identities: [], listed: listed) }
         let us = try Self.apps(store, "us")
         for code in ["gb", "fr"] {
             let other = try Self.apps(store, code)
@@ -77,10 +82,10 @@ struct RosterStoreSharingTests {
 
     @Test("the sibling is the same developer's roster stored last: never the key's own, never another developer's")
     func siblingIsTheSameDeveloper() {
-        typealias Key = RosterStore.Key
+        typealias Key = RosterBook.Key
         let developer = TestBed.artistId
         let other = developer + 1
-        var state = RosterStore.State()
+        var state = RosterBook()
         let us = Key(artistId: developer, StorefrontEdition(.unitedStates))
         let gb = Key(artistId: developer, StorefrontEdition(TestBed.storefront("gb")))
         let fr = Key(artistId: developer, StorefrontEdition(TestBed.storefront("fr")))

@@ -10,6 +10,8 @@ import Varlink
 struct RosterViewTests {
     static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
     static let roster = InProcessFixtures.roster("us", fetchedAt: fetchedAt)
+    /// A version for views built without a state (they are never kept).
+    static let version = AnswerVersion(version: 0, storefront: StorefrontStamp(), storefrontValue: 0)
     static let lanternlight: Int64 = 1_641_000_103
 
     /// Every answer the store can give, with the state it shows and the error `Get` answers instead (nil: a reply).
@@ -31,7 +33,7 @@ struct RosterViewTests {
 
     func view(_ answer: RosterAnswer, appID: Int? = nil) -> RosterView {
         let request = InProcessFixtures.request("us", InProcessFixtures.configuration(appID: appID))
-        return RosterView(answer, revision: 3, identity: nil, request: request)
+        return RosterView(answer, revision: 3, identity: nil, version: Self.version, request: request)
     }
 
     func errorName(_ body: () throws(VarlinkError) -> JSONValue) -> String? {
@@ -101,7 +103,8 @@ struct RosterViewTests {
         let apps = { (appID: Int?) throws -> [Int64] in
             let configuration = InProcessFixtures.configuration(host: "com.quietharbor.TideLogBeta", appID: appID)
             let request = InProcessFixtures.request("us", configuration)
-            let view = RosterView(.roster(Self.roster, .fresh), revision: 1, identity: nil, request: request)
+            let view = RosterView(
+                .roster(Self.roster, .fresh), revision: 1, identity: nil, version: Self.version, request: request)
             return try ReplyEncoding.get(view)["apps"]?.arrayValue?.compactMap { $0["id"]?.intValue } ?? []
         }
         let tideLog = Int64(InProcessFixtures.tideLogId)

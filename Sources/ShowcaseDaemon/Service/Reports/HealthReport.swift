@@ -1,24 +1,15 @@
 import FoundationEssentials
+import ShowcaseAPI
 import ShowcaseCore
 
 /// What `Roster.Health` reports, and what the metrics' per-storefront figures are built from: every warm
-/// roster's state as the default host sees it, in the one mapping every reply uses (``ServedState``).
+/// roster's state as the default host sees it, in the one roster state every reply uses (``ServedState``).
 ///
 /// A storefront configured with `languages` has one entry per language. The metrics label each with its
 /// language; `Roster.Health` keeps one row per storefront code (what monitoring checks key on) and shows the
 /// language in the worst state, so a failing French roster of `ca` is not hidden behind a fresh English one
 /// (``byStorefront``).
 struct HealthReport: Sendable {
-    /// The daemon's state as a whole.
-    enum Overall: Sendable, Equatable {
-        /// Every warm storefront is fresh.
-        case ok
-        /// Some storefront is stale, unavailable or failed.
-        case degraded
-        /// None of those, but some storefront was never fetched yet.
-        case warming
-    }
-
     /// One warm roster: a storefront, or one of its languages.
     struct Storefront: Sendable {
         /// The storefront.
@@ -70,7 +61,7 @@ struct HealthReport: Sendable {
 
     /// `degraded` when any storefront is stale, unavailable or failed; else `warming` when any was never fetched;
     /// else `ok` (also with no storefront at all: nothing is wrong).
-    var state: Overall {
+    var state: HealthState {
         let states = Set(storefronts.map(\.state))
         if !states.isDisjoint(with: [.stale, .unavailable, .failed]) { return .degraded }
         if states.contains(.warming) { return .warming }

@@ -19,12 +19,13 @@ struct ReplyCacheEntryTests {
     /// Stores `reply` for `key` twice (a reply is kept the second time its query misses).
     private func keep(
         _ reply: EncodedReply, for key: ReplyCache.Key, in cache: ReplyCache, stamp: Int = 1,
-        storefront: StorefrontStamp = StorefrontStamp(), generation: Int = 1, expires: Date? = nil
+        storefront: StorefrontStamp = StorefrontStamp(), expires: Date? = nil
     ) {
         for _ in 0..<2 {
             cache.store(
-                reply, for: key, stamp: stamp, storefrontStamp: storefront, storefrontValue: storefront.value,
-                generation: generation, expires: expires)
+                reply, for: key,
+                version: AnswerVersion(
+                    version: stamp, storefront: storefront, storefrontValue: storefront.value, expires: expires))
         }
     }
 
@@ -32,15 +33,15 @@ struct ReplyCacheEntryTests {
     func keepsTheEntry() throws {
         let cache = ReplyCache(clock: ManualClock())
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
-        #expect(cache.lookup(query, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(query, version: 1) == nil)
         #expect(query.cacheEntry == nil)
         let first = reply("first")
         keep(first, for: key, in: cache)
-        #expect(cache.lookup(query, stamp: 1, generation: 1)?.bytes == first.bytes)
+        #expect(cache.lookup(query, version: 1)?.bytes == first.bytes)
         #expect(query.cacheEntry != nil)
-        #expect(cache.lookup(query, stamp: 1, generation: 1)?.bytes == first.bytes)
+        #expect(cache.lookup(query, version: 1)?.bytes == first.bytes)
         let other = try parameters(["storefront": .string("us"), "locale": .string("fr")])
-        #expect(cache.lookup(other, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(other, version: 1) == nil)
         #expect(other.cacheEntry == nil)
     }
 
@@ -49,12 +50,12 @@ struct ReplyCacheEntryTests {
         let cache = ReplyCache(clock: ManualClock())
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
         keep(reply("old"), for: key, in: cache)
-        #expect(cache.lookup(query, stamp: 1, generation: 1)?.bytes == reply("old").bytes)
+        #expect(cache.lookup(query, version: 1)?.bytes == reply("old").bytes)
         let kept = try #require(query.cacheEntry)
         keep(reply("new"), for: key, in: cache, stamp: 2)
         #expect(kept.reply == nil)
-        #expect(cache.lookup(query, stamp: 1, generation: 1) == nil)
-        #expect(cache.lookup(query, stamp: 2, generation: 1)?.bytes == reply("new").bytes)
+        #expect(cache.lookup(query, version: 1) == nil)
+        #expect(cache.lookup(query, version: 2)?.bytes == reply("new").bytes)
         #expect(query.cacheEntry !== kept)
     }
 
@@ -63,27 +64,26 @@ struct ReplyCacheEntryTests {
         let cache = ReplyCache(clock: ManualClock(), capacity: 1)
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
         keep(reply("us"), for: key, in: cache)
-        #expect(cache.lookup(query, stamp: 1, generation: 1)?.bytes == reply("us").bytes)
+        #expect(cache.lookup(query, version: 1)?.bytes == reply("us").bytes)
         let kept = try #require(query.cacheEntry)
         keep(reply("de"), for: ReplyCache.Key(storefront: "de"), in: cache)  // capacity 1: "us" makes room
         #expect(kept.reply == nil)
-        #expect(cache.lookup(query, stamp: 1, generation: 1) == nil)
-        #expect(cache.lookup(key, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(query, version: 1) == nil)
+        #expect(cache.lookup(key, version: 1) == nil)
     }
 
-    @Test("a kept entry is not current after the store stamp or the generation changes, or once it expires")
+    @Test("a kept entry is not current after the state's version changes (a reload, an identity), or once it expires")
     func stampsStillChecked() throws {
         let clock = ManualClock()
         let cache = ReplyCache(clock: clock)
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
         keep(reply("us"), for: key, in: cache, expires: clock.now.addingTimeInterval(60))
-        #expect(cache.lookup(query, stamp: 1, generation: 1) != nil)
+        #expect(cache.lookup(query, version: 1) != nil)
         #expect(query.cacheEntry != nil)
-        #expect(cache.lookup(query, stamp: 2, generation: 1) == nil)
-        #expect(cache.lookup(query, stamp: 1, generation: 2) == nil)
-        #expect(cache.lookup(query, stamp: 1, generation: 1) != nil)
+        #expect(cache.lookup(query, version: 2) == nil)
+        #expect(cache.lookup(query, version: 1) != nil)
         clock.advance(by: .seconds(61))
-        #expect(cache.lookup(query, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(query, version: 1) == nil)
     }
 
     @Test("a kept entry is not current after its storefront's stamp moves")
@@ -92,10 +92,10 @@ struct ReplyCacheEntryTests {
         let storefront = StorefrontStamp()
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
         keep(reply("us"), for: key, in: cache, storefront: storefront)
-        #expect(cache.lookup(query, stamp: 1, generation: 1) != nil)
+        #expect(cache.lookup(query, version: 1) != nil)
         #expect(query.cacheEntry != nil)
         storefront.bump()
-        #expect(cache.lookup(query, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(query, version: 1) == nil)
     }
 
     @Test("an entry kept from one cache is not used by another")
@@ -104,9 +104,9 @@ struct ReplyCacheEntryTests {
         let other = ReplyCache(clock: ManualClock())
         let query = try parameters(["storefront": .string("us"), "locale": .string("en")])
         keep(reply("one"), for: key, in: one)
-        #expect(one.lookup(query, stamp: 1, generation: 1)?.bytes == reply("one").bytes)
-        #expect(other.lookup(query, stamp: 1, generation: 1) == nil)
+        #expect(one.lookup(query, version: 1)?.bytes == reply("one").bytes)
+        #expect(other.lookup(query, version: 1) == nil)
         keep(reply("other"), for: key, in: other)
-        #expect(other.lookup(query, stamp: 1, generation: 1)?.bytes == reply("other").bytes)
+        #expect(other.lookup(query, version: 1)?.bytes == reply("other").bytes)
     }
 }

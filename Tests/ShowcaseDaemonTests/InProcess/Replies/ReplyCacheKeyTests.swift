@@ -53,11 +53,10 @@ struct ReplyCacheKeyTests {
         let reply = EncodedReply(parameters: .object(["which": .string("full")]))
         for _ in 0..<2 {  // a reply is kept the second time its query misses
             cache.store(
-                reply, for: full, stamp: 1, storefrontStamp: stamp, storefrontValue: stamp.value, generation: 1,
-                expires: nil)
+                reply, for: full, version: AnswerVersion(version: 1, storefront: stamp, storefrontValue: stamp.value))
         }
-        #expect(cache.lookup(full, stamp: 1, generation: 1)?.bytes == reply.bytes)
-        #expect(cache.lookup(other, stamp: 1, generation: 1) == nil)
-        #expect(cache.lookup(ReplyCache.Key(storefront: "us"), stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(full, version: 1)?.bytes == reply.bytes)
+        #expect(cache.lookup(other, version: 1) == nil)
+        #expect(cache.lookup(ReplyCache.Key(storefront: "us"), version: 1) == nil)
     }
 }

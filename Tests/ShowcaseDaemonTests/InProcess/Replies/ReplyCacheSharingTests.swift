@@ -14,13 +14,13 @@ struct ReplyCacheSharingTests {
         EncodedReply(parameters: .object(["apps": .string(String(repeating: text, count: 100))]))
     }
 
-    /// Stores `reply` for `key` twice (a reply is kept the second time its query misses), stamp 1, generation 1.
+    /// Stores `reply` for `key` twice (a reply is kept the second time its query misses), version 1.
     private func keep(_ reply: EncodedReply, for key: ReplyCache.Key, in cache: ReplyCache) {
         let storefront = StorefrontStamp()
         for _ in 0..<2 {
             cache.store(
-                reply, for: key, stamp: 1, storefrontStamp: storefront, storefrontValue: storefront.value,
-                generation: 1, expires: nil)
+                reply, for: key,
+                version: AnswerVersion(version: 1, storefront: storefront, storefrontValue: storefront.value))
         }
     }
 
@@ -34,14 +34,14 @@ struct ReplyCacheSharingTests {
         let size = reply("a").bytes.count
         keep(reply("a"), for: english, in: cache)
         keep(reply("a"), for: french, in: cache)  // equal bytes, built separately
-        let first = try #require(cache.lookup(english, stamp: 1, generation: 1))
-        let second = try #require(cache.lookup(french, stamp: 1, generation: 1))
+        let first = try #require(cache.lookup(english, version: 1))
+        let second = try #require(cache.lookup(french, version: 1))
         #expect(first.bytes == reply("a").bytes)
         #expect(address(first) == address(second))
         #expect(cache.bytes == size)
         keep(reply("b"), for: german, in: cache)
         #expect(cache.bytes == 2 * size)
-        #expect(address(cache.lookup(german, stamp: 1, generation: 1)) != address(first))
+        #expect(address(cache.lookup(german, version: 1)) != address(first))
     }
 
     @Test("a budget for one reply keeps every query that shares it, and evicts for different bytes")
@@ -50,12 +50,12 @@ struct ReplyCacheSharingTests {
         let cache = ReplyCache(clock: ManualClock(), byteBudget: size + size / 2)
         keep(reply("a"), for: english, in: cache)
         keep(reply("a"), for: french, in: cache)
-        #expect(cache.lookup(english, stamp: 1, generation: 1) != nil)
-        #expect(cache.lookup(french, stamp: 1, generation: 1) != nil)
+        #expect(cache.lookup(english, version: 1) != nil)
+        #expect(cache.lookup(french, version: 1) != nil)
         keep(reply("b"), for: german, in: cache)  // does not fit beside "a": both "a" entries make room
-        #expect(cache.lookup(german, stamp: 1, generation: 1)?.bytes == reply("b").bytes)
-        #expect(cache.lookup(english, stamp: 1, generation: 1) == nil)
-        #expect(cache.lookup(french, stamp: 1, generation: 1) == nil)
+        #expect(cache.lookup(german, version: 1)?.bytes == reply("b").bytes)
+        #expect(cache.lookup(english, version: 1) == nil)
+        #expect(cache.lookup(french, version: 1) == nil)
         #expect(cache.bytes == size)
     }
 
@@ -66,12 +66,12 @@ struct ReplyCacheSharingTests {
         keep(reply("a"), for: english, in: cache)
         keep(reply("a"), for: french, in: cache)
         keep(reply("c"), for: english, in: cache)  // english now has other bytes; french still holds "a"
-        #expect(cache.lookup(french, stamp: 1, generation: 1)?.bytes == reply("a").bytes)
-        #expect(cache.lookup(english, stamp: 1, generation: 1)?.bytes == reply("c").bytes)
+        #expect(cache.lookup(french, version: 1)?.bytes == reply("a").bytes)
+        #expect(cache.lookup(english, version: 1)?.bytes == reply("c").bytes)
         #expect(cache.bytes == 2 * size)
         keep(reply("c"), for: french, in: cache)  // the last holder of "a" lets go; "c" is shared
         #expect(cache.bytes == size)
-        let english = try #require(cache.lookup(english, stamp: 1, generation: 1))
-        #expect(address(english) == address(cache.lookup(french, stamp: 1, generation: 1)))
+        let english = try #require(cache.lookup(english, version: 1))
+        #expect(address(english) == address(cache.lookup(french, version: 1)))
     }
 }

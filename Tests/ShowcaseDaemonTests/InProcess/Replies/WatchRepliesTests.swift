@@ -65,7 +65,7 @@ struct WatchRepliesTests {
     func removedHost() async throws {
         let (harness, replies) = try await warm()
         #expect(replies.current(host: TestBed.tideLog, storefront: us) != nil)
-        var other = harness.service.config.current.configuration
+        var other = harness.service.state.config.configuration
         other.hosts = [HostConfiguration(bundleID: "com.example.Other", appID: nil)]
         harness.source.withLock { $0 = other }
         guard case .success = await harness.service.reload(trigger: "test") else {

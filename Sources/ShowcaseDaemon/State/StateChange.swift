@@ -1,0 +1,45 @@
+import ShowcaseCore
+
+/// What a ``DaemonState`` transition tells its owner to do once the lock is released: the transition decides,
+/// the owner (``StateOwner``) carries it out.
+struct StateChange: Sendable {
+    /// Why the export tree may be out of date.
+    enum ExportReason: Sendable, Equatable {
+        /// A roster or a history changed: export soon (changes that come together make one pass).
+        case rosters
+        /// The configuration changed: export at once.
+        case configuration
+    }
+
+    /// Every answer may differ (a reload, an identity, the cache listing): every copy of an answer is stale.
+    var everything = false
+    /// Storefronts whose rosters changed: their copies are stale, and their watchers compare again.
+    var storefronts: Set<Storefront> = []
+    /// Storefronts whose watchers compare again without any roster change (a reload changed the overlay).
+    var announced: Set<Storefront> = []
+    /// The refresh queue changed: the worker looks again.
+    var queueChanged = false
+    /// Editions that left the queue: callers still waiting for their refresh are told they are not warm.
+    var forgotten: [StorefrontEdition] = []
+    /// Waits that end with an answer now.
+    var settled: [SettleWait] = []
+    /// Listed cache files that turned out unusable: logged, and refetched (already expedited when warm).
+    var unusable: [StorefrontEdition] = []
+    /// Why to export, if the export is configured.
+    var export: ExportReason?
+
+    /// Nothing to do.
+    static let none = StateChange()
+
+    /// Adds what `other` asks for.
+    mutating func merge(_ other: StateChange) {
+        everything = everything || other.everything
+        storefronts.formUnion(other.storefronts)
+        announced.formUnion(other.announced)
+        queueChanged = queueChanged || other.queueChanged
+        forgotten += other.forgotten
+        settled += other.settled
+        unusable += other.unusable
+        if other.export == .configuration || export == nil { export = other.export ?? export }
+    }
+}

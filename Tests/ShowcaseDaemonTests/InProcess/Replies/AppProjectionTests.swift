@@ -71,7 +71,8 @@ struct AppProjectionTests {
         // Get's and GetApp's replies place the projection's objects as written: the same as the typed replies.
         let roster = InProcessFixtures.roster("de", fetchedAt: Date(timeIntervalSince1970: 1_795_000_000))
         let view = RosterView(
-            .roster(roster, .fresh), revision: 1, identity: nil, request: InProcessFixtures.request("de"))
+            .roster(roster, .fresh), revision: 1, identity: nil, version: RosterViewTests.version,
+            request: InProcessFixtures.request("de"))
         #expect(!view.apps.isEmpty)
         let typed = RosterGetReply(
             storefront: "de", host: TestBed.tideLog, state: .fresh, fetchedAt: "2026-11-18T11:06:40Z",

@@ -100,6 +100,11 @@ lint:
 	    echo "lint: a comment cites a profile; keep the rule in the code and move the figures to BENCHMARKS.md" \
 	        "(\"Why the hot paths look as they do\")" >&2; \
 	    exit 1; fi
+	@if grep -rnE '^[^/]*(ISO8601|DateFormatter|\.formatted\()' --include='*.swift' Sources \
+	    | grep -v '^Sources/ShowcaseCore/Time/RFC3339.swift:'; then \
+	    echo "lint: write and read timestamps with ShowcaseCore's RFC3339 (one formatter for every reply, document," \
+	        "feed and log line; docs/renderers.md)" >&2; \
+	    exit 1; fi
 
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;

@@ -91,7 +91,7 @@ extension RosterService {
                 var apps: [Platform: [ExportedApp]] = [:]
                 for platform in Platform.allCases {
                     apps[platform] = view(platform).apps.map {
-                        ExportedApp($0, tagline: host.overlay.taglines[$0.id], devices: $0.app.devices.names)
+                        ExportedApp($0, tagline: host.overlay.taglines[$0.id])
                     }
                 }
                 return apps

@@ -41,14 +41,6 @@ public struct ExportedApp: Sendable, Hashable {
         self.init(resolved, taglines: taglines)
     }
 
-    /// The same, for a caller that still names the devices: they are always the app's own now (the document and
-    /// `Roster.Get` list the same `devices`), so `devices` must be `resolved.app.devices.names` and is not read.
-    @available(*, deprecated, message: "the devices are the resolved app's own: drop the argument")
-    public init(_ resolved: ResolvedApp, tagline: Tagline?, devices: [String]?) {
-        assert(devices == nil || devices == resolved.app.devices.names, "devices that are not the app's own")
-        self.init(resolved, tagline: tagline)
-    }
-
     /// Appends the app's JSON object: the served `App` fields (``ResolvedApp/writeFields(to:)``, the list the
     /// Varlink reply is written from too), then `taglines` with its keys sorted, then `icons` when any.
     /// Written member by member (``JSONAppFields``): this is the export's hot path.

@@ -5,7 +5,8 @@ import Testing
 /// convention, produced by the daemon's real states, and Health open to a uid that Status refuses.
 @Suite("Health and showcasectl check", .serialized)
 struct HealthCheckTests {
-    static let showcasectl = DaemonProcess.packageRoot.appendingPathComponent(".build/debug/showcasectl").path
+    /// The `showcasectl` of the build under test (the sanitized one under `make sanitize`).
+    static let showcasectl = DaemonProcess.showcasectl.path
 
     /// What one `showcasectl` run printed and how it exited.
     struct Run {

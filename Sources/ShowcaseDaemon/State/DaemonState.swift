@@ -138,12 +138,6 @@ struct DaemonState: Sendable {
         return StateChange(queueChanged: true)
     }
 
-    /// Brings `editions` forward to `now`, one limiter slot apart.
-    mutating func expedite(_ editions: [StorefrontEdition], at now: ContinuousClock.Instant) -> StateChange {
-        queue.expedite(editions, at: now, spacing: spacing)
-        return StateChange(queueChanged: true)
-    }
-
     /// The worker's next job at `now`.
     func nextJob(at now: ContinuousClock.Instant) -> RefreshQueue.Job { queue.nextJob(at: now) }
 

@@ -168,9 +168,6 @@ final class StateOwner: Sendable {
         }
     }
 
-    /// The counter of `storefront`'s answers.
-    func stamp(for storefront: Storefront) -> StorefrontStamp { guarded.withLock { $0.stamp(storefront) } }
-
     // MARK: The cache listing
 
     /// How many listed rosters are still undecoded.

@@ -13,6 +13,10 @@ import ShowcaseCore
 /// - **Unchanged files are known without reading them back** when the caller keeps an ``ExportMemory`` across
 ///   passes (the daemon does): a file whose inode, size, mtime and ctime are as the last pass saw them holds what
 ///   that pass saw, so one `lstat` and a digest of the wanted bytes decide. Anything else is read and compared.
+/// - **What changed lands first**: rosters whose inputs differ from the last pass's are rendered and published
+///   before the files of the unchanged ones are checked (`lstat`), so one developer's reload is not held back by
+///   the whole tree; an unchanged roster with a file changed on disk is rendered and published after, in the same
+///   pass, before `index.json`.
 /// - With ``gzip``, `NAME.json.gz` (the same bytes, deterministic gzip) sits beside every document and
 ///   `index.json`, for nginx's `gzip_static`.
 /// - **Nothing it did not write is touched**: `v1/.showcase-manifest` lists every file it wrote; only those are
@@ -96,6 +100,8 @@ public struct ExportWriter: Sendable {
         let manifestName = ExportManifest.fileName
         var knownManifest = memory.root == root ? memory.manifest : nil
         if let known = knownManifest, files.identity(of: manifestName) != known.identity { knownManifest = nil }
+        // Unchanged since the last pass left it, which listed every file it remembers.
+        let manifestTrusted = knownManifest != nil
         let previous: ExportManifest
         if let knownManifest {
             previous = knownManifest.listed
@@ -112,9 +118,10 @@ public struct ExportWriter: Sendable {
             rosters, known: known, fetched: fetched, previous: previous, existing: &existing, files: files,
             into: &report)
         var shown = rosters.map { $0.keepingIcons(in: icons.available) }
+        // What changed is rendered and published first; the rosters whose inputs are as the last pass rendered them
+        // are only checked after (``verify(_:existing:files:)``), so a change lands without waiting for a look at
+        // every file of the tree.
         var planned = plan(shown, previous: previous, existing: &existing, files: files, errors: &report.errors)
-        report.rostersReused = planned.reusedCount
-        report.rostersRendered = planned.renderedCount
         var documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
 
         // List every file before it can first exist, so a crash never leaves one of ours unlisted. The list only
@@ -122,15 +129,10 @@ public struct ExportWriter: Sendable {
         let indexPaths = ["index.json"] + (gzip ? ["index.json.gz"] : [])
         var listed = previous
         var added = Set<String>()
-        for path in documents.map(\.path) + icons.files.map(\.path) + indexPaths
-        where !previous.paths.contains(path) {
-            added.insert(path)
-        }
-        // A reused roster's files are listed already, unless someone edited the manifest.
-        for path in planned.reused.keys where !previous.paths.contains(path) { added.insert(path) }
-        listed.paths.formUnion(added)
+        let listing = list(
+            documents.map(\.path) + icons.files.map(\.path) + indexPaths, in: &listed, added: &added, files: files)
         if !added.isEmpty { knownManifest = nil }
-        if !added.isEmpty, let failure = files.writeAtomically(listed.encoded(), to: manifestName) {
+        if let failure = listing {
             report.errors.append(
                 ExportError(
                     .writeFailed, path: path(manifestName),
@@ -141,9 +143,9 @@ public struct ExportWriter: Sendable {
 
         // Icons first, so a document never references one that is not there yet; one that could not be written is
         // left out of the documents, planned again without it.
-        var rememberedIcons: [String: ExportMemory.File] = [:]
+        var remembered: [String: ExportMemory.File] = [:]
         publish(
-            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &rememberedIcons,
+            &icons.files, existing: &existing, files: files, flushingEach: false, remembered: &remembered,
             into: &report)
         let failedIcons = Set(icons.files.filter(\.failed).map(\.path))
         if !failedIcons.isEmpty {
@@ -153,19 +155,48 @@ public struct ExportWriter: Sendable {
             documents = ours(planned.documents, previous: previous, existing: &existing, files: files, into: &report)
         }
         report.missingIcons = icons.missing
-        // The files of reused rosters are known to hold what they should: remembered as they are, never planned.
-        var remembered = planned.reused
-        remembered.reserveCapacity(existing.rememberedCount)
-        remembered.merge(rememberedIcons) { _, icon in icon }
-        report.unchanged += planned.reused.count
 
-        // Documents next, then index.json built from what they came to (so it lists only documents that exist as
-        // this pass wrote or kept them, and a reader that follows it finds them there).
+        // The changed rosters' documents and rendered files.
         publish(
             &documents, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
+
+        // Then the unchanged rosters: one whose files are all as the last pass left them is reused as it is; one
+        // with a file changed by someone else (edited, replaced, removed) is rendered now and published the same way.
+        let checked = verify(planned.candidates, existing: existing, files: files)
+        let reused = checked.files
+        let reusedEntries = checked.reused.flatMap(\.entries)
+        if !checked.changed.isEmpty {
+            let again = plan(
+                checked.changed, previous: previous, existing: &existing, files: files, errors: &report.errors,
+                reusing: false)
+            var more = ours(again.documents, previous: previous, existing: &existing, files: files, into: &report)
+            if let failure = list(more.map(\.path), in: &listed, added: &added, files: files) {
+                // Not listed, so not written: each stays as it is and its roster is rendered again next time.
+                for index in more.indices { more[index].failed = true }
+                report.errors.append(
+                    ExportError(
+                        .writeFailed, path: path(manifestName),
+                        "could not write the export manifest \(path(manifestName)): \(failure.reason); the files of "
+                            + "\(checked.changed.count) rosters changed by someone else stay as they are until a "
+                            + "later export succeeds"))
+            }
+            if !added.isEmpty { knownManifest = nil }
+            publish(
+                &more, existing: &existing, files: files, flushingEach: false, remembered: &remembered, into: &report)
+            planned.absorb(again)
+            documents += more
+        }
+        report.rostersReused = checked.reused.count
+        report.rostersRendered = planned.renderedCount
+        report.unchanged += reused.count
+        // The files of reused rosters are known to hold what they should: remembered as they are, never planned.
+        remembered.merge(reused) { published, _ in published }
+
+        // index.json, built from what the documents came to (so it lists only documents that exist as this pass
+        // wrote or kept them, and a reader that follows it finds them there).
         let present = Set(documents.filter { !$0.failed && !$0.isGzip }.map(\.path))
         let index = ExportIndex(
-            documents: planned.entries.filter { present.contains($0.path) || planned.reused[$0.path] != nil },
+            documents: planned.entries.filter { present.contains($0.path) } + reusedEntries,
             diagnostics: planned.diagnostics
         ).encoded()
         var indexFiles = ours(
@@ -181,7 +212,7 @@ public struct ExportWriter: Sendable {
         // Wanted: the reused rosters' files, and what this pass planned (few, after a small change).
         let plannedWanted = Set((documents + indexFiles).map(\.path)).union(wantedIcons)
         var gone = Set<String>()
-        for stale in previous.paths.filter({ planned.reused[$0] == nil && !plannedWanted.contains($0) }).sorted() {
+        for stale in previous.paths.filter({ reused[$0] == nil && !plannedWanted.contains($0) }).sorted() {
             switch files.remove(stale) {
             case .removed:
                 report.removed += 1
@@ -205,9 +236,12 @@ public struct ExportWriter: Sendable {
         // The final list is every file wanted and every stale one that could not be removed: the list as it was,
         // less what is gone, what was listed for this pass but is not wanted after all, and what failed to be
         // written for the first time; plus anything wanted that was never listed.
-        let dropped = gone.union(added.filter { planned.reused[$0] == nil && !plannedWanted.contains($0) })
+        let dropped = gone.union(added.filter { reused[$0] == nil && !plannedWanted.contains($0) })
             .union(absentAfterFailure)
-        let unlisted = plannedWanted.filter { !listed.paths.contains($0) }.subtracting(absentAfterFailure)
+        var unlisted = plannedWanted.filter { !listed.paths.contains($0) }.subtracting(absentAfterFailure)
+        // A reused roster's files are listed already: the last pass listed them in the manifest it left, and a
+        // manifest changed since (someone edited it) was read again, so only then can one be missing.
+        if !manifestTrusted { unlisted.formUnion(reused.keys.filter { !listed.paths.contains($0) }) }
         var final = listed
         final.paths.subtract(dropped)
         final.paths.formUnion(unlisted)
@@ -306,18 +340,20 @@ public struct ExportWriter: Sendable {
     func path(_ relative: String) -> String { root + "/" + relative }
 
     /// What the rosters call for: every document (each with its `.gz` when ``gzip``), the index entry each would
-    /// have, and the diagnostics; unsafe names dropped with an error.
+    /// have, and the diagnostics; unsafe names dropped with an error. With `reusing`, a roster whose inputs are
+    /// the ones the last pass rendered is not rendered but left as a ``Plan/Candidate`` for
+    /// ``verify(_:existing:files:)``.
     func plan(
         _ rosters: [ExportRoster], previous: ExportManifest, existing: inout ExistingFiles, files: FileSystem,
-        errors: inout [ExportError]
+        errors: inout [ExportError], reusing: Bool = true
     ) -> Plan {
         var documents: [String: PlannedFile] = [:]
-        var reusedFiles: [String: ExportMemory.File] = [:]
-        reusedFiles.reserveCapacity(existing.rememberedCount)
+        /// The document paths of the candidates, which no other roster may export.
+        var claimed = Set<String>()
+        var candidates: [Plan.Candidate] = []
         var entries: [ExportIndexEntry] = []
         var diagnostics: [ExportDiagnostic] = []
         var memos: [String: ExportMemory.Rendered] = [:]
-        var reusedCount = 0
         var renderedCount = 0
         var referenced = Set<String>()
         for var roster in rosters {
@@ -337,26 +373,28 @@ public struct ExportWriter: Sendable {
                         state: roster.state, error: error))
             }
             let key = names.joined(separator: "/")
-            if let (reused, known) = reusable(roster, key: key, existing: &existing, files: files),
-                known.allSatisfy({ documents[$0.path] == nil && reusedFiles[$0.path] == nil })
-            {
-                // Inputs as the last pass rendered them, and every file still as it left them: nothing to render,
-                // nothing to plan.
-                reusedCount += 1
-                for (path, file) in known { reusedFiles[path] = file }
-                for platform in Platform.allCases {
-                    for relative in roster.paths(for: platform) where reused.files[relative] != nil {
-                        entries.append(
-                            ExportIndexEntry(
-                                path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
-                                language: roster.language, state: roster.state,
-                                revision: reused.files[relative]?.revision,
-                                fetchedAt: roster.fetchedAt, error: roster.error))
+            if reusing, let memo = unchangedInputs(roster, key: key, existing: existing) {
+                let paths = Platform.allCases.flatMap { roster.paths(for: $0) }
+                if paths.allSatisfy({ documents[$0] == nil && !claimed.contains($0) }) {
+                    // Inputs as the last pass rendered them: nothing to render, its files checked after the changed
+                    // rosters' are published.
+                    claimed.formUnion(paths)
+                    var rosterEntries: [ExportIndexEntry] = []
+                    for platform in Platform.allCases {
+                        for relative in roster.paths(for: platform) {
+                            rosterEntries.append(
+                                ExportIndexEntry(
+                                    path: relative, host: roster.host, storefront: roster.storefront,
+                                    platform: platform, language: roster.language, state: roster.state,
+                                    revision: memo.files[relative]?.revision, fetchedAt: roster.fetchedAt,
+                                    error: roster.error))
+                        }
                     }
+                    candidates.append(Plan.Candidate(roster: roster, memo: memo, entries: rosterEntries))
+                    memos[key] = memo
+                    referenced.formUnion(memo.icons)
+                    continue
                 }
-                memos[key] = reused
-                referenced.formUnion(reused.icons)
-                continue
             }
             if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
             let rosterIcons = Self.referencedIcons([roster])
@@ -369,7 +407,7 @@ public struct ExportWriter: Sendable {
             let current = Dictionary(uniqueKeysWithValues: roster.documents.map { ($0.platform, $0.encoded()) })
             for platform in Platform.allCases {
                 for relative in roster.paths(for: platform) {
-                    guard documents[relative] == nil, reusedFiles[relative] == nil else {
+                    guard documents[relative] == nil, !claimed.contains(relative) else {
                         errors.append(
                             ExportError(
                                 .invalidDocument, path: path(relative),
@@ -434,31 +472,88 @@ public struct ExportWriter: Sendable {
                     fingerprint: fingerprint, settings: settingsKey, files: made, icons: rosterIcons)
             }
         }
-        for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
-        where documents[file.path] == nil && reusedFiles[file.path] == nil {
-            documents[file.path] = file
+        if reusing {
+            for file in hostFiles(rosters, previous: previous, existing: &existing, files: files)
+            where documents[file.path] == nil {
+                documents[file.path] = file
+            }
         }
         // In path order, so the folders are visited one after another.
         return Plan(
-            documents: withGzip(documents.keys.sorted().compactMap { documents[$0] }), reused: reusedFiles,
-            entries: entries, diagnostics: diagnostics, rendered: memos, reusedCount: reusedCount,
-            renderedCount: renderedCount, icons: referenced)
+            documents: withGzip(documents.keys.sorted().compactMap { documents[$0] }), candidates: candidates,
+            entries: entries, diagnostics: diagnostics, rendered: memos, renderedCount: renderedCount,
+            icons: referenced)
     }
 
-    /// What ``plan(_:previous:existing:files:errors:)`` found: the files wanted, the index entries and diagnostics,
-    /// what each roster's files were rendered from, and how many rosters needed no rendering.
+    /// What ``plan(_:previous:existing:files:errors:reusing:)`` found: the files wanted, the index entries and
+    /// diagnostics, what each roster's files were rendered from, and the rosters left unrendered.
     struct Plan {
+        /// A roster whose inputs are the ones the last pass rendered its files from: reused when they are all still
+        /// as that pass left them, rendered otherwise.
+        struct Candidate {
+            var roster: ExportRoster
+            /// What the last pass rendered for it.
+            var memo: ExportMemory.Rendered
+            /// Its documents' lines of `index.json`, with the remembered revisions.
+            var entries: [ExportIndexEntry]
+        }
+
         /// The files to compare with the tree and write where they differ.
         var documents: [PlannedFile]
-        /// The files of reused rosters (with their `.gz`), known to hold what they should: written nowhere.
-        var reused: [String: ExportMemory.File]
+        /// The rosters not rendered, for ``ExportWriter/verify(_:existing:files:)``.
+        var candidates: [Candidate]
+        /// The rendered documents' lines of `index.json`.
         var entries: [ExportIndexEntry]
         var diagnostics: [ExportDiagnostic]
         var rendered: [String: ExportMemory.Rendered]
-        var reusedCount: Int
         var renderedCount: Int
         /// The icons the documents of current rosters reference, rendered now or reused.
         var icons: Set<String>
+
+        /// Takes in what a plan of some of its candidates, rendered after all, came to (their diagnostics are
+        /// listed already).
+        mutating func absorb(_ other: Plan) {
+            documents += other.documents
+            entries += other.entries
+            rendered.merge(other.rendered) { _, rendered in rendered }
+            renderedCount += other.renderedCount
+            icons.formUnion(other.icons)
+        }
+    }
+
+    /// The candidates ``plan(_:previous:existing:files:errors:reusing:)`` left unrendered, sorted: those whose every
+    /// file (and `.gz`) is still as the last pass left it — one `lstat` each, as ``ExportMemory`` trusts — with
+    /// those files, and the rosters of the others, to render.
+    func verify(_ candidates: [Plan.Candidate], existing: ExistingFiles, files: FileSystem) -> (
+        reused: [Plan.Candidate], files: [String: ExportMemory.File], changed: [ExportRoster]
+    ) {
+        var reused: [Plan.Candidate] = []
+        var known: [String: ExportMemory.File] = [:]
+        known.reserveCapacity(existing.rememberedCount)
+        var changed: [ExportRoster] = []
+        for candidate in candidates {
+            if let found = stillAsLeft(candidate.memo, existing: existing, files: files) {
+                reused.append(candidate)
+                for (path, file) in found { known[path] = file }
+            } else {
+                changed.append(candidate.roster)
+            }
+        }
+        return (reused, known, changed)
+    }
+
+    /// Lists `paths` in `listed`, those it gains also in `added`, and writes the manifest when it gained any, before
+    /// any of them can first exist; the failure when it could not be written.
+    private func list(
+        _ paths: [String], in listed: inout ExportManifest, added: inout Set<String>, files: FileSystem
+    ) -> FileSystem.Failure? {
+        var gained = false
+        for path in paths where listed.paths.insert(path).inserted {
+            added.insert(path)
+            gained = true
+        }
+        guard gained else { return nil }
+        return files.writeAtomically(listed.encoded(), to: ExportManifest.fileName)
     }
 
     /// The settings that shape every rendered file, compared with the ones a remembered roster was rendered with.
@@ -466,12 +561,12 @@ public struct ExportWriter: Sendable {
         [gzip ? "gzip" : "plain", publicURL] + renderers.map(\.suffix)
     }
 
-    /// What the last pass rendered for `roster`, when it can stand: the roster's fingerprint and the writer's
-    /// settings are the ones it was rendered with, and every file (and its `.gz`) is still as that pass left it
-    /// (one `lstat` each, as ``ExportMemory`` trusts). Only for current content: a roster in a diagnostic keeps
-    /// its files by reading them.
-    private func reusable(_ roster: ExportRoster, key: String, existing: inout ExistingFiles, files: FileSystem)
-        -> (ExportMemory.Rendered, [(path: String, file: ExportMemory.File)])?
+    /// What the last pass rendered for `roster`, when its inputs are the ones it was rendered from: the roster's
+    /// fingerprint and the writer's settings are the same, and so are its document paths (a language that became
+    /// the storefront's default adds one). Only for current content: a roster in a diagnostic keeps its files by
+    /// reading them.
+    private func unchangedInputs(_ roster: ExportRoster, key: String, existing: ExistingFiles)
+        -> ExportMemory.Rendered?
     {
         switch roster.content {
         case .latest, .deferred: break
@@ -480,6 +575,19 @@ public struct ExportWriter: Sendable {
         guard let fingerprint = roster.fingerprint, let memo = existing.rendered[key], memo.fingerprint == fingerprint,
             memo.settings == settingsKey, !memo.files.isEmpty
         else { return nil }
+        // Each document has one file of each renderer beside it, so equal counts and every path known mean the
+        // same files.
+        let paths = Platform.allCases.flatMap { roster.paths(for: $0) }
+        guard memo.files.count == paths.count * (1 + renderers.count), paths.allSatisfy({ memo.files[$0] != nil })
+        else { return nil }
+        return memo
+    }
+
+    /// The files of `memo` (and their `.gz`) as remembered, when every one is still as the last pass left it (one
+    /// `lstat` each, as ``ExportMemory`` trusts); nil when any is not.
+    private func stillAsLeft(_ memo: ExportMemory.Rendered, existing: ExistingFiles, files: FileSystem)
+        -> [(path: String, file: ExportMemory.File)]?
+    {
         var known: [(path: String, file: ExportMemory.File)] = []
         known.reserveCapacity(memo.files.count * (gzip ? 2 : 1))
         for (path, file) in memo.files {
@@ -493,7 +601,7 @@ public struct ExportWriter: Sendable {
                 known.append((compressed, found))
             }
         }
-        return (memo, known)
+        return known
     }
 
     /// The files ``renderers`` render beside the document planned at `relative`: from the document itself when the

@@ -114,6 +114,81 @@ extension ExportMemoryTests {
             String(decoding: try directory.read("v1/\(host)/us/ios.names"), as: UTF8.self).contains("/elsewhere/v1/"))
     }
 
+    @Test("a changed roster's files are published before an unchanged one's are checked, and one defaced renders then")
+    func changedRostersArePublishedFirst() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path, renderers: [RendererSeamTests.NameList()])
+        let counter = BuildCounter()
+        var memory = ExportMemory(clock: clock)
+        try settle(
+            writer,
+            [
+                deferred(Samples.us, fingerprint: [1], counter: counter),
+                deferred(Samples.de, fingerprint: [1], counter: counter),
+            ], &memory)
+        let wanted = try directory.read("v1/\(host)/de/ios.names")
+        try directory.write("v1/\(host)/de/ios.names", "defaced\n")
+
+        // de's inputs are unchanged, so its apps are built only once its defaced file is found: by then, us's
+        // new tagline must be on disk already.
+        let seenWhenBuilt = Lock<String?>(nil)
+        let usDocument = directory.path + "/v1/\(host)/us/ios.json"
+        let apps = latestApps(tagline: "A night light that knows the tide")
+        let de = ExportRoster(
+            host: host, storefront: Samples.de, state: .fresh, fetchedAt: Samples.fetchedAt,
+            content: .deferred(now: Self.first) {
+                seenWhenBuilt.withLock { $0 = (try? String(contentsOfFile: usDocument, encoding: .utf8)) ?? "" }
+                return apps
+            },
+            fingerprint: [1])
+        let report = writer.export(
+            [deferred(Samples.us, fingerprint: [2], tagline: "Tides, lit", counter: counter), de],
+            remembering: &memory)
+        #expect(report.errors.isEmpty)
+        #expect(report.rostersRendered == 2 && report.rostersReused == 0)
+        let seen = try #require(seenWhenBuilt.withLock { $0 }, "de was never rendered again")
+        #expect(seen.contains("Tides, lit"), "de was rendered before us's changed document was published")
+        #expect(try directory.read("v1/\(host)/de/ios.names") == wanted, "the defaced file was put right")
+        let index = try parsed(directory.read("v1/index.json"))
+        #expect((index["documents"] as? [[String: Any]])?.count == 4, "index.json lists both rosters' documents")
+
+        // Once the files written are read back and trusted (the pass after), both are reused, nothing read.
+        let rosters = [deferred(Samples.us, fingerprint: [2], tagline: "Tides, lit", counter: counter), de]
+        clock.settleEverything()
+        #expect(writer.export(rosters, remembering: &memory).written == 0)
+        let next = writer.export(rosters, remembering: &memory)
+        #expect(next.rostersReused == 2 && next.written == 0 && next.filesRead == 0)
+    }
+
+    @Test("a language that becomes its storefront's default is not reused at the paths it had")
+    func defaultLanguageMoves() throws {
+        let directory = try TemporaryDirectory()
+        let writer = ExportWriter(directory: directory.path)
+        let counter = BuildCounter()
+        func edition(_ language: String, isDefault: Bool, fingerprint: Int) -> ExportRoster {
+            var roster = deferred(Samples.us, fingerprint: [fingerprint], tagline: language, counter: counter)
+            roster.language = language
+            roster.isDefaultLanguage = isDefault
+            return roster
+        }
+        var memory = ExportMemory(clock: clock)
+        try settle(
+            writer, [edition("fr", isDefault: true, fingerprint: 1), edition("en", isDefault: false, fingerprint: 2)],
+            &memory)
+        #expect(try parsed(directory.read("v1/\(host)/us/ios.json"))["language"] as? String == "fr")
+
+        // The languages are configured the other way round: the same inputs, but en's documents are now also the
+        // storefront's own.
+        let report = writer.export(
+            [edition("fr", isDefault: false, fingerprint: 1), edition("en", isDefault: true, fingerprint: 2)],
+            remembering: &memory)
+        #expect(report.errors.isEmpty)
+        #expect(try parsed(directory.read("v1/\(host)/us/ios.json"))["language"] as? String == "en")
+        let index = try parsed(directory.read("v1/index.json"))
+        let listed = (index["documents"] as? [[String: Any]])?.filter { $0["path"] as? String == "\(host)/us/ios.json" }
+        #expect(listed?.count == 1 && listed?.first?["language"] as? String == "en")
+    }
+
     @Test("a roster without a fingerprint is always rendered")
     func noFingerprintRenders() throws {
         let directory = try TemporaryDirectory()

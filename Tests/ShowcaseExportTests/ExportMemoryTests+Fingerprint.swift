@@ -13,16 +13,17 @@ extension ExportMemoryTests {
         var value: Int { count.withLock { $0 } }
     }
 
-    /// The daemon's kind of roster: apps built on demand, with `fingerprint`.
+    /// The daemon's kind of roster: apps built on demand (each time calling `onBuild`), with `fingerprint`.
     func deferred(
         _ storefront: Storefront, fingerprint: [Int], tagline: String = "A night light that knows the tide",
-        counter: BuildCounter
+        counter: BuildCounter, onBuild: @escaping @Sendable () -> Void = {}
     ) -> ExportRoster {
         let apps = latestApps(tagline: tagline)
         return ExportRoster(
             host: host, storefront: storefront, state: .fresh, fetchedAt: Samples.fetchedAt,
             content: .deferred(now: Self.first) {
                 counter.count.withLock { $0 += 1 }
+                onBuild()
                 return apps
             },
             fingerprint: fingerprint)
@@ -133,14 +134,9 @@ extension ExportMemoryTests {
         // new tagline must be on disk already.
         let seenWhenBuilt = Lock<String?>(nil)
         let usDocument = directory.path + "/v1/\(host)/us/ios.json"
-        let apps = latestApps(tagline: "A night light that knows the tide")
-        let de = ExportRoster(
-            host: host, storefront: Samples.de, state: .fresh, fetchedAt: Samples.fetchedAt,
-            content: .deferred(now: Self.first) {
-                seenWhenBuilt.withLock { $0 = (try? String(contentsOfFile: usDocument, encoding: .utf8)) ?? "" }
-                return apps
-            },
-            fingerprint: [1])
+        let de = deferred(Samples.de, fingerprint: [1], counter: counter) {
+            seenWhenBuilt.withLock { $0 = (try? String(contentsOfFile: usDocument, encoding: .utf8)) ?? "" }
+        }
         let report = writer.export(
             [deferred(Samples.us, fingerprint: [2], tagline: "Tides, lit", counter: counter), de],
             remembering: &memory)

@@ -39,6 +39,13 @@ test: deps lint
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
 
+# docs/<interface>.varlink, generated from the IDL compiled into the daemon (ShowcaseAPI's ShowcaseInterfaces): run
+# after editing the IDL (InterfaceFileTests fails until the files match).
+.PHONY: interfaces
+interfaces:
+	$(SWIFT) build --build-tests
+	SHOWCASE_WRITE_INTERFACES=1 $(SWIFT) test --skip-build --filter InterfaceFileTests
+
 # Third-party Varlink clients (Python, Go) against our server: scripts/varlink-conformance.sh.
 conformance:
 	SWIFT="$(SWIFT)" scripts/varlink-conformance.sh

@@ -106,6 +106,33 @@ struct DecodingTests {
         #expect(try AdminReloadReply(decoding: ["generation": 4, "changed": ["overlay"]]).generation == 4)
     }
 
+    @Test("an App keeps the fields it has no property for: encoded again, and compared, they are still there")
+    func appKeepsFieldsItHasNoPropertyFor() throws {
+        var object = try #require(Samples.fullApp.encoded().objectValue)
+        object["contentRating"] = "4+"
+        object["sizes"] = [1, 2]
+        object["nothing"] = .null
+        let app = try RosterApp(decoding: .object(object))
+        #expect(app.otherFields == ["contentRating": "4+", "sizes": [1, 2]])
+        #expect(app.name == Samples.fullApp.name && app.genreId == Samples.fullApp.genreId)
+        var again = try #require(app.encoded().objectValue)
+        #expect(again["contentRating"] == "4+" && again["sizes"] == [1, 2] && again["nothing"] == nil)
+        again["nothing"] = nil
+        object["nothing"] = nil
+        #expect(again == object, "encoding dropped or changed a member")
+        // Watch compares typed apps: a change only in such a field is a change.
+        var changed = object
+        changed["contentRating"] = "9+"
+        #expect(try RosterApp(decoding: .object(changed)) != app)
+        // A property always wins over a member of the same name given by hand.
+        let named = RosterApp(
+            id: 1, artistId: 2, name: "N", bundleId: "b", genre: "g", formattedPrice: nil, price: nil, currency: nil,
+            platform: "ios", devices: [], minimumOsVersion: "1.0", iconUrl: "i", storeUrl: "s", tagline: nil,
+            otherFields: ["name": "Other", "extra": true])
+        #expect(named.otherFields == ["extra": true])
+        #expect(named.encoded().objectValue?["name"] == "N")
+    }
+
     @Test("optional fields read null as absent, and a state this version does not know is kept as sent")
     func nullAndOpenStates() throws {
         let request = try RosterGetRequest(decoding: ["storefront": "de", "host": nil, "waitMs": nil])

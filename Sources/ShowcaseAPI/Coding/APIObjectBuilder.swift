@@ -35,6 +35,10 @@ struct APIObjectBuilder {
         members[key] = .array(values.map { $0.encoded() })
     }
 
+    mutating func set(_ key: String, _ value: JSONValue) {
+        if !value.isNull { members[key] = value }
+    }
+
     /// The finished object.
     var object: JSONValue { .object(members) }
 }

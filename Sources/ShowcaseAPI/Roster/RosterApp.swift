@@ -4,6 +4,11 @@ import Varlink
 ///
 /// Names, genre and price are the storefront's own, already localized; `storeUrl` carries the attribution
 /// tokens when the daemon is configured with them; `tagline` comes only from the overlay.
+///
+/// The IDL's field list may grow (SPEC §8): a member this type has no property for is kept in ``otherFields``,
+/// so decoding and encoding an app again, or comparing two (as `Watch` does), loses none of what the daemon
+/// serves. A field the daemon starts serving therefore needs no change here; a property is added when a client
+/// wants to read it by name.
 public struct RosterApp: APIValue {
     /// The app's trackId.
     public var id: Int
@@ -38,12 +43,21 @@ public struct RosterApp: APIValue {
     /// The primary genre's App Store id (6014 Games, 6002 Utilities), the same in every storefront and language
     /// where `genre` is localized; nil when the lookup gave none, or from a daemon that predates the field.
     public var genreId: Int?
+    /// The object's other members, by name: fields of the `App` type that have no property above.
+    public var otherFields: [String: JSONValue] = [:]
+
+    /// The members read into the properties above.
+    static let propertyNames: Set<String> = [
+        "id", "artistId", "name", "bundleId", "genre", "formattedPrice", "price", "currency", "platform", "devices",
+        "minimumOsVersion", "iconUrl", "storeUrl", "tagline", "genreId",
+    ]
 
     /// An app with every field given.
     public init(
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
         price: Double?, currency: String?, platform: String, devices: [String], minimumOsVersion: String,
-        iconUrl: String, storeUrl: String, tagline: String?, genreId: Int? = nil
+        iconUrl: String, storeUrl: String, tagline: String?, genreId: Int? = nil,
+        otherFields: [String: JSONValue] = [:]
     ) {
         self.id = id
         self.artistId = artistId
@@ -60,6 +74,7 @@ public struct RosterApp: APIValue {
         self.storeUrl = storeUrl
         self.tagline = tagline
         self.genreId = genreId
+        self.otherFields = otherFields.filter { !Self.propertyNames.contains($0.key) }
     }
 
     /// Reads an `App` object.
@@ -80,11 +95,13 @@ public struct RosterApp: APIValue {
         storeUrl = try object.string("storeUrl")
         tagline = try object.optionalString("tagline")
         genreId = try object.optionalInt("genreId")
+        otherFields = object.members.filter { !Self.propertyNames.contains($0.key) && !$0.value.isNull }
     }
 
-    /// The `App` object; nil prices, currency, tagline and genre id are omitted.
+    /// The `App` object; nil prices, currency, tagline and genre id are omitted; ``otherFields`` as they are.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 15)
+        var object = APIObjectBuilder(capacity: 15 + otherFields.count)
+        for (name, value) in otherFields { object.set(name, value) }
         object.set("id", id)
         object.set("artistId", artistId)
         object.set("name", name)

@@ -9,9 +9,4 @@ struct ListingFields: Sendable, Equatable {
     var currency: String?
     var averageUserRating: Double?
     var userRatingCount: Int?
-
-    /// Equal in the fields a reply shows (price, currency, price label; not the ratings).
-    func sameServedFields(as other: ListingFields) -> Bool {
-        formattedPrice == other.formattedPrice && price == other.price && currency == other.currency
-    }
 }

@@ -246,14 +246,13 @@ public struct App: Sendable, Hashable, Codable {
             genreId: row.primaryGenreId)
     }
 
-    /// True when a reply would show both apps the same: every field of the `App` type equal
-    /// (``ResolvedApp/writeFields(to:)`` lists them). `version` and the ratings are not served, so a change in them
-    /// alone is not a change of the roster.
+    /// True when a reply would show both apps the same: every field ``ResolvedApp/writeFields(to:)`` writes equal
+    /// (``ServedValues``), so the projection is the one list of what counts. `version` and the ratings are not
+    /// served, so a change in them alone is not a change of the roster. Apps sharing their records (an unchanged
+    /// refresh) are the same without a look at the fields.
     public func hasSameServedFields(as other: App) -> Bool {
-        let sameListing = listing === other.listing || listing.fields.sameServedFields(as: other.listing.fields)
-        if record === other.record { return sameListing && storeSegment == other.storeSegment }
-        return sameListing && record.fields.sameServedFieldsButStoreUrl(as: other.record.fields)
-            && sameStoreUrl(as: other)
+        if record === other.record, listing === other.listing { return storeSegment == other.storeSegment }
+        return ServedValues(of: self, storeUrl: storeUrl) == ServedValues(of: other, storeUrl: other.storeUrl)
     }
 
     /// Equal in every field (the floor as text).

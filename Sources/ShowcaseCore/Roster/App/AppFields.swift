@@ -18,16 +18,12 @@ struct AppFields: Sendable {
     var genreId: Int?
 
     /// True when both hold the same value in every field but the store URL (which the caller compares with
-    /// its segment). The floor is compared as text: equal text is an equal parsed floor.
+    /// its segment). The floor is compared as text: equal text is an equal parsed floor. (What a reply shows is
+    /// compared by the projection instead: ``App/hasSameServedFields(as:)``.)
     func sameFieldsButStoreUrl(as other: AppFields) -> Bool {
-        sameServedFieldsButStoreUrl(as: other) && version == other.version
-    }
-
-    /// ``sameFieldsButStoreUrl(as:)`` for the fields a reply shows (``ResolvedApp/writeFields(to:)``; not
-    /// `version`).
-    func sameServedFieldsButStoreUrl(as other: AppFields) -> Bool {
         id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
             && genre == other.genre && platform == other.platform && devices == other.devices
             && minimumOsVersion == other.minimumOsVersion && iconUrl == other.iconUrl && genreId == other.genreId
+            && version == other.version
     }
 }

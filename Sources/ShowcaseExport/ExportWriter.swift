@@ -373,28 +373,20 @@ public struct ExportWriter: Sendable {
                         state: roster.state, error: error))
             }
             let key = names.joined(separator: "/")
-            if reusing, let memo = unchangedInputs(roster, key: key, existing: existing) {
-                let paths = Platform.allCases.flatMap { roster.paths(for: $0) }
-                if paths.allSatisfy({ documents[$0] == nil && !claimed.contains($0) }) {
-                    // Inputs as the last pass rendered them: nothing to render, its files checked after the changed
-                    // rosters' are published.
-                    claimed.formUnion(paths)
-                    var rosterEntries: [ExportIndexEntry] = []
-                    for platform in Platform.allCases {
-                        for relative in roster.paths(for: platform) {
-                            rosterEntries.append(
-                                ExportIndexEntry(
-                                    path: relative, host: roster.host, storefront: roster.storefront,
-                                    platform: platform, language: roster.language, state: roster.state,
-                                    revision: memo.files[relative]?.revision, fetchedAt: roster.fetchedAt,
-                                    error: roster.error))
-                        }
-                    }
-                    candidates.append(Plan.Candidate(roster: roster, memo: memo, entries: rosterEntries))
-                    memos[key] = memo
-                    referenced.formUnion(memo.icons)
-                    continue
+            let paths = Platform.allCases.flatMap { platform in roster.paths(for: platform).map { (platform, $0) } }
+            if reusing, let memo = unchangedInputs(roster, key: key, paths: paths.map(\.1), existing: existing),
+                paths.allSatisfy({ documents[$0.1] == nil && !claimed.contains($0.1) })
+            {
+                // Inputs as the last pass rendered them: nothing to render, its files checked after the changed
+                // rosters' are published.
+                claimed.formUnion(paths.map(\.1))
+                let rosterEntries = paths.map { platform, relative in
+                    roster.indexEntry(at: relative, platform: platform, revision: memo.files[relative]?.revision)
                 }
+                candidates.append(Plan.Candidate(roster: roster, memo: memo, entries: rosterEntries))
+                memos[key] = memo
+                referenced.formUnion(memo.icons)
+                continue
             }
             if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
             let rosterIcons = Self.referencedIcons([roster])
@@ -460,11 +452,7 @@ public struct ExportWriter: Sendable {
                         documents[file.path] = file
                         made[file.path] = ExportMemory.RenderedFile(digest: file.digest)
                     }
-                    entries.append(
-                        ExportIndexEntry(
-                            path: relative, host: roster.host, storefront: roster.storefront, platform: platform,
-                            language: roster.language, state: roster.state, revision: revision,
-                            fetchedAt: roster.fetchedAt, error: roster.error))
+                    entries.append(roster.indexEntry(at: relative, platform: platform, revision: revision))
                 }
             }
             if let fingerprint = roster.fingerprint, case .latest = roster.content {
@@ -565,7 +553,7 @@ public struct ExportWriter: Sendable {
     /// fingerprint and the writer's settings are the same, and so are its document paths (a language that became
     /// the storefront's default adds one). Only for current content: a roster in a diagnostic keeps its files by
     /// reading them.
-    private func unchangedInputs(_ roster: ExportRoster, key: String, existing: ExistingFiles)
+    private func unchangedInputs(_ roster: ExportRoster, key: String, paths: [String], existing: ExistingFiles)
         -> ExportMemory.Rendered?
     {
         switch roster.content {
@@ -575,9 +563,8 @@ public struct ExportWriter: Sendable {
         guard let fingerprint = roster.fingerprint, let memo = existing.rendered[key], memo.fingerprint == fingerprint,
             memo.settings == settingsKey, !memo.files.isEmpty
         else { return nil }
-        // Each document has one file of each renderer beside it, so equal counts and every path known mean the
-        // same files.
-        let paths = Platform.allCases.flatMap { roster.paths(for: $0) }
+        // Each document (`paths`) has one file of each renderer beside it, so equal counts and every path known mean
+        // the same files.
         guard memo.files.count == paths.count * (1 + renderers.count), paths.allSatisfy({ memo.files[$0] != nil })
         else { return nil }
         return memo

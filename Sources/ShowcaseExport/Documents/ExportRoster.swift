@@ -106,6 +106,13 @@ public struct ExportRoster: Sendable {
         }
     }
 
+    /// The line of `index.json` for its document of `platform` at `relative`, with `revision`.
+    func indexEntry(at relative: String, platform: Platform, revision: Int?) -> ExportIndexEntry {
+        ExportIndexEntry(
+            path: relative, host: host, storefront: storefront, platform: platform, language: language, state: state,
+            revision: revision, fetchedAt: fetchedAt, error: error)
+    }
+
     /// The revision its documents carry, when the caller gave one.
     var revision: Int? {
         switch content {

@@ -102,6 +102,28 @@ struct OneShotIconTests {
         #expect(try OneShotTests.identities(under: bed.directory.appendingPathComponent("state")) == state)
     }
 
+    @Test("an icon file removed from the tree is fetched again by the next run, before its documents are written")
+    func removedIconFetchedAgain() throws {
+        let bed = try bed()
+        let first = try OneShotRun.run(bed)
+        #expect(first.status == 0, "\(first)")
+        let line = try #require(iconLine(first), "\(first.stdout)")
+        let removed = try #require(bed.exportedFiles().first { $0.hasPrefix("icons/") })
+        try FileManager.default.removeItem(at: bed.exported(removed))
+        bed.replay.clearRequests()
+
+        let second = try OneShotRun.run(bed)
+        #expect(second.status == 0, "\(second)")
+        #expect(iconLine(second) == line, "\(second.stdout)")
+        #expect(bed.requests(matching: "/lookup").isEmpty)
+        #expect(!imageRequests(bed).isEmpty, "the removed icon was not fetched again")
+        #expect(FileManager.default.fileExists(atPath: bed.exported(removed).path))
+        let listing = try documents(bed).values.joined().contains {
+            ($0["icons"] as? [String: String])?["128"] == removed
+        }
+        #expect(listing, "no document lists \(removed) again")
+    }
+
     @Test("an icon whose body is not an image is refused, logged and counted; the exit status stays 0")
     func refusedIcon() throws {
         let bed = try bed()

@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 import LookupReplay
 import ShowcaseCore
 import Testing
@@ -160,5 +161,23 @@ struct OneShotIconTests {
         for app in try documents(bed).values.joined() {
             #expect((app["icons"] as? [String: String] ?? [:]).isEmpty, "\(app)")
         }
+    }
+
+    @Test("SIGINT stops a run waiting on icons: the export is written without them, counted failed, and it exits 0")
+    func interruptStopsIconWait() throws {
+        let bed = try bed(icons: false)
+        #expect(try OneShotRun.run(bed).status == 0)
+        bed.timeout = "60s"
+        try configure(bed, icons: true)
+        bed.replay.inject(.delay(.seconds(40)), matching: "bb.")
+        let started = try OneShotRun.start(bed)
+        try waitFor(timeout: .seconds(20)) { !imageRequests(bed).isEmpty }
+        kill(started.pid, SIGINT)
+        // Bounded below the hang and the default --max-wait of 10 minutes: only the signal can end the run in it.
+        let run = try started.wait(timeout: .seconds(30))
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("stopped waiting on signal \(SIGINT)"), "\(run.stderr)")
+        let line = try #require(iconLine(run), "\(run.stdout)")
+        #expect(line.hasPrefix("icons: 0 of ") && line.hasSuffix(" failed"), "\(line)")
     }
 }

@@ -30,6 +30,18 @@ struct OneShotIconTests {
         try bed.writeConfig()
     }
 
+    /// A bed whose cache is warm (a run without icons), then with icons and an artwork host that answers no image
+    /// request for 40 s, beyond which `lookup.timeout` (60 s) would only end it later: a run spends its time on icons.
+    func hangingArtworkBed() throws -> TestBed {
+        let bed = try bed(icons: false)
+        let warm = try OneShotRun.run(bed)
+        guard warm.status == 0 else { throw HarnessError("the warming run failed: \(warm)") }
+        bed.timeout = "60s"
+        try configure(bed, icons: true)
+        bed.replay.inject(.delay(.seconds(40)), matching: "bb.")
+        return bed
+    }
+
     /// The JSON documents the export holds (every host, storefront and platform), by path.
     func documents(_ bed: TestBed) throws -> [String: [[String: Any]]] {
         var found: [String: [[String: Any]]] = [:]
@@ -143,12 +155,7 @@ struct OneShotIconTests {
 
     @Test("an artwork host that never answers is bounded by --max-wait: the run ends, counts them failed, exits 0")
     func hangingArtworkHost() throws {
-        let bed = try bed(icons: false)
-        // A warm cache first, so the run below spends --max-wait on icons alone.
-        #expect(try OneShotRun.run(bed).status == 0)
-        bed.timeout = "60s"
-        try configure(bed, icons: true)
-        bed.replay.inject(.delay(.seconds(40)), matching: "bb.")
+        let bed = try hangingArtworkBed()
         // The bound is below both the hang and lookup.timeout: only --max-wait can end the run in it.
         let run = try OneShotRun.run(bed, ["--max-wait", "2s"], timeout: .seconds(30))
         #expect(run.status == 0, "\(run)")
@@ -165,11 +172,7 @@ struct OneShotIconTests {
 
     @Test("SIGINT stops a run waiting on icons: the export is written without them, counted failed, and it exits 0")
     func interruptStopsIconWait() throws {
-        let bed = try bed(icons: false)
-        #expect(try OneShotRun.run(bed).status == 0)
-        bed.timeout = "60s"
-        try configure(bed, icons: true)
-        bed.replay.inject(.delay(.seconds(40)), matching: "bb.")
+        let bed = try hangingArtworkBed()
         let started = try OneShotRun.start(bed)
         try waitFor(timeout: .seconds(20)) { !imageRequests(bed).isEmpty }
         kill(started.pid, SIGINT)

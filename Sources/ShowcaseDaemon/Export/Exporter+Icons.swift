@@ -77,8 +77,8 @@ extension Exporter {
         let late = Set(lacking.map(\.key)).filter { icons.outcome(of: $0) == nil }.count
         if late > 0 {
             log.warning(
-                "\(late) \(late == 1 ? "icon was" : "icons were") not fetched within --max-wait: their apps keep "
-                    + "iconUrl only, and the next run fetches them")
+                "\(late) \(late == 1 ? "icon was" : "icons were") not fetched before the run stopped waiting "
+                    + "(--max-wait, or a signal): their apps keep iconUrl only, and the next run fetches them")
         }
         return Set(asked.map(\.key))
     }

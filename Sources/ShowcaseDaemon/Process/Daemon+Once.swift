@@ -7,16 +7,18 @@ extension Daemon {
     /// `showcased --once` (SPEC §17): the daemon's parts in another composition — the same configuration,
     /// cache, ``RosterService``, ``Refresher``, rate limiter and export writer, but no socket, no scheduler loop
     /// and no services running until a signal. The cache is read, every edition that is not fresh is refreshed
-    /// once (``CatchUpPass``, bounded by `--max-wait`), the icons its documents reference are mirrored within the same
-    /// bound (``Exporter/mirrorIcons(for:until:)``), the export is written once, the report is printed, and the
-    /// exit status is the report's (an icon refused or not fetched is counted, never a failure of the run). The caller holds the cache directory's ``CacheLock`` throughout.
+    /// once (``CatchUpPass``, bounded by `--max-wait`), the icons its documents reference are mirrored within the
+    /// same bound (``Exporter/mirrorIcons(for:until:)``), the export is written once, the report is printed, and the
+    /// exit status is the report's (an icon refused or not fetched is counted, never a failure of the run). The
+    /// caller holds the cache directory's ``CacheLock`` throughout.
     ///
     /// A second run inside `refresh.interval` finds every roster fresh, makes no request, and its export pass
     /// finds every document as it would write it, so nothing in the cache or the export is rewritten; the icon index
     /// in `state.directory` names every icon it mirrored, so none is fetched again.
     ///
     /// SIGTERM or SIGINT (`signals`) stops the waiting as `--max-wait` does: the refresh in progress finishes
-    /// (its cache write included), the export is written from what there is, and the report says what is left.
+    /// (its cache write included), icons still downloading are left, the export is written from what there is, and
+    /// the report says what is left.
     static func runOnce(
         _ options: DaemonOptions, configuration: Configuration, configPath: String,
         load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, clock: any ShowcaseClock, log: DaemonLog,

@@ -23,7 +23,7 @@ struct OneShotReport: Sendable {
         var rows = 0
         /// The apps `Roster.Get` lists by default: on ``platform``, the host itself and exclusions left out.
         var apps: Int
-        /// `defaults.platform`: the platform of ``apps``.
+        /// `default_platform`: the platform of ``apps``.
         var platform = Platform.ios
         /// When the roster served was fetched; nil without one.
         var fetchedAt: Date?

@@ -3,11 +3,12 @@
 # for each recipe, a throwaway git repository of a static site (showcase.yaml, a Makefile whose `site` target
 # writes public/) is built twice from fresh clones, with the recipe's own variables and its own shell lines
 # (the `showcased --once` step, the site build and the publish step, taken from the recipe's text):
-#   1. cold: the run exits 0, fetches S + H rosters and identities from lookup-replay (loopback), and the site
-#      ships the export under public/showcase/;
+#   1. cold: the run exits 0, fetches S + H rosters and identities from lookup-replay (loopback, drawing the
+#      artwork with --serve-icons), mirrors every icon the documents reference once (export.icons) and says so,
+#      and the site ships the export, icons and all, under public/showcase/;
 #   2. the cached directories saved as a tarball after run 1, restored into the second clone with every
-#      mtime changed (as a CI cache restore does): the run makes no upstream request and public/showcase/ is
-#      byte-identical to the first build's.
+#      mtime changed (as a CI cache restore does): the run makes no upstream request, fetches no icon, and
+#      public/showcase/ is byte-identical to the first build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 >"$work/replay.out" 2>"$work/replay.log" &
+"$bin_dir/lookup-replay" --fixtures Fixtures/lookup --port 0 --serve-icons >"$work/replay.out" 2>"$work/replay.log" &
 replay_pid=$!
 for _ in $(seq 100); do
     [ -s "$work/replay.out" ] && break
@@ -37,7 +38,8 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 replay=http://127.0.0.1:$(head -n 1 "$work/replay.out")
-requests() { curl -fsS "$replay/_replay/requests" | { grep -o '"sequence"' || true; } | wc -l; }
+requests() { curl -fsS "$replay/_replay/requests" | { grep -o '"path":"/lookup"' || true; } | wc -l; }
+icon_requests() { curl -fsS "$replay/_replay/requests" | { grep -oE '"path":"[^"]*bb\.[a-z]+"' || true; } | wc -l; }
 
 # One line of the recipe: the first line but comments holding PATTERN, without a YAML `run:` key or list dash.
 recipe_line() { # FILE PATTERN
@@ -72,8 +74,8 @@ hosts:
   - bundle_id: com.quietharbor.Knotbook
 storefronts: [us, de, jp]
 refresh: {interval: 24h, jitter: 10%, retry: 5m}
-lookup: {endpoint: "$replay/lookup", timeout: 5s, rate_limit: 600/min}
-export: {directory: showcase-export, gzip: true, feed: true}
+lookup: {endpoint: "$replay/lookup", timeout: 5s, rate_limit: 600/min, artwork_hosts: ["$replay/"]}
+export: {directory: showcase-export, gzip: true, feed: true, icons: {sizes: [128]}}
 state: {directory: .showcase-state}
 YAML
     printf 'site:\n\tmkdir -p public && echo "<h1>Quiet Harbor</h1>" >public/index.html\n' >"$site/Makefile"
@@ -85,7 +87,7 @@ YAML
         (
             cd "$1"
             export PATH="$bin_dir:$PATH"
-            eval "$once" && eval "$build" && eval "$publish"
+            eval "$once" >"$1.report" && eval "$build" && eval "$publish"
         ) >"$1.log" 2>&1 || { cat "$1.log" >&2; fail "$name: the recipe's steps failed in $(basename "$1")"; }
     }
 
@@ -97,7 +99,16 @@ YAML
     [ "$cold" = 5 ] || fail "$name: the cold run made $cold upstream requests, not S + H = 3 + 2"
     [ -f "$work/$name-1/public/showcase/v1/com.quietharbor.TideLog/de/ios.json" ] \
         || fail "$name: the site does not ship the export"
-    ok "$name: cold run, $cold requests (S + H), the export published with the site"
+    local icons shipped listed
+    icons=$(icon_requests)
+    shipped=$(find "$work/$name-1/public/showcase/v1/icons" -type f -name '*.png' 2>/dev/null | wc -l)
+    listed=$(grep -c '"128": "icons/' "$work/$name-1/public/showcase/v1/com.quietharbor.TideLog/de/ios.json") \
+        || fail "$name: the published documents list no icons"
+    [ "$icons" -gt 0 ] && [ "$shipped" -gt 0 ] && [ "$shipped" -le "$icons" ] \
+        || fail "$name: $icons icon requests, $shipped icons published"
+    grep -qx "icons: $icons of $icons mirrored" "$work/$name-1.report" \
+        || fail "$name: the report does not say 'icons: $icons of $icons mirrored': $(cat "$work/$name-1.report")"
+    ok "$name: cold run, $cold requests (S + H), $icons icons mirrored once, the export published with the site"
 
     # The CI cache: saved as a tarball, restored into a fresh clone with every mtime changed.
     # The feeds (export.feed) make the state directory count: without it the second run starts a new history
@@ -112,9 +123,10 @@ YAML
     local warm
     warm=$(requests)
     [ "$warm" = 0 ] || fail "$name: the run after the restore made $warm upstream requests"
+    [ "$(icon_requests)" = 0 ] || fail "$name: the run after the restore fetched $(icon_requests) icons again"
     diff -r "$work/$name-1/public/showcase" "$work/$name-2/public/showcase" >"$work/$name.diff" 2>&1 \
         || fail "$name: the second build's showcase files differ from the first's: $(head -c 2000 "$work/$name.diff")"
-    ok "$name: after a restore with new mtimes, no request and byte-identical showcase files"
+    ok "$name: after a restore with new mtimes, no request, no icon fetched and byte-identical showcase files"
 }
 
 for recipe in examples/ci/github-actions.yml examples/ci/gitlab-ci.yml; do

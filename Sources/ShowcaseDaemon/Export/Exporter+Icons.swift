@@ -1,4 +1,5 @@
 import FoundationEssentials
+@preconcurrency import Glibc
 import Locking
 import ShowcaseCore
 import ShowcaseExport
@@ -40,8 +41,69 @@ extension Exporter {
                     + "fetched again after a restart")
         }
         state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
-        icons.want(asked.filter { index[$0.key] == nil }, settings: settings)
+        if plan.fetchesLackingIcons { icons.want(asked.filter { index[$0.key] == nil }, settings: settings) }
         return report
+    }
+
+    /// The icons first, for a one-shot run (SPEC §17): every icon `plan`'s documents reference and the index lacks
+    /// (or names a file no longer in the tree) is asked of the fetcher — by the same rules, one request per key, two
+    /// at a time — and waited for until all have ended or `deadline` passes, so the pass that follows stores them
+    /// and writes documents that already list them. `plan` must be ``Plan/built``: every roster's apps known.
+    /// Returns every key the documents reference (for ``tally(_:)``); nil without `export.icons`.
+    func mirrorIcons(for plan: Plan, until deadline: ContinuousClock.Instant) async -> Set<IconKey>? {
+        guard let sizes = plan.settings.icons?.sizes, !sizes.isEmpty, let settings = plan.iconFetch else {
+            return nil
+        }
+        var index = iconIndex(in: plan.stateDirectory)
+        let tree = plan.settings.directory + "/v1/"
+        index.forget(paths: index.files.filter { !Self.isRegularFile(tree + $0) })
+        state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
+        let requests = LockedBox<[IconFetcher.Request]>([])
+        for roster in plan.rosters { _ = Self.filling(roster, sizes: sizes, from: index, requests: requests) }
+        let asked = requests.withLock { $0 }
+        let lacking = asked.filter { index[$0.key] == nil }
+        guard !lacking.isEmpty else { return Set(asked.map(\.key)) }
+        let icons = self.icons
+        let clock = self.clock
+        if clock.instant < deadline {
+            icons.want(lacking, settings: settings)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await icons.settled() }
+                group.addTask { try? await clock.sleep(until: deadline) }
+                _ = await group.next()
+                group.cancelAll()
+            }
+        }
+        let late = Set(lacking.map(\.key)).filter { icons.outcome(of: $0) == nil }.count
+        if late > 0 {
+            log.warning(
+                "\(late) \(late == 1 ? "icon was" : "icons were") not fetched before the run stopped waiting "
+                    + "(--max-wait, or a signal): their apps keep iconUrl only, and the next run fetches them")
+        }
+        return Set(asked.map(\.key))
+    }
+
+    /// What became of `referenced` after the pass that followed ``mirrorIcons(for:until:)``: mirrored when the index
+    /// names its file now (the pass stored it, or it was there and still is), else refused or failed as the
+    /// fetcher's last request for it ended (never asked, or still running at `--max-wait`: failed).
+    func tally(_ referenced: Set<IconKey>) -> IconTally {
+        let index = state.withLock { $0.iconIndex?.index } ?? IconIndex()
+        var tally = IconTally(referenced: referenced.count)
+        for key in referenced {
+            if index[key] != nil {
+                tally.mirrored += 1
+            } else if icons.outcome(of: key) == .refused {
+                tally.refused += 1
+            } else {
+                tally.failed += 1
+            }
+        }
+        return tally
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The index for `directory`: the one the last pass left when it was for the same directory, else read from
@@ -88,6 +150,23 @@ extension Exporter {
         case .keepLastGood, .absent: break
         }
         return filled
+    }
+}
+
+extension Exporter.Plan {
+    /// The plan of a one-shot run, which hands it both to ``Exporter/mirrorIcons(for:until:)`` and to its one pass:
+    /// every deferred roster's apps built now, so they are built once (a pass builds a deferred roster anyway when
+    /// its memory cannot vouch for the files, which is always so in a new process), and no icon asked for after the
+    /// pass (the run ends with it).
+    var built: Exporter.Plan {
+        var plan = self
+        plan.rosters = rosters.map { roster in
+            var roster = roster
+            if case .deferred(let now, let apps) = roster.content { roster.content = .latest(apps: apps(), now: now) }
+            return roster
+        }
+        plan.fetchesLackingIcons = false
+        return plan
     }
 }
 

@@ -30,6 +30,9 @@ final class Exporter: Sendable {
         var stateDirectory: String = ""
         /// What the icon fetcher may do under this configuration; nil without `export.icons`.
         var iconFetch: IconFetcher.Settings?
+        /// Whether the pass asks the fetcher for the icons its documents lack, for a later pass (the daemon); false
+        /// for a one-shot run, which asked before its one pass (``mirrorIcons(for:until:)``) and exits after it.
+        var fetchesLackingIcons = true
     }
 
     /// A finished pass, for Status.
@@ -70,7 +73,7 @@ final class Exporter: Sendable {
     let debounce: Duration
     /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
     let icons: IconFetcher
-    private let clock: any ShowcaseClock
+    let clock: any ShowcaseClock
     let log: DaemonLog
     let state: Lock<State>
     private let wakeups: AsyncStream<Void>

@@ -56,16 +56,31 @@ final class IconFetcher: Sendable {
         var reasons: [IconFailureReason: Int] = [:]
     }
 
+    /// How the last request for a key ended.
+    enum Outcome: Sendable, Equatable {
+        /// Downloaded and checked: stored by the next pass.
+        case fetched
+        /// The URL, the answer or the image broke a rule (not an allowed host, a redirect, too large, not an
+        /// image, the wrong size).
+        case refused
+        /// The transfer did not complete (a timeout, a refused connection, an HTTP error).
+        case failed
+    }
+
     private struct State {
         var queue: [(Request, Settings)] = []
         /// Keys queued or being fetched.
         var pending = Set<IconKey>()
         var running = 0
         var fetched: [IconKey: Fetched] = [:]
-        /// Keys fetched, refused or failed, with the round (roster fetch) they were asked for in: asked for again
-        /// only for a later round, so a file that cannot be stored, or an icon refused, is never fetched in a loop.
-        var done: [IconKey: Date?] = [:]
+        /// Keys fetched, refused or failed, with the round (roster fetch) they were asked for in and how they
+        /// ended: asked for again only for a later round, so a file that cannot be stored, or an icon refused, is
+        /// never fetched in a loop.
+        var done: [IconKey: (round: Date?, outcome: Outcome)] = [:]
         var counters = Counters()
+        /// ``settled()`` calls waiting for the queue to empty, by ticket.
+        var settleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var lastTicket = 0
     }
 
     /// Downloads at a time (SPEC §16).
@@ -89,6 +104,34 @@ final class IconFetcher: Sendable {
     /// Keys queued or running now.
     var pendingCount: Int { state.withLock { $0.pending.count } }
 
+    /// How `key`'s last request ended; nil when it was never asked for, or is queued or running now.
+    func outcome(of key: IconKey) -> Outcome? { state.withLock { $0.done[key]?.outcome } }
+
+    /// Returns once nothing is queued or running (at once when nothing is), or when the calling task is cancelled:
+    /// a one-shot run waits here, bounded by `--max-wait`, for the icons it asked for before it writes the
+    /// documents that reference them.
+    func settled() async {
+        let ticket = state.withLock { state -> Int? in
+            guard !state.pending.isEmpty else { return nil }
+            state.lastTicket &+= 1
+            return state.lastTicket
+        }
+        guard let ticket else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Checked under the lock the cancellation handler takes too, so a cancellation is never missed.
+                let now = state.withLock { state -> Bool in
+                    if state.pending.isEmpty || Task.isCancelled { return true }
+                    state.settleWaiters[ticket] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.settleWaiters.removeValue(forKey: ticket) }?.resume()
+        }
+    }
+
     /// Queues every request not already queued, running, waiting to be stored, or done (fetched, refused or failed)
     /// for the same or a later round of its roster; returns at once. Requests for one key from several rosters count
     /// once, with the latest round among them.
@@ -106,8 +149,8 @@ final class IconFetcher: Sendable {
         let start = state.withLock { state -> Int in
             for key in order where !state.pending.contains(key) && state.fetched[key] == nil {
                 let request = latest[key]!
-                if let doneRound = state.done[key] {
-                    guard let round = request.round, let doneRound, round > doneRound else { continue }
+                if let done = state.done[key] {
+                    guard let round = request.round, let doneRound = done.round, round > doneRound else { continue }
                     state.done[key] = nil
                 }
                 state.pending.insert(key)
@@ -132,18 +175,23 @@ final class IconFetcher: Sendable {
     private func work() async {
         while let (request, settings) = next() {
             let outcome = await fetch(request, settings: settings)
-            state.withLock { state in
+            let settled = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.pending.remove(request.key)
-                state.done[request.key] = request.round
                 switch outcome {
                 case .success(let fetched):
                     state.fetched[request.key] = fetched
+                    state.done[request.key] = (request.round, .fetched)
                     state.counters.ok += 1
                 case .failure(let failure):
+                    state.done[request.key] = (request.round, failure.refused ? .refused : .failed)
                     if failure.refused { state.counters.refused += 1 } else { state.counters.failed += 1 }
                     state.counters.reasons[failure.kind, default: 0] += 1
                 }
+                guard state.pending.isEmpty else { return [] }
+                defer { state.settleWaiters = [:] }
+                return Array(state.settleWaiters.values)
             }
+            for waiter in settled { waiter.resume() }
             switch outcome {
             case .success: fetchedHandler()
             case .failure(let failure):

@@ -7,14 +7,18 @@ extension Daemon {
     /// `showcased --once` (SPEC §17): the daemon's parts in another composition — the same configuration,
     /// cache, ``RosterService``, ``Refresher``, rate limiter and export writer, but no socket, no scheduler loop
     /// and no services running until a signal. The cache is read, every edition that is not fresh is refreshed
-    /// once (``CatchUpPass``, bounded by `--max-wait`), the export is written once, the report is printed, and the
-    /// exit status is the report's. The caller holds the cache directory's ``CacheLock`` throughout.
+    /// once (``CatchUpPass``, bounded by `--max-wait`), the icons its documents reference are mirrored within the
+    /// same bound (``Exporter/mirrorIcons(for:until:)``), the export is written once, the report is printed, and the
+    /// exit status is the report's (an icon refused or not fetched is counted, never a failure of the run). The
+    /// caller holds the cache directory's ``CacheLock`` throughout.
     ///
     /// A second run inside `refresh.interval` finds every roster fresh, makes no request, and its export pass
-    /// finds every document as it would write it, so nothing in the cache or the export is rewritten.
+    /// finds every document as it would write it, so nothing in the cache or the export is rewritten; the icon index
+    /// in `state.directory` names every icon it mirrored, so none is fetched again.
     ///
     /// SIGTERM or SIGINT (`signals`) stops the waiting as `--max-wait` does: the refresh in progress finishes
-    /// (its cache write included), the export is written from what there is, and the report says what is left.
+    /// (its cache write included), icons still downloading are left, the export is written from what there is, and
+    /// the report says what is left.
     static func runOnce(
         _ options: DaemonOptions, configuration: Configuration, configPath: String,
         load: @escaping @Sendable () throws(ConfigErrors) -> Configuration, clock: any ShowcaseClock, log: DaemonLog,
@@ -46,11 +50,18 @@ extension Daemon {
                 do { try await clock.sleep(for: .seconds(1)) } catch { return }
             }
         }
-        let pass = CatchUpPass(editions: due, deadline: clock.instant + options.maxWait)
-        let work = Task {
-            await pass.run(
+        let deadline = clock.instant + options.maxWait
+        let pass = CatchUpPass(editions: due, deadline: deadline)
+        // The refreshes, then the icons the export's documents reference (SPEC §17), both inside `--max-wait`:
+        // the one pass below then writes documents that already list them.
+        let work = Task { () -> (CatchUpPass.Result, Exporter.Plan?, Set<IconKey>?) in
+            let result = await pass.run(
                 clock: clock, limiter: limiter, isDue: { service.isDue($0) },
                 refresh: { await service.refresher.refresh($0) }, finished: { progress.finished($0) })
+            guard let plan = service.exportPlan()?.built else { return (result, nil, nil) }
+            let referenced = await service.exporter.mirrorIcons(
+                for: plan, until: Task.isCancelled ? clock.instant : deadline)
+            return (result, plan, referenced)
         }
         let interruption = Task { () -> Int32? in
             for await number in signals where number != SIGHUP {
@@ -59,7 +70,7 @@ extension Daemon {
             }
             return nil
         }
-        let result = await work.value
+        let (result, plan, referenced) = await work.value
         interruption.cancel()
         let signal = await interruption.value
         ticker.cancel()
@@ -73,10 +84,10 @@ extension Daemon {
                     + "have kept this run waiting longer; rosters not refreshed keep their last good files")
         }
 
-        let export = await service.exporter.passNow { service.exportPlan() }
+        let export = await service.exporter.passNow { plan }
         let report = OneShotReport(
             rosters: service.oneShotRosters(), requests: service.upstream.snapshot.requests, export: export,
-            stoppedWaiting: result.stoppedWaiting)
+            icons: referenced.map { service.exporter.tally($0) }, stoppedWaiting: result.stoppedWaiting)
         if options.json {
             StandardStream.output.write(report.json + Data("\n".utf8))
         } else {
@@ -84,7 +95,8 @@ extension Daemon {
         }
         log.notice(
             "one-shot run: \(due.count) of \(configuration.editions.count) rosters due, "
-                + "\(report.requests) upstream requests" + (export.map { "; \($0.summary)" } ?? ""))
+                + "\(report.requests) upstream requests" + (export.map { "; \($0.summary)" } ?? "")
+                + (report.icons.map { "; \($0.line)" } ?? ""))
         return report.exitStatus
     }
 }

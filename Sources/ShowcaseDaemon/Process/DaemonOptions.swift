@@ -39,11 +39,15 @@ public struct DaemonOptions: Sendable, Equatable {
                             /etc/showcase/showcase.yaml as root, else $XDG_CONFIG_HOME/showcase/showcase.yaml)
           --socket PATH     socket to listen on, overriding socket.path (ignored under socket activation)
           --cache-dir PATH  cache directory, overriding cache.directory
-          --once            refresh every missing or stale roster, write the export, print one line
-                            per roster and exit; opens no socket (for a static site built in CI)
+          --once            refresh every missing or stale roster, mirror the icons its documents
+                            reference (export.icons), write the export, print one line per roster
+                            ("17 rows, 11 apps on iOS": rows upstream sent, apps served on the
+                            default platform) and one for icons ("icons: 32 of 32 mirrored", with
+                            refused and failed counts) and exit; opens no socket (for a static site
+                            built in CI)
           --max-wait DURATION
-                            with --once: stop waiting for the rate limit or a Retry-After after this
-                            long (30s, 10m; default 10m)
+                            with --once: stop waiting for the rate limit, a Retry-After or an icon
+                            download after this long (30s, 10m; default 10m)
           --json            with --once: print the report as one JSON document, and no progress
           --help            print this help
           -V, --version     print the version
@@ -53,7 +57,8 @@ public struct DaemonOptions: Sendable, Equatable {
         Exit status: 0 stopped cleanly, 64 usage error, 78 configuration invalid, 71 socket unavailable
         or cache directory in use. With --once: 0 every roster fresh, 1 a diagnostic (malformed
         response, missing entity parameter, host app not found), 73 export not written, 75 a roster
-        left stale or unavailable by a transport failure or by --max-wait
+        left stale or unavailable by a transport failure or by --max-wait; an icon refused or not
+        fetched is counted in the report and changes no exit status
         """
 
     /// Every flag ``usage`` names (`--config`, `-V`), for the guess after an unknown one: read from the help, so a

@@ -37,7 +37,8 @@ final class Refresher: Sendable {
         var failure: LookupError?
         var cacheFailure: String?
         var changed = false
-        var apps = 0
+        /// Each developer's software rows, as upstream sent them (less rows dropped as unusable).
+        var rows: [(artistId: Int, rows: Int)] = []
 
         let hosts = snapshot.configuration.hosts.map(\.bundleID)
         let identityRequests = RefreshPlan.identityRequests(
@@ -132,7 +133,7 @@ final class Refresher: Sendable {
                 history.record(
                     roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep)
                 if state.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
-                apps += roster.apps.count
+                rows.append((artistId, roster.apps.count))
             } catch {
                 persist(
                     error, of: .roster(artistId: artistId, language: edition.language), in: storefront, cache: cache)
@@ -151,7 +152,12 @@ final class Refresher: Sendable {
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
         if !rosters.isEmpty {
-            log.info("refreshed \(edition): \(apps) apps" + (changed ? " (changed)" : " (unchanged)"), fields: fields)
+            // Rows, named so: each host's `--once` report line gives its developer's rows and the apps served on the
+            // default platform (`17 rows, 11 apps on iOS`), and the same row count must read the same here.
+            let counted = rows.map { "\($0.rows) \($0.rows == 1 ? "row" : "rows") from developer \($0.artistId)" }
+            log.info(
+                "refreshed \(edition): \(counted.joined(separator: ", "))" + (changed ? " (changed)" : " (unchanged)"),
+                fields: fields)
         }
         return .updated(changed: changed)
     }

@@ -21,7 +21,8 @@ extension RosterService {
     }
 
     /// Every configured host in every configured edition as `Roster.Get` answers it now, for a one-shot run's
-    /// report (the same ``RosterView`` every reply is built from).
+    /// report (the same ``RosterView`` every reply is built from): the rows its developer's roster holds, and the apps
+    /// `Get` lists on the default platform.
     func oneShotRosters() -> [OneShotReport.Roster] {
         let snapshot = state.config
         var rosters: [OneShotReport.Roster] = []
@@ -32,8 +33,8 @@ extension RosterService {
                 let view = view(for: request, keepWarm: false)
                 rosters.append(
                     OneShotReport.Roster(
-                        host: host.bundleID, edition: edition, state: view.state, apps: view.apps.count,
-                        fetchedAt: view.fetchedAt,
+                        host: host.bundleID, edition: edition, state: view.state, rows: view.roster?.apps.count ?? 0,
+                        apps: view.apps.count, platform: request.platform, fetchedAt: view.fetchedAt,
                         error: view.problem?.description ?? state.lastRefreshError(edition)?.description))
             }
         }

@@ -188,4 +188,35 @@ struct IconFetcherTests {
         #expect(await harness.ended(2) == .init(ok: 1, failed: 1, reasons: [.httpStatus: 1]))
         #expect(harness.imageRequests.count == 2)
     }
+
+    @Test("settled() returns once every icon asked for has ended, each with its outcome, and at once when idle")
+    func settlesWithOutcomes() async throws {
+        let harness = try Harness()
+        await harness.fetcher.settled()
+        harness.replay.inject(.body(try harness.file(Data("not an image".utf8))), matching: "/31/", count: 1)
+        harness.replay.inject(.status(500), matching: "/32/", count: 1)
+        harness.fetcher.want([30, 31, 32, 33, 34].map { harness.request($0) }, settings: harness.settings)
+        #expect(harness.fetcher.outcome(of: harness.request(30).key) == nil)
+        await harness.fetcher.settled()
+        #expect(harness.fetcher.pendingCount == 0)
+        #expect(harness.imageRequests.count == 5)
+        let outcomes = [30, 31, 32, 33, 34].map { harness.fetcher.outcome(of: harness.request($0).key) }
+        #expect(outcomes == [.fetched, .refused, .failed, .fetched, .fetched])
+        #expect(harness.fetcher.outcome(of: harness.request(35).key) == nil)
+    }
+
+    @Test("settled() returns when its task is cancelled, with a download still hanging")
+    func settledEndsOnCancellation() async throws {
+        let harness = try Harness(timeout: .seconds(60))
+        harness.replay.inject(.delay(.seconds(30)), matching: "bb.")
+        harness.fetcher.want([harness.request(40)], settings: harness.settings)
+        let fetcher = harness.fetcher
+        let waiting = Task { await fetcher.settled() }
+        // Bounded against hangs only: the wait is cancelled at once, long before the download could end.
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        await waiting.value
+        #expect(harness.fetcher.pendingCount == 1)
+        #expect(harness.fetcher.outcome(of: harness.request(40).key) == nil)
+    }
 }

@@ -153,6 +153,33 @@ struct OneShotTests {
         #expect(bed.requests(matching: "limit=200&country=de").count == 2)
     }
 
+    @Test("a roster line names the rows upstream sent, as the log's refreshed line counts them, and the apps on iOS")
+    func rowsAgreeWithLog() throws {
+        let bed = try bed()
+        let run = try OneShotRun.run(bed)
+        #expect(run.status == 0, "\(run)")
+        // The fixture's software rows for the developer in us, counted from the body the replay serves.
+        let body = try JSONSerialization.jsonObject(with: TestBed.fixtureData("roster-\(TestBed.artistId)-us.json"))
+        let results = (body as? [String: Any])?["results"] as? [[String: Any]] ?? []
+        let rows = results.filter { $0["wrapperType"] as? String == "software" }.count
+        #expect(rows > 0)
+        #expect(run.stderr.contains("refreshed us: \(rows) rows from developer \(TestBed.artistId)"), "\(run.stderr)")
+        let line = try #require(run.lines.first { $0.hasPrefix("\(TestBed.knotbook) us: ") }, "\(run.stdout)")
+        #expect(line.contains(": fresh, \(rows) rows, "), "\(line)")
+        let apps = try #require(Int(line.split(separator: ",")[2].split(separator: " ")[0]), "\(line)")
+        #expect(apps > 0 && apps < rows && line.contains(", \(apps) apps on iOS, fetched "), "\(line)")
+        // --json: the same numbers, the fields named as the line names them.
+        let json = try OneShotRun.run(bed, ["--json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let roster = try #require(
+            (document["rosters"] as? [[String: Any]])?.first {
+                $0["host"] as? String == TestBed.knotbook && $0["storefront"] as? String == "us"
+            })
+        #expect(roster["rows"] as? Int == rows && roster["apps"] as? Int == apps, "\(roster)")
+        #expect(roster["platform"] as? String == "ios", "\(roster)")
+    }
+
     @Test("--json prints one document naming each roster's state, and the same exit status")
     func jsonReport() throws {
         let bed = try bed()

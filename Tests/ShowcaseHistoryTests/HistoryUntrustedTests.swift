@@ -77,6 +77,19 @@ struct HistoryUntrustedTests {
         #expect(second.entries.map(\.serial) == [1])
     }
 
+    @Test("a planted baseline whose time RFC 3339 cannot write is no baseline: the next roster becomes one")
+    func baselineTime() throws {
+        let scratch = try Scratch()
+        let store = HistoryStore(directory: scratch.root)
+        _ = store.record(S.roster([S.app(1)]), for: Self.key, hostTrackId: nil, keep: 100)
+        var baseline = try String(contentsOfFile: scratch.baseline, encoding: .utf8)
+        baseline = baseline.replacingOccurrences(of: "\"at\":1800000000000", with: "\"at\":1e300")
+        try baseline.write(toFile: scratch.baseline, atomically: true, encoding: .utf8)
+        #expect(try store.read(Self.key, keep: 100).get().baselineAt == nil)
+        let next = store.record(S.roster([S.app(1, version: "2.0")], at: 1), for: Self.key, hostTrackId: nil, keep: 9)
+        #expect(next.baseline == .started && next.entries.isEmpty)
+    }
+
     @Test("entries whose store or icon URL fails §5 (javascript:, data:, a foreign host) are never read back")
     func hostileURLs() throws {
         let (_, store) = try Self.planted(

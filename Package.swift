@@ -119,7 +119,7 @@ let package = Package(
 // .build/fuzz): each defines LLVMFuzzerTestOneInput and no main, so an ordinary build must not see them.
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
-        // The libFuzzer entry the six targets share (each keeps only its own test function and `<module>_main`).
+        // The libFuzzer entry the seven targets share (each keeps only its own test function and `<module>_main`).
         .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
         .executableTarget(
             name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
@@ -133,5 +133,8 @@ if Context.environment["SHOWCASE_FUZZ"] != nil {
             name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/urls"),
         .executableTarget(
             name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/images"),
+        .executableTarget(
+            name: "fuzz-history", dependencies: ["ShowcaseHistory", "ShowcaseCore", "FuzzingDriver"],
+            path: "Sources/Fuzzing/history"),
     ]
 }

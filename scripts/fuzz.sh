@@ -6,6 +6,7 @@
 #   fuzz-cache    the cache record reader (headers, apps section, identity and diagnostic files)
 #   fuzz-urls     the URL rules upstream store and icon URLs pass (and lookup.artwork_hosts entries)
 #   fuzz-images   the image header reader (PNG, JPEG, WebP) mirrored icons pass, and the icon URL sizing
+#   fuzz-history  the change history log reader (entries checked on read, a log set aside, then recorded after)
 # Each runs FUZZ_SECONDS (default 60) from its seed corpus Fixtures/fuzz/<target>/; new inputs go to
 # .build/fuzz/corpus/<target>/ (never into the repository). A crash leaves its input as
 # .build/fuzz/crashes/<target>/crash-* and fails the script: turn it into a regression test.
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"config varlink lookup cache urls images"}
+targets=${FUZZ_TARGETS:-"config varlink lookup cache urls images history"}
 build=.build/fuzz
 flags=(--build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 
@@ -37,7 +38,7 @@ for target in $targets; do
     mkdir -p "$corpus" "$crashes"
     echo "fuzz: $target for ${seconds}s"
     # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: memory per input stays bounded.
-    # The config and cache targets write their inputs to files: keep those under .build/fuzz/tmp.
+    # The config, cache and history targets write their inputs to files: keep those under .build/fuzz/tmp.
     # SWIFT_BACKTRACE=enable=no (FuzzingDriver also sets it when unset): on a Swift trap (a failed precondition)
     # the runtime's crash handler would copy every thread's stack for swift-backtrace, and ASan reports that copy
     # as a stack-buffer-underflow in whichever frame it reads first (the Varlink loop thread parked in epoll_wait,

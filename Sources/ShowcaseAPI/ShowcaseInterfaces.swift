@@ -36,17 +36,22 @@ public enum ShowcaseInterfaces {
         # InvalidParameter). Newest first (descending serial); when more match than limit: without since the
         # newest, with since the oldest after it (a client paging forward never skips one). latest: the newest
         # serial recorded. A valid storefront not kept warm answers latest 0 and no entries (no fetch).
+        # more: entries newer than the newest returned were left out (past limit, or past what one reply may
+        # carry: a reply stays within the socket's reply limit, returning the oldest that fit); ask again
+        # with since = the newest serial returned.
         method Changes(storefront: string, host: ?string, since: ?int, limit: ?int)
-            -> (storefront: string, host: string, latest: int, changes: []Change)
+            -> (storefront: string, host: string, latest: int, changes: []Change, more: ?bool)
         # kind: added | removed | updated (version, versionDate, releaseNotes) | price (formattedPrice,
         # previousFormattedPrice); at: when the change was detected
         type Change (serial: int, at: string, kind: string, id: int, name: string, platform: string,
                      storeUrl: string, iconUrl: string, version: ?string, versionDate: ?string,
                      releaseNotes: ?string, formattedPrice: ?string, previousFormattedPrice: ?string)
         # Not admin-only: what a monitoring check needs. state: ok | degraded | warming;
-        # a storefront's state: fresh | stale | warming | unavailable | failed (a diagnostic, named in error)
+        # a storefront's state: fresh | stale | warming | unavailable | failed (a diagnostic, named in error);
+        # problems: what an operator should look at (kind history: a change history set aside), degraded
         method Health() -> (state: string, refreshIntervalSeconds: int,
-                   storefronts: [](code: string, state: string, ageSeconds: ?int, error: ?string))
+                   storefronts: [](code: string, state: string, ageSeconds: ?int, error: ?string),
+                   problems: ?[](kind: string, host: ?string, storefront: ?string, detail: string))
 
         error UnknownStorefront (storefront: string)
         error UnknownHost (host: string)
@@ -68,7 +73,8 @@ public enum ShowcaseInterfaces {
                    fetchedAt: ?string, nextRefreshAt: ?string, apps: int, lastError: ?string,
                    language: ?string, droppedRows: int, truncated: bool),
                    hosts: [](bundleId: string, appId: ?int, artistId: ?int, warning: ?string),
-                   export: ?(directory: string, exportedAt: ?string, errors: int, lastError: ?string))
+                   export: ?(directory: string, exportedAt: ?string, errors: int, lastError: ?string),
+                   problems: ?[](kind: string, host: ?string, storefront: ?string, detail: string))
         method Reload() -> (generation: int)          # validate, then swap atomically, or change nothing
         method Refresh(storefront: ?string) -> (refreshed: []string, failed: [](storefront: string, error: string))
         # write the static export now; errors: what could not be written or removed (the rest is current)

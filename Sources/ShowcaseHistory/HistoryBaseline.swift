@@ -92,13 +92,24 @@ public struct HistoryBaseline: Sendable, Hashable, Codable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// The baseline a file holds, or nil when it is not one (foreign, cut, out of range).
+    /// A baseline of no developer (`artistId` 0, which no roster has), left where a log was set aside: the next
+    /// roster starts a new baseline from it, recording nothing, and serials carry on after `lastSerial`.
+    public static func placeholder(lastSerial: Int, at: Date) -> HistoryBaseline {
+        HistoryBaseline(artistId: 0, at: at, apps: [:], lastSerial: lastSerial)
+    }
+
+    /// Whether this is a ``placeholder(lastSerial:at:)``.
+    public var isPlaceholder: Bool { artistId == 0 }
+
+    /// The baseline a file holds, or nil when it is not one (foreign, cut, a serial outside 0…2⁵³, a time
+    /// RFC 3339 cannot write).
     public init?(encoded data: Data) {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
-        guard let baseline = try? decoder.decode(HistoryBaseline.self, from: data), baseline.lastSerial >= 0 else {
-            return nil
-        }
+        guard let baseline = try? decoder.decode(HistoryBaseline.self, from: data),
+            baseline.lastSerial >= 0, baseline.lastSerial <= HistoryEntry.maximumSerial,
+            baseline.at >= RFC3339.earliest, baseline.at <= RFC3339.latest
+        else { return nil }
         self = baseline
     }
 }

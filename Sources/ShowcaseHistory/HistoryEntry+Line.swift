@@ -10,11 +10,14 @@ extension HistoryEntry {
     }
 
     /// The entry one log line holds (without its `\n`), or nil for anything else: a line cut by a crash, a foreign
-    /// line, a serial below 1.
+    /// line, one longer than ``maximumLineBytes`` (never decoded), one whose `at` is no time RFC 3339 can write.
+    /// A `versionDate` that is no ``releaseDate`` is dropped, as when recorded. The serial is the log's to judge
+    /// (``HistoryLog``): out of range or order, it sets the whole log aside.
     public init?(line: some Collection<UInt8>) {
-        guard let entry = try? Self.decoder.decode(HistoryEntry.self, from: Data(line)), entry.serial >= 1 else {
-            return nil
-        }
+        guard line.count < Self.maximumLineBytes,
+            var entry = try? Self.decoder.decode(HistoryEntry.self, from: Data(line)), entry.hasWritableTime
+        else { return nil }
+        if entry.releaseDate == nil { entry.versionDate = nil }
         self = entry
     }
 

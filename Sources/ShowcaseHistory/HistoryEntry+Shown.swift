@@ -23,4 +23,11 @@ extension Array where Element == HistoryEntry {
         guard let since else { return Array(suffix(limit).reversed()) }
         return Array(lazy.filter { $0.serial > since }.prefix(limit).reversed())
     }
+
+    /// Whether entries newer than the newest of ``page(since:limit:)`` exist that it left out: with `since`, when
+    /// more than `limit` match (without it the page is the newest, so none are).
+    public func pageLeavesNewer(since: Int?, limit: Int) -> Bool {
+        guard let since else { return false }
+        return lazy.filter { $0.serial > since }.dropFirst(Swift.max(0, limit)).first != nil
+    }
 }

@@ -10,18 +10,23 @@ public enum ReleaseNotes {
 
     /// `notes` when it fits in ``maximumBytes``; else its longest prefix of whole characters that fits with
     /// ``cutMark`` after it. Empty notes are nil.
-    public static func capped(_ notes: String?) -> String? {
-        guard let notes, !notes.isEmpty else { return nil }
-        guard notes.utf8.count > maximumBytes else { return notes }
-        let budget = maximumBytes - cutMark.utf8.count
+    public static func capped(_ notes: String?) -> String? { capped(notes, toBytes: maximumBytes) }
+
+    /// `text` when it fits in `bytes` of UTF-8; else its longest prefix of whole characters that fits with
+    /// ``cutMark`` after it (nothing at all when not even the mark fits). Empty text is nil.
+    public static func capped(_ text: String?, toBytes bytes: Int) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        guard text.utf8.count > bytes else { return text }
+        let budget = bytes - cutMark.utf8.count
+        guard budget >= 0 else { return nil }
         var used = 0
-        var end = notes.startIndex
-        for index in notes.indices {
-            let size = notes[index].utf8.count
+        var end = text.startIndex
+        for index in text.indices {
+            let size = text[index].utf8.count
             guard used + size <= budget else { break }
             used += size
-            end = notes.index(after: index)
+            end = text.index(after: index)
         }
-        return String(notes[..<end]) + cutMark
+        return String(text[..<end]) + cutMark
     }
 }

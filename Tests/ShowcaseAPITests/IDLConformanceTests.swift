@@ -79,7 +79,10 @@ struct IDLConformanceTests {
             (.parameters("Changes"), [RosterChangesRequest(storefront: "us", host: "h", since: 41, limit: 5)]),
             (
                 .reply("Changes"),
-                [RosterChangesReply(storefront: "de", host: "io.example.NoteJar", latest: 7, changes: changes)]
+                [
+                    RosterChangesReply(storefront: "de", host: "io.example.NoteJar", latest: 7, changes: changes),
+                    RosterChangesReply(storefront: "de", host: "h", latest: 9, changes: changes, more: true),
+                ]
             ),
             (
                 .reply("Health"),
@@ -91,7 +94,14 @@ struct IDLConformanceTests {
                             .init(
                                 code: "jp", state: .failed, ageSeconds: nil,
                                 error: "io.showcase.Roster.MalformedResponse"),
-                        ])
+                        ]),
+                    RosterHealthReply(
+                        state: .degraded, refreshIntervalSeconds: 60, storefronts: [],
+                        problems: [
+                            ServiceProblem(
+                                kind: ServiceProblem.history, host: "io.example.NoteJar", storefront: "ca/fr",
+                                detail: "set aside")
+                        ]),
                 ]
             ),
             (.type("App"), apps),

@@ -97,6 +97,14 @@ struct RoundTripTests {
                 .init(code: "jp", state: .failed, ageSeconds: nil, error: "io.showcase.Roster.MalformedResponse"),
             ])
         #expect(try Self.overTheWire(health) == health)
+        #expect(health.encoded()["problems"] == nil, "omitted when there is none")
+        let problem = ServiceProblem(kind: ServiceProblem.history, host: "h", storefront: "us", detail: "set aside")
+        let troubled = RosterHealthReply(
+            state: .degraded, refreshIntervalSeconds: 60, storefronts: [], problems: [problem])
+        #expect(try Self.overTheWire(troubled) == troubled)
+        let paged = RosterChangesReply(storefront: "de", host: "h", latest: 9, changes: Samples.changes, more: true)
+        #expect(try Self.overTheWire(paged).more)
+        #expect(try !Self.overTheWire(changes).more)
         let metrics = AdminMetricsReply(text: "# HELP a b\n# TYPE a gauge\na 1\n")
         #expect(try Self.overTheWire(metrics) == metrics)
     }

@@ -49,7 +49,10 @@ enum Samples {
         hosts: [
             .init(bundleId: "io.example.NoteJar", appId: 1, artistId: 2, warning: "moved to another developer")
         ],
-        export: .init(directory: "/srv/export", exportedAt: "2026-11-29T14:18:44Z", errors: 1, lastError: "ENOSPC"))
+        export: .init(directory: "/srv/export", exportedAt: "2026-11-29T14:18:44Z", errors: 1, lastError: "ENOSPC"),
+        problems: [
+            .init(kind: ServiceProblem.history, host: "io.example.NoteJar", storefront: "ca", detail: "set aside")
+        ])
 
     /// Every error of both interfaces, once.
     static let errors: [ShowcaseErrorReply] = [

@@ -199,11 +199,14 @@ public struct AdminStatusReply: APIValue {
     public var hosts: [HostStatus]
     /// The static export; nil when not configured.
     public var export: ExportStatus?
+    /// What an operator should look at (a history set aside); omitted when none.
+    public var problems: [ServiceProblem] = []
 
     /// A reply with every field given.
     public init(
         version: String, configPath: String, configGeneration: Int, lastReloadError: String?, upstream: Upstream,
-        storefronts: [StorefrontStatus], hosts: [HostStatus] = [], export: ExportStatus? = nil
+        storefronts: [StorefrontStatus], hosts: [HostStatus] = [], export: ExportStatus? = nil,
+        problems: [ServiceProblem] = []
     ) {
         self.version = version
         self.configPath = configPath
@@ -213,6 +216,7 @@ public struct AdminStatusReply: APIValue {
         self.storefronts = storefronts
         self.hosts = hosts
         self.export = export
+        self.problems = problems
     }
 
     /// Reads a reply's parameters.
@@ -226,11 +230,12 @@ public struct AdminStatusReply: APIValue {
         // Absent in a reply from a daemon that predates the field.
         hosts = object.members["hosts"].map { $0.isNull } == false ? try object.array("hosts", of: HostStatus.self) : []
         export = try object.optionalValue("export")
+        problems = try object.problems()
     }
 
     /// The reply's parameters; a nil `lastReloadError` or `export` is omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 8)
+        var object = APIObjectBuilder(capacity: 9)
         object.set("version", version)
         object.set("configPath", configPath)
         object.set("configGeneration", configGeneration)
@@ -239,6 +244,7 @@ public struct AdminStatusReply: APIValue {
         object.set("storefronts", storefronts)
         object.set("hosts", hosts)
         object.set("export", export)
+        object.set(problems: problems)
         return object.object
     }
 }

@@ -50,12 +50,17 @@ public struct RosterHealthReply: APIValue {
     public var refreshIntervalSeconds: Int
     /// The warm storefronts, by code.
     public var storefronts: [Storefront]
+    /// What an operator should look at (a history set aside: the state is then `degraded`); omitted when none.
+    public var problems: [ServiceProblem]
 
     /// A reply with every field given.
-    public init(state: HealthState, refreshIntervalSeconds: Int, storefronts: [Storefront]) {
+    public init(
+        state: HealthState, refreshIntervalSeconds: Int, storefronts: [Storefront], problems: [ServiceProblem] = []
+    ) {
         self.state = state
         self.refreshIntervalSeconds = refreshIntervalSeconds
         self.storefronts = storefronts
+        self.problems = problems
     }
 
     /// Reads a reply's parameters.
@@ -63,14 +68,16 @@ public struct RosterHealthReply: APIValue {
         state = HealthState(rawValue: try object.string("state"))
         refreshIntervalSeconds = try object.int("refreshIntervalSeconds")
         storefronts = try object.array("storefronts", of: Storefront.self)
+        problems = try object.problems()
     }
 
     /// The reply's parameters.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 3)
+        var object = APIObjectBuilder(capacity: 4)
         object.set("state", state.rawValue)
         object.set("refreshIntervalSeconds", refreshIntervalSeconds)
         object.set("storefronts", storefronts)
+        object.set(problems: problems)
         return object.object
     }
 }

@@ -99,7 +99,7 @@ enum ReplyEncoding {
                 RosterHealthReply.Storefront(
                     code: entry.storefront.code, state: entry.state.wire, ageSeconds: entry.ageSeconds,
                     error: entry.problem.map { error($0, storefront: entry.storefront, host: "").name })
-            }
+            }, problems: report.problems.map(problem)
         ).encoded()
     }
 
@@ -132,8 +132,16 @@ enum ReplyEncoding {
                 AdminStatusReply.ExportStatus(
                     directory: export.directory, exportedAt: export.exportedAt.map(RFC3339.seconds),
                     errors: export.errors, lastError: export.lastError)
-            }
+            }, problems: report.problems.map(problem)
         ).encoded()
+    }
+
+    /// A history set aside, as a `history` problem.
+    static func problem(_ aside: HistorySetAside) -> ServiceProblem {
+        ServiceProblem(
+            kind: ServiceProblem.history, host: aside.key.host,
+            storefront: aside.key.edition.storefront.code + (aside.key.edition.language.map { "/" + $0.code } ?? ""),
+            detail: aside.message)
     }
 
     /// `Admin.Export`'s reply: the pass's counts and, one sentence each, what failed.
@@ -182,18 +190,34 @@ enum ReplyEncoding {
         }
     }
 
-    /// `Roster.Changes`'s reply.
-    static func changes(_ page: ChangesPage) -> JSONValue {
-        RosterChangesReply(
-            storefront: page.storefront.code, host: page.host, latest: page.latest,
-            changes: page.entries.map { entry in
-                RosterChange(
-                    serial: entry.serial, at: RFC3339.seconds(entry.at), kind: entry.kind.rawValue, id: entry.id,
-                    name: entry.name, platform: entry.platform.rawValue, storeUrl: entry.storeUrl,
-                    iconUrl: entry.iconUrl, version: entry.version, versionDate: entry.versionDate,
-                    releaseNotes: entry.releaseNotes, formattedPrice: entry.formattedPrice,
-                    previousFormattedPrice: entry.previousFormattedPrice)
-            }
+    /// The most bytes of changes one `Roster.Changes` reply carries: a quarter of the socket's per-connection
+    /// reply limit (``VarlinkServer/Limits/maxPendingOutputBytes``, 16 MiB), so a reply never closes the
+    /// connection, pipelined calls included. A history entry is at most 8 KiB, so every reply carries at least one.
+    static let changesReplyBudget = VarlinkServer.Limits().maxPendingOutputBytes / 4
+
+    /// `Roster.Changes`'s reply: the page's entries that fit in `budget` bytes, the oldest first (so a caller that
+    /// asks again with `since` = the newest serial returned misses none), with `more` when any was left out.
+    static func changes(_ page: ChangesPage, budget: Int = changesReplyBudget) -> JSONValue {
+        var kept: [RosterChange] = []
+        var size = 0
+        var buffer: [UInt8] = []
+        // Oldest first: the page's entries are newest first.
+        for entry in page.entries.reversed() {
+            let change = RosterChange(
+                serial: entry.serial, at: RFC3339.seconds(entry.at), kind: entry.kind.rawValue, id: entry.id,
+                name: entry.name, platform: entry.platform.rawValue, storeUrl: entry.storeUrl,
+                iconUrl: entry.iconUrl, version: entry.version, versionDate: entry.versionDate,
+                releaseNotes: entry.releaseNotes, formattedPrice: entry.formattedPrice,
+                previousFormattedPrice: entry.previousFormattedPrice)
+            buffer.removeAll(keepingCapacity: true)
+            change.encoded().serialize(into: &buffer)
+            guard kept.isEmpty || size + buffer.count + 1 <= budget else { break }
+            size += buffer.count + 1
+            kept.append(change)
+        }
+        return RosterChangesReply(
+            storefront: page.storefront.code, host: page.host, latest: page.latest, changes: kept.reversed(),
+            more: page.more || kept.count < page.entries.count
         ).encoded()
     }
 

@@ -131,7 +131,8 @@ final class Refresher: Sendable {
                     return (bundleID, identity.trackId)
                 }
                 history.record(
-                    roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep)
+                    roster, edition: edition, hosts: owners, keep: snapshot.configuration.historyKeep,
+                    urlRules: snapshot.configuration.lookup.urlRules)
                 if state.record(artistId: artistId, edition: edition, .success(roster)) { changed = true }
                 rows.append((artistId, roster.apps.count))
             } catch {

@@ -13,6 +13,8 @@ struct ChangesPage: Sendable {
     var latest: Int
     /// The entries, newest first, overlay and attribution applied.
     var entries: [HistoryEntry]
+    /// Whether newer entries than the newest of ``entries`` match but were left out (past `limit`).
+    var more = false
 }
 
 extension RosterService {
@@ -26,11 +28,12 @@ extension RosterService {
         }
         let edition = snapshot.configuration.edition(of: storefront, locale: nil)
         let reading = history.reading(
-            HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep)
+            HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep,
+            urlRules: snapshot.configuration.lookup.urlRules)
         let shown = shownEntries(reading.entries, host: host, snapshot: snapshot)
         return ChangesPage(
             storefront: storefront, host: host.bundleID, latest: reading.latest,
-            entries: shown.page(since: since, limit: limit))
+            entries: shown.page(since: since, limit: limit), more: shown.pageLeavesNewer(since: since, limit: limit))
     }
 
     /// `entries` of `host`'s history as its overlay shows them now (the host app by its resolved identity, or

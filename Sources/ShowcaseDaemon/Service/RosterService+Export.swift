@@ -76,7 +76,8 @@ extension RosterService {
             let history =
                 snapshot.configuration.export?.feed == true
                 ? self.history.reading(
-                    HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep)
+                    HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep,
+                    urlRules: snapshot.configuration.lookup.urlRules)
                 : nil
             // The apps are built only when the writer must render (``ExportRoster/Content-swift.enum/deferred``):
             // the same roster revision and fetch, the same identity, the same host settings (overlay,

@@ -18,7 +18,8 @@ extension RosterService {
                 }
             }
         }
-        return HealthReport(refreshInterval: snapshot.schedule.interval, storefronts: storefronts)
+        return HealthReport(
+            refreshInterval: snapshot.schedule.interval, storefronts: storefronts, problems: history.problems())
     }
 
     /// The metrics as of now, with the Varlink call counts `varlinkCalls` (kept by the server's dispatch).

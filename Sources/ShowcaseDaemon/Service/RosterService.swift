@@ -54,7 +54,7 @@ final class RosterService: Sendable {
         self.state = state
         let limiter = RateLimiter(clock: clock, spacing: { state.config.requestSpacing })
         upstream = Upstream(state: state, limiter: limiter, log: log)
-        let history = HistoryRecorder(directory: configuration.historyDirectory, log: log)
+        let history = HistoryRecorder(directory: configuration.historyDirectory, log: log, clock: clock)
         self.history = history
         let refresher = Refresher(state: state, upstream: upstream, clock: clock, log: log, history: history)
         self.refresher = refresher
@@ -216,7 +216,7 @@ final class RosterService: Sendable {
                 return StatusReport.Host(
                     bundleID: host.bundleID, appID: identity?.trackId ?? host.appID, artistID: identity?.artistId,
                     warning: state.hostWarning(host.bundleID))
-            }, export: exportStatus())
+            }, export: exportStatus(), problems: history.problems())
     }
 
     /// Every warm edition's next refresh as wall-clock time (never before a throttle pause ends: it holds every

@@ -93,9 +93,11 @@ public struct AtomFeed: Sendable {
         return Array(xml.utf8)
     }
 
-    /// `versionDate` for `updated` when it reads as a date, else when the change was detected.
+    /// `versionDate` for `updated` when it is a real date no more than a day after the detection
+    /// (``HistoryEntry/releaseDate``), else when the change was detected: a date that cannot be or lies years
+    /// ahead never becomes a feed's `updated`.
     static func updated(_ entry: HistoryEntry) -> Date {
-        guard entry.kind == .updated, let text = entry.versionDate, let date = parse(text) else { return entry.at }
+        guard entry.kind == .updated, let date = entry.releaseDate else { return entry.at }
         return date
     }
 
@@ -112,6 +114,4 @@ public struct AtomFeed: Sendable {
             "\(entry.name): \(entry.formattedPrice ?? "?") (was \(entry.previousFormattedPrice ?? "?"))"
         }
     }
-
-    private static func parse(_ text: String) -> Date? { RFC3339.parse(text) }
 }

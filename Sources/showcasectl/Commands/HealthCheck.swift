@@ -5,7 +5,8 @@ import ShowcaseAPI
 ///
 /// Per warm storefront: fresh is OK; stale within `maxAge` (transport trouble, the cache still served) or warming
 /// is WARNING; stale past `maxAge`, unavailable (nothing to serve) or failed (a diagnostic such as
-/// MalformedResponse, which the cache must not hide) is CRITICAL. The worst storefront decides. A state this
+/// MalformedResponse, which the cache must not hide) is CRITICAL; a reported problem (a change history set aside)
+/// is WARNING. The worst decides. A state this
 /// version does not know is UNKNOWN: a check must never call an answer it cannot read OK.
 struct HealthCheck {
     /// The plugin states, with their exit statuses; ordered from best to worst.
@@ -61,6 +62,12 @@ struct HealthCheck {
                 }
             outcome = max(outcome, verdict)
             if let note { problems.append("\(storefront.code) \(note)") }
+        }
+        // A problem the daemon works around (a history set aside) wants a look, not a page in the night.
+        for problem in reply.problems {
+            outcome = max(outcome, .warning)
+            let place = [problem.host, problem.storefront].compactMap { $0 }.joined(separator: " ")
+            problems.append("\(problem.kind) problem" + (place.isEmpty ? "" : " (\(place))"))
         }
         let known: Set<HealthState> = [.ok, .degraded, .warming]
         if !known.contains(reply.state) {

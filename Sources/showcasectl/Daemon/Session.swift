@@ -67,8 +67,7 @@ struct Session {
                 console.line(String($0).escapingControlCharacters())
             }
         case .changes(let storefront, let host, let since, let limit):
-            let request = RosterChangesRequest(storefront: storefront.code, host: host, since: since, limit: limit)
-            let reply = try daemon.call(ShowcaseInterfaces.Method.changes, request.encoded())
+            let reply = try changes(storefront, host: host, since: since, limit: limit, daemon: daemon)
             if options.json { return printJSON(reply) }
             let decoded = try decodeForDisplay(
                 RosterChangesReply.self, from: reply, method: ShowcaseInterfaces.Method.changes)
@@ -79,6 +78,33 @@ struct Session {
     }
 
     // MARK: Commands
+
+    /// `Roster.Changes` until `limit` entries (its default when nil) came, or the daemon has no more: a reply
+    /// stays within the socket's reply limit, so a page that did not fit comes as several replies with `more`,
+    /// each asked for with `since` = the newest serial of the one before. One reply back, as the daemon would
+    /// have sent it whole: every entry newest first, `latest` and `more` of the last page, every field as sent.
+    private func changes(
+        _ storefront: Storefront, host: String?, since: Int?, limit: Int?, daemon: DaemonConnection
+    ) throws(CommandFailure) -> JSONValue {
+        var wanted = limit ?? RosterChangesRequest.defaultLimit
+        var cursor = since
+        var pages: [JSONValue] = []
+        var last: JSONValue = .emptyObject
+        while true {
+            let request = RosterChangesRequest(storefront: storefront.code, host: host, since: cursor, limit: wanted)
+            last = try daemon.call(ShowcaseInterfaces.Method.changes, request.encoded())
+            let page = try decode(RosterChangesReply.self, from: last, method: ShowcaseInterfaces.Method.changes)
+            if case .array(let entries)? = last["changes"] { pages.append(contentsOf: entries.reversed()) }
+            wanted -= page.changes.count
+            // Only forward: a page that brings nothing newer (a daemon misbehaving) ends it.
+            guard page.more, wanted > 0, let newest = page.changes.map(\.serial).max(), newest > (cursor ?? -1)
+            else { break }
+            cursor = newest
+        }
+        guard pages.count > 0, case .object(var members) = last else { return last }
+        members["changes"] = .array(pages.reversed())
+        return .object(members)
+    }
 
     private func roster(
         _ query: RosterOptions, daemon: DaemonConnection, socket: SocketLocation, time: RelativeTime

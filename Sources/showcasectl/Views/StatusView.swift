@@ -1,6 +1,6 @@
 import ShowcaseAPI
 
-/// The human form of `showcasectl status`: a summary, host warnings, then one line per storefront (its cached app
+/// The human form of `showcasectl status`: a summary, host warnings and problems, then one line per storefront (its cached app
 /// count followed by rows the last fetch dropped and `cut at 200` when the lookup's ceiling was reached).
 enum StatusView {
     static func lines(_ status: AdminStatusReply, time: RelativeTime, console: Console) -> [String] {
@@ -26,6 +26,9 @@ enum StatusView {
         for host in status.hosts {
             guard let warning = host.warning else { continue }
             lines.append(console.paint("host \(host.bundleId): \(warning)", .yellow))
+        }
+        for problem in status.problems {
+            lines.append(console.paint("\(problem.kind) problem: \(problem.detail)", .yellow))
         }
         let states = Dictionary(grouping: status.storefronts, by: \.state.rawValue).mapValues(\.count)
         let summary = states.keys.sorted().map { "\(states[$0]!) \($0)" }.joined(separator: ", ")

@@ -60,6 +60,25 @@ struct CheckCommandTests {
         #expect(bad.stderr.contains("--max-age must be a duration"), "\(bad)")
     }
 
+    @Test("a reported problem (a change history set aside) is a WARNING naming its kind, host and storefront")
+    func problemsWarn() throws {
+        var reply = Self.health(state: "degraded", storefronts: [["code": "us", "state": "fresh", "ageSeconds": 60]])
+        if case .object(var members) = reply {
+            members["problems"] = [
+                ["kind": "history", "host": "io.example.NoteJar", "storefront": "us", "detail": "set aside"]
+            ]
+            reply = .object(members)
+        }
+        let daemon = try FakeDaemon(["io.showcase.Roster.Health": .reply(reply)])
+        defer { daemon.stop() }
+        let result = try daemon.run(["check"])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stdout.hasPrefix(
+                "SHOWCASE WARNING - 1 storefront: 1 fresh; history problem (io.example.NoteJar us) | "),
+            "\(result)")
+    }
+
     @Test("metrics prints the exposition text as sent, and --json the reply")
     func metricsText() throws {
         let text =

@@ -411,6 +411,23 @@ struct FakeDaemonTests {
         #expect(result.stdout.contains("export: /srv/export (last pass 2 min ago, 3 errors: \(full))"))
     }
 
+    @Test("status lists each problem the daemon reports (a change history set aside) with its detail")
+    func problemStatus() throws {
+        var status = Canned.status()
+        let detail = "the change history of com.example.NoteJar us was set aside as /var/lib/showcase/x.bad-1"
+        if case .object(var members) = status {
+            members["problems"] = [
+                ["kind": "history", "host": "com.example.NoteJar", "storefront": "us", "detail": .string(detail)]
+            ]
+            status = .object(members)
+        }
+        let daemon = try FakeDaemon(["io.showcase.Admin.Status": .reply(status)])
+        defer { daemon.stop() }
+        let result = try daemon.run(["status"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("history problem: \(detail)"), "\(result.stdout)")
+    }
+
     @Test("storefronts and app print readable tables")
     func humanStorefrontsAndApp() throws {
         let daemon = try FakeDaemon([

@@ -124,4 +124,24 @@ struct AtomFeedTests {
         let entries = [Self.entry(1, .added), Self.entry(2, .removed)]
         #expect(Self.feed(entries) == Self.feed(entries.reversed()))
     }
+
+    @Test(
+        "a versionDate that is no real date, or more than a day after the detection, is dropped: the entry counts from its detection",
+        arguments: [
+            "0000-01-01T00:00:00Z", "2026-02-30T25:61:61Z", "9999-12-31T23:59:59Z", "-001-01-01T00:00:00Z", "",
+            "2027-01-17T00:00:00Z",
+        ])
+    func impossibleDates(date: String) {
+        let entry = Self.entry(1, .updated, version: "2.1", date: date)
+        let xml = Self.feed([entry])
+        let detected = RFC3339.seconds(entry.at)
+        #expect(xml.components(separatedBy: "<updated>\(detected)</updated>").count == 3, "feed and entry: \(xml)")
+        #expect(xml.ranges(of: "<updated>").count == 2)
+    }
+
+    @Test("a versionDate up to a day after the detection (a storefront a day ahead of UTC) is kept")
+    func nearFutureDate() {
+        let entry = Self.entry(1, .updated, version: "2.1", date: "2027-01-16T00:00:00Z")
+        #expect(Self.feed([entry]).contains("<updated>2027-01-16T00:00:00Z</updated>"))
+    }
 }

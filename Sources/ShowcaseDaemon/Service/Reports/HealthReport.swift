@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShowcaseAPI
 import ShowcaseCore
+import ShowcaseHistory
 
 /// What `Roster.Health` reports, and what the metrics' per-storefront figures are built from: every warm
 /// roster's state as the default host sees it, in the one roster state every reply uses (``ServedState``).
@@ -32,6 +33,8 @@ struct HealthReport: Sendable {
     var refreshInterval: Duration
     /// Every warm roster, by code (a storefront's languages in configuration order, the default first).
     var storefronts: [Storefront]
+    /// Histories set aside while the daemon runs, whose file is still there (SPEC §20): each makes it `degraded`.
+    var problems: [HistorySetAside] = []
 
     /// One entry per storefront: its only roster, or among its languages the one in the worst state (failed,
     /// then unavailable, stale, warming, fresh; the default language on a tie).
@@ -59,10 +62,11 @@ struct HealthReport: Sendable {
         }
     }
 
-    /// `degraded` when any storefront is stale, unavailable or failed; else `warming` when any was never fetched;
-    /// else `ok` (also with no storefront at all: nothing is wrong).
+    /// `degraded` when any storefront is stale, unavailable or failed, or a problem is reported; else `warming`
+    /// when any was never fetched; else `ok` (also with no storefront at all: nothing is wrong).
     var state: HealthState {
         let states = Set(storefronts.map(\.state))
+        if !problems.isEmpty { return .degraded }
         if !states.isDisjoint(with: [.stale, .unavailable, .failed]) { return .degraded }
         if states.contains(.warming) { return .warming }
         return .ok

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShowcaseCore
+import ShowcaseHistory
 
 /// What `Admin.Status` reports: the daemon, its configuration, the upstream counters and every warm storefront.
 struct StatusReport: Sendable {
@@ -67,4 +68,6 @@ struct StatusReport: Sendable {
     var hosts: [Host] = []
     /// The static export; nil when not configured.
     var export: Export?
+    /// Histories set aside while the daemon runs, whose file is still there.
+    var problems: [HistorySetAside] = []
 }

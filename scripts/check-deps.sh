@@ -48,6 +48,10 @@ for target in install release build demo; do
     require "$target" "${build_packages[@]}"
     refuse "$target" "${test_tools[@]}" debhelper dpkg-dev
 done
+# make demo points configurations at the offline replay with Python's yaml module; make install has
+# no use for it.
+require demo python3-yaml
+refuse install python3-yaml
 require deb "${build_packages[@]}" debhelper dpkg-dev lintian
 refuse deb chromium nginx prometheus debootstrap fish zsh
 require test "${build_packages[@]}" debhelper lintian chromium nginx prometheus debootstrap zsh fish systemd

@@ -172,7 +172,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: release install uninstall demo check-demo-anywhere ship-checks check-deps check-units check-sizes check-install hardening-smoke
+.PHONY: release install uninstall demo try check-demo-anywhere ship-checks check-deps check-units check-sizes check-install hardening-smoke
 
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS)
@@ -185,17 +185,26 @@ uninstall:
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" scripts/install.sh uninstall
 
 # `make demo` (scripts/demo.sh) runs the daemon against the offline replay of Fixtures/lookup/ and serves what it
-# exported with nginx. It builds the debug binaries into .build/debug/ (`swift build --show-bin-path`) and works
-# from any checkout, as any user.
+# exported with nginx; `make try CONFIG=FILE` (scripts/try.sh) runs FILE with `showcased --once` against the same
+# replay (FILE is not modified: a copy points at the replay and a scratch directory), serves the tree and prints its
+# URLs; a host or storefront the fixtures do not know is named with the ones they know (exit 65). Both build the
+# debug binaries into .build/debug/ (`swift build --show-bin-path`) and work from any checkout, as any user.
 demo: deps-demo
 	$(SWIFT) build --product showcased
 	$(SWIFT) build --product showcasectl
 	$(SWIFT) build --product lookup-replay
 	scripts/demo.sh
 
-# make demo in a copy of this checkout inside a folder only root may enter (as /root is), as root, not
-# interactive: it succeeds and its URLs answer; and the suppressions `make sanitize` hands to ThreadSanitizer are
-# readable by uid 65534 (scripts/check-demo-anywhere.sh).
+try: deps-demo
+	@[ -n "$(CONFIG)" ] || { echo "usage: make try CONFIG=FILE (e.g. make try CONFIG=Fixtures/demo/showcase.yaml)" >&2; exit 64; }
+	$(SWIFT) build --product showcased
+	$(SWIFT) build --product showcasectl
+	$(SWIFT) build --product lookup-replay
+	scripts/try.sh "$(CONFIG)"
+
+# make demo and make try in a copy of this checkout inside a folder only root may enter (as /root is), as root,
+# not interactive: both succeed and their URLs answer; make try names an unknown host (exit 65); and the
+# suppressions `make sanitize` hands to ThreadSanitizer are readable by uid 65534 (scripts/check-demo-anywhere.sh).
 check-demo-anywhere:
 	scripts/check-demo-anywhere.sh
 

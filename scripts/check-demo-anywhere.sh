@@ -3,6 +3,9 @@
 # copy of this checkout inside a folder only root may enter (as /root is on Debian):
 #   1. the demo (scripts/demo.sh, not interactive) exits 0, shows Canada's French names, the change a refresh
 #      records (showcasectl changes), the French Atom feed with its entry, and ends with its URLs, which answered;
+#   2. `make try` with the demo's own configuration (scripts/try.sh) exits 0 and its URLs answered; the file is
+#      left as it was;
+#   3. `make try` with a host the fixtures do not know exits 65, naming it and the bundle ids they know;
 #   4. `make sanitize` hands ThreadSanitizer a suppressions file uid 65534 can read (showcasectl runs as that user
 #      in the end-to-end suites): the recipe run with a stand-in for swift that reads it as uid 65534.
 # The copy holds what a clone of this working tree holds (tracked and new files, with their edits); the binaries
@@ -50,6 +53,34 @@ tail -n 20 "$private/demo.out" | grep -Eq '^  widget page: +http://127\.0\.0\.1:
 tail -n 20 "$private/demo.out" | grep -Eq '^  SSI page \(no script\): +http://127\.0\.0\.1:[0-9]+/ssi\.html$' \
     || fail "the demo does not end with the SSI page's URL"
 ok "the demo exits 0 as root in a private folder: French names, Windrose 2.1.0 in showcasectl changes and the French feed, its URLs answered"
+
+# 2. make try with the demo's configuration.
+cp "$clone/Fixtures/demo/showcase.yaml" "$private/demo-config.before"
+status=0
+(cd "$clone" && CI=1 BIN_DIR=$bin_dir timeout 120 scripts/try.sh Fixtures/demo/showcase.yaml </dev/null \
+    >"$private/try.out" 2>&1) || status=$?
+[ "$status" -eq 0 ] || { tail -n 40 "$private/try.out" >&2; fail "make try with the demo's configuration exited $status"; }
+expect "$private/try.out" "com.quietharbor.TideLog ca/fr: fresh" "make try's report has no fresh French Canadian roster"
+grep -Eq '^  widget page: +http://127\.0\.0\.1:[0-9]+/index\.html' "$private/try.out" \
+    || { cat "$private/try.out" >&2; fail "make try printed no widget page URL"; }
+expect "$private/try.out" "/showcase/v1/com.quietharbor.TideLog/us/ios.json" "make try printed no document URL"
+cmp -s "$private/demo-config.before" "$clone/Fixtures/demo/showcase.yaml" || fail "make try modified the configuration"
+ok "make try CONFIG=Fixtures/demo/showcase.yaml exits 0, its URLs answered, the file untouched"
+
+# 3. make try with a host the fixtures do not know.
+cat >"$private/unknown.yaml" <<'EOF'
+hosts:
+  - bundle_id: com.example.NotInTheFixtures
+storefronts: [us]
+EOF
+status=0
+(cd "$clone" && CI=1 BIN_DIR=$bin_dir timeout 60 scripts/try.sh "$private/unknown.yaml" </dev/null \
+    >"$private/unknown.out" 2>&1) || status=$?
+[ "$status" -eq 65 ] || { cat "$private/unknown.out" >&2; fail "make try with an unknown host exited $status, not 65"; }
+expect "$private/unknown.out" "host com.example.NotInTheFixtures: the fixtures know no app" "the unknown host is not named"
+expect "$private/unknown.out" "com.lamplight.Beacon, com.quietharbor.Knotbook, com.quietharbor.TideLog" \
+    "the bundle ids the fixtures know are not named"
+ok "make try with an unknown host exits 65 and names it and the bundle ids the fixtures know"
 
 # 4. make sanitize's suppressions, read as uid 65534 by a stand-in for swift (build: nothing; test: the read).
 cat >"$private/swift" <<'EOF'

@@ -2,8 +2,8 @@
 # Source it after `cd` to the repository and setting CHECK (the name messages start with):
 #     CHECK=check-export-html; . scripts/lib.sh
 # It defines fail/ok (and counts passes in $pass), shared_dir, stop_pid, free_port, start_replay, replay_config,
-# start_daemon, ctl, start_nginx, site_pages, serve_site and chromium_flags; each documents what it sets. scripts/demo.sh
-# and scripts/try.sh (make demo, make try) use the same functions.
+# start_daemon, ctl, start_nginx, site_pages, serve_site and chromium_flags; each documents what it sets.
+# scripts/demo.sh and scripts/try.sh (make demo, make try) use the same functions.
 
 pass=0
 fail() { echo "$CHECK: FAIL: $*" >&2; exit 1; }

@@ -10,7 +10,7 @@
 #      serve_site, shared with make demo) and the URLs are printed: interactive, until Ctrl-C; otherwise the
 #      script checks they answer and stops. Without nginx it prints a python3 http.server command instead.
 # Exit status: showcased --once's (0 every roster fresh), 65 for what the fixtures cannot answer, 64 for a usage
-# error, 66 for a FILE that cannot be read, 78 for a FILE check-config rejects.
+# error, 66 for a FILE that cannot be read, check-config's status for a FILE it rejects (78: not valid).
 # Expects the debug build (`make try` builds it first); BIN_DIR overrides where the binaries are; the scratch
 # directory is removed on exit unless KEEP=1.
 set -euo pipefail
@@ -37,11 +37,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "== $config"
-"$bin_dir/showcasectl" check-config "$config" || exit 78
+status=0
+"$bin_dir/showcasectl" check-config "$config" || status=$?
+[ "$status" -eq 0 ] || exit "$status"
 
 start_replay "$bin_dir" "$scratch" --serve-icons
 echo "== the offline replay: http://127.0.0.1:$replay_port/lookup (Fixtures/lookup/, invented data)"
-status=0
 replay_config "$config" "$scratch" --fixtures Fixtures/lookup >"$scratch/showcase.yaml" || status=$?
 [ "$status" -eq 0 ] || exit "$status"
 echo "   run from a copy with lookup.endpoint and artwork_hosts at the replay, cache, state and export in $scratch"

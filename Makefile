@@ -2,13 +2,14 @@
 SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
-.PHONY: all deps deps-build deps-package build test lint conformance check-export-web check-export-html \
+.PHONY: all deps deps-build deps-demo deps-package build test lint conformance check-export-web check-export-html \
     check-export-icons check-feeds check-export-sync check-once-recipes check-hostile-export
 
 all: build
 
 # scripts/deps.sh installs missing Debian packages by profile, so each target pulls in only what it needs:
-# building and installing (build), `make deb` (package: build + debhelper, dpkg-dev, lintian), or everything
+# building and installing (build), `make demo` and `make try` (demo: build + python3-yaml), `make deb` (package:
+# build + debhelper, dpkg-dev, lintian), or everything
 # `make test` runs (test: also systemd, promtool, nginx, chromium, debootstrap…). `scripts/deps.sh --dry-run
 # PROFILE` lists a profile's packages; scripts/check-deps.sh (part of `make test`) holds the targets to theirs.
 deps:
@@ -16,6 +17,9 @@ deps:
 
 deps-build:
 	@scripts/deps.sh build
+
+deps-demo:
+	@scripts/deps.sh demo
 
 deps-package:
 	@scripts/deps.sh package
@@ -36,6 +40,7 @@ test: deps lint
 	$(MAKE) check-export-sync
 	$(MAKE) check-once-recipes
 	$(MAKE) check-hostile-export
+	$(MAKE) check-demo-anywhere
 	$(MAKE) fuzz-smoke
 	$(MAKE) ship-checks
 
@@ -135,17 +140,22 @@ fuzz-smoke: deps-build
 # quoting the report from the child's log. LeakSanitizer is off: what it reports at exit is Foundation's Process
 # and XCTest's runner, not memory errors (which ASan still halts on). ASan's quarantine of freed memory is cut to
 # 16 MB so the memory bounds the hostile-client tests assert stay meaningful. scripts/tsan.supp says what may
-# be suppressed (nothing is). SWIFT_BACKTRACE=enable=no: on a Swift trap, the runtime's backtracer copies every thread's stack,
-# which ASan reports as a stack-buffer-underflow that hides the real message (the trap's own is then printed).
+# be suppressed (nothing is); ThreadSanitizer reads it in every sanitized process, showcasectl run as uid 65534
+# included, so it is handed over as a copy in a folder any user may enter (the checkout may lie in /root, 0700;
+# scripts/check-demo-anywhere.sh checks it). SWIFT_BACKTRACE=enable=no: on a Swift trap, the runtime's backtracer
+# copies every thread's stack, which ASan reports as a stack-buffer-underflow that hides the real message (the
+# trap's own is then printed).
 SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86:quarantine_size_mb=16
-SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87:suppressions=$(CURDIR)/scripts/tsan.supp
+SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87
 
 sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
+	supp=$$(mktemp -d /tmp/showcase-tsan.XXXXXX) && trap 'rm -rf "$$supp"' EXIT && chmod 755 "$$supp" \
+	    && install -m 644 scripts/tsan.supp "$$supp/tsan.supp" \
+	    && TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS):suppressions=$$supp/tsan.supp SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (BENCHMARKS.md): release build, daemon vs the transport floor, one table -----------------------
@@ -162,7 +172,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: release install uninstall demo ship-checks check-deps check-units check-sizes check-install hardening-smoke
+.PHONY: release install uninstall demo try check-demo-anywhere ship-checks check-deps check-units check-sizes check-install hardening-smoke
 
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS)
@@ -174,11 +184,29 @@ install: release
 uninstall:
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" scripts/install.sh uninstall
 
-demo: deps-build
+# `make demo` (scripts/demo.sh) runs the daemon against the offline replay of Fixtures/lookup/ and serves what it
+# exported with nginx; `make try CONFIG=FILE` (scripts/try.sh) runs FILE with `showcased --once` against the same
+# replay (FILE is not modified: a copy points at the replay and a scratch directory), serves the tree and prints its
+# URLs; a host or storefront the fixtures do not know is named with the ones they know (exit 65). Both build the
+# debug binaries into .build/debug/ (`swift build --show-bin-path`) and work from any checkout, as any user.
+demo: deps-demo
 	$(SWIFT) build --product showcased
 	$(SWIFT) build --product showcasectl
 	$(SWIFT) build --product lookup-replay
 	scripts/demo.sh
+
+try: deps-demo
+	@[ -n "$(CONFIG)" ] || { echo "usage: make try CONFIG=FILE (e.g. make try CONFIG=Fixtures/demo/showcase.yaml)" >&2; exit 64; }
+	$(SWIFT) build --product showcased
+	$(SWIFT) build --product showcasectl
+	$(SWIFT) build --product lookup-replay
+	scripts/try.sh "$(CONFIG)"
+
+# make demo and make try in a copy of this checkout inside a folder only root may enter (as /root is), as root,
+# not interactive: both succeed and their URLs answer; make try names an unknown host (exit 65); and the
+# suppressions `make sanitize` hands to ThreadSanitizer are readable by uid 65534 (scripts/check-demo-anywhere.sh).
+check-demo-anywhere:
+	scripts/check-demo-anywhere.sh
 
 # Run by `make test` after the debug build: unit files, the daemon under the hardening options
 # that can be reproduced without systemd as PID 1, an install into a temporary DESTDIR, and the Debian

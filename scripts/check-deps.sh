@@ -44,10 +44,15 @@ require() {
 
 test_tools=(chromium nginx prometheus lintian debootstrap fish zsh systemd man-db)
 build_packages=(pkg-config libyaml-dev zlib1g-dev libcurl4-openssl-dev)
-for target in install release build demo; do
+for target in install release build demo try; do
     require "$target" "${build_packages[@]}"
     refuse "$target" "${test_tools[@]}" debhelper dpkg-dev
 done
+# make demo and make try point configurations at the offline replay with Python's yaml module; make install has
+# no use for it.
+require demo python3-yaml
+require try python3-yaml
+refuse install python3-yaml
 require deb "${build_packages[@]}" debhelper dpkg-dev lintian
 refuse deb chromium nginx prometheus debootstrap fish zsh
 require test "${build_packages[@]}" debhelper lintian chromium nginx prometheus debootstrap zsh fish systemd

@@ -25,9 +25,8 @@ new_work
 start_replay "$bin_dir" "$work" --serve-icons
 mkdir -p "$work/config" "$work/cache" "$work/run"
 socket=$work/run/showcased.sock
-demo_config "$work" "$socket" \
-    | sed "s#^\(  endpoint:.*\)#\1\n  artwork_hosts: [\"http://127.0.0.1:$replay_port/\"]#" >"$work/config/showcase.yaml"
-# demo_config already keeps the state directory (the icon index) in $work/state.
+# demo_config allows the replay's artwork host and keeps the state directory (the icon index) in $work/state.
+demo_config "$work" "$socket" >"$work/config/showcase.yaml"
 printf 'export:\n  directory: %s\n  gzip: true\n  icons:\n    sizes: [128, 256]\n' "$work/export" >>"$work/config/showcase.yaml"
 cp Fixtures/demo/overlay.yaml "$work/config/"
 start_daemon "$work/config/showcase.yaml" "$work/showcased.log"

@@ -216,7 +216,10 @@ export_tree() { # the writer's report to $work/export.out
 }
 
 # 3. The first sync of a fresh export (gzip on, 2 hosts × 3 storefronts × 2 platforms).
-cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$work/etc/"
+# The demo's hosts and storefronts without its export settings (the JSON documents alone: what this sync is about).
+cp Fixtures/demo/overlay.yaml Fixtures/demo/overlay-edited.yaml "$work/etc/"
+python3 scripts/replay-config.py Fixtures/demo/showcase.yaml --endpoint http://127.0.0.1:9/lookup --scratch "$work" \
+    --no-export >"$work/etc/showcase.yaml" || fail "scripts/replay-config.py failed"
 export_tree
 run_sync first
 grep -q 'Copied (new)' "$work/first.log" || fail "the first sync copied nothing"

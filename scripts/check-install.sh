@@ -108,9 +108,10 @@ if unshare -m --propagation private true 2>/dev/null; then
     port=$(head -n 1 "$work/replay.out")
     [ -n "$port" ] || fail "lookup-replay did not start: $(cat "$work/replay.log")"
     mkdir -p "$work/run"
-    sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup#" -e "s#^\(  directory:\).*#\1 $work/cache#" \
-        -e "s#^\(  path:\).*#\1 $work/run/showcased.sock#" Fixtures/demo/showcase.yaml >"$work/showcase.yaml"
-    cp Fixtures/demo/overlay.yaml "$work/overlay.yaml"
+    # The demo configuration pointed at the replay, its cache, state and socket in $work, without its export.
+    python3 scripts/replay-config.py Fixtures/demo/showcase.yaml --endpoint "http://127.0.0.1:$port/lookup" \
+        --scratch "$work" --socket "$work/run/showcased.sock" --no-export \
+        >"$work/showcase.yaml"
     unshare -m --propagation private env -i PATH=/usr/bin:/bin sh -c '
         mount -t tmpfs none "$1" && ! command -v swift >/dev/null || exit 70
         "$2/bin/showcased" --version && "$2/bin/showcasectl" version || exit 71

@@ -2,10 +2,14 @@
 # `make demo`: showcased end to end with no internet. A loopback lookup-replay server answers from
 # Fixtures/lookup/ (an invented developer, in the exact shape of Apple's responses); showcased runs
 # as your user with the demo configuration (Fixtures/demo/) in a temporary directory; showcasectl
-# queries it; the overlay is edited and reloaded; everything is stopped and removed on exit, except
-# the static export: the daemon writes it, with export.html's fragments, into .build/demo-site/showcase (beside a
-# copy of the examples/web widget and an SSI page), and the demo ends by serving it with nginx and printing the
-# URLs of the widget page and the SSI page (interactive: until Ctrl-C; otherwise it checks both answer and stops).
+# queries it, Canada in English and in French included; the overlay is edited and reloaded; upstream then moves
+# (the replay switches to the fixtures' second revision, Fixtures/lookup/revision-2/: Windrose 2.1.0) and a refresh
+# records the change, which `showcasectl changes` and the French Atom feed show. Everything is stopped and removed
+# on exit, except the static export: the daemon writes it, with fragments, feeds and icons, into
+# .build/demo-site/showcase (beside a copy of the examples/web widget and an SSI page), and the demo ends by serving
+# a copy of it with nginx, unprivileged (scripts/lib.sh serve_site: the checkout may lie in a folder no other user
+# may enter), and printing the URLs of the widget page and the SSI page (interactive: until Ctrl-C; otherwise it
+# checks they answer and stops). Works from any checkout, as any user, root included.
 # Expects the debug build (`make demo` builds it first); BIN_DIR overrides where the binaries are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,20 +25,20 @@ if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
     bold=$(tput bold 2>/dev/null || true)
     plain=$(tput sgr0 2>/dev/null || true)
 fi
+CHECK=demo
+. scripts/lib.sh
 step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 show() { printf '%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/showcase-demo.XXXXXX")
-replay_pid='' daemon_pid=''
+replay_pid='' daemon_pid='' nginx_pid='' served=''
 cleanup() {
     local status=$?
     if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
         kill -TERM "$daemon_pid" 2>/dev/null || true
         wait "$daemon_pid" 2>/dev/null || true
     fi
-    if [ -n "${nginx_pid:-}" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill -TERM "$nginx_pid" 2>/dev/null || true
-    fi
+    stop_site
     if [ -n "$replay_pid" ] && kill -0 "$replay_pid" 2>/dev/null; then
         kill -TERM "$replay_pid" 2>/dev/null || true
         wait "$replay_pid" 2>/dev/null || true
@@ -51,54 +55,24 @@ trap 'exit 130' INT TERM
 # 1. The loopback lookup server: it prints its port on the first line.
 step "lookup-replay serves Fixtures/lookup/ on 127.0.0.1 (no internet needed)"
 # --serve-icons: the fixtures' artwork URLs name the replay, which draws invented icons there (no Apple artwork).
-"$bin_dir/lookup-replay" --fixtures "$repo/Fixtures/lookup" --port 0 --serve-icons >"$demo/replay.out" \
-    2>"$demo/replay.log" &
-replay_pid=$!
-for _ in $(seq 100); do
-    [ -s "$demo/replay.out" ] && break
-    kill -0 "$replay_pid" 2>/dev/null || { cat "$demo/replay.log" >&2; exit 1; }
-    sleep 0.1
-done
-port=$(head -n 1 "$demo/replay.out")
-[ -n "$port" ] || { echo "demo: lookup-replay did not print its port" >&2; exit 1; }
+start_replay "$bin_dir" "$demo" --serve-icons
+port=$replay_port
 echo "lookup endpoint: http://127.0.0.1:$port/lookup"
 
 # 2. The demo configuration, pointed at the loopback server and the temporary directory.
 step "the demo configuration ($demo/etc)"
 mkdir -p "$demo/etc" "$demo/cache" "$demo/run"
-sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$port/lookup\n  artwork_hosts: [\"http://127.0.0.1:$port/\"]#" \
-    -e "s#^\(  directory:\).*#\1 $demo/cache#" \
-    -e "s#^\(  path:\).*#\1 $demo/run/showcased.sock#" \
-    Fixtures/demo/showcase.yaml >"$demo/etc/showcase.yaml"
+cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml "$demo/etc/"
 # The static export, kept after the demo with the widget beside it (an earlier demo's tree is replaced).
 site=$repo/.build/demo-site
 rm -rf "$site"
-mkdir -p "$site"
-cp examples/web/* "$site/"
-printf 'export:                              # the static export: JSON documents for web servers\n  directory: %s\n  html: true                           # and HTML fragments, email variants, banner.html (SPEC §14)\n' \
-    "$site/showcase" >>"$demo/etc/showcase.yaml"
-# Mirrored icons (README "Icons and privacy"): the page then loads every image from the tree itself.
-printf '  icons:\n    sizes: [128, 256]\nstate:\n  directory: %s\n' "$demo/state" >>"$demo/etc/showcase.yaml"
-# A page of yours that includes a fragment with nginx SSI: no JavaScript.
-cat >"$site/ssi.html" <<'EOF_SSI'
-<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="color-scheme" content="light dark">
-  <title>More from this developer — an nginx SSI include of showcased's fragment</title>
-  <!--#include virtual="/showcase/v1/com.quietharbor.TideLog/banner.html" -->
-  <link rel="stylesheet" href="showcase-widget.css">
-</head>
-<body>
-  <h1>Quiet Harbor Labs</h1>
-  <p>This list is the daemon's de/ios.html fragment, included by nginx (no JavaScript).</p>
-  <!--#include virtual="/showcase/v1/com.quietharbor.TideLog/de/ios.html" -->
-</body>
-</html>
-EOF_SSI
-cp Fixtures/demo/overlay.yaml "$demo/etc/overlay.yaml"
+replay_config "$demo/etc/showcase.yaml" "$demo" --export "$site/showcase" --socket "$demo/run/showcased.sock" \
+    >"$demo/etc/replay.yaml"
+mv "$demo/etc/replay.yaml" "$demo/etc/showcase.yaml"
+echo "Fixtures/demo/showcase.yaml with lookup.endpoint and artwork_hosts at the replay, cache, state and socket here,"
+echo "and the export in $site/showcase"
+# The widget and a page of yours that includes a fragment with nginx SSI (no JavaScript) beside the export.
+site_pages "$site" com.quietharbor.TideLog de
 socket=$demo/run/showcased.sock
 # The commands shown are what a user types: the binaries are on PATH, and RUNTIME_DIRECTORY (what systemd sets for
 # the service) names the demo's socket directory, so showcasectl finds the daemon without --socket.
@@ -107,7 +81,7 @@ ctl() { show showcasectl "$@"; }
 ctl check-config "$demo/etc/showcase.yaml"
 
 # 3. The daemon, as this user, logging to a file.
-step "showcased starts: it answers at once and warms us, de and jp in the background"
+step "showcased starts: it answers at once and warms us, de, jp and ca (English and French) in the background"
 printf '%s$ showcased --config %s 2>showcased.log &%s\n' "$bold" "$demo/etc/showcase.yaml" "$plain"
 showcased --config "$demo/etc/showcase.yaml" --socket "$socket" 2>"$demo/showcased.log" &
 daemon_pid=$!
@@ -129,6 +103,11 @@ ctl roster --storefront jp --wait 30
 step "the German Mac App Store: Mac apps only (kind mac-software), never mixed into iOS answers"
 ctl roster --storefront DEU --platform macos --wait 30
 
+step "Canada in French: one storefront, two languages (each its own roster); names as the French store gives them"
+ctl roster --storefront ca --locale fr --wait 30
+# Canada in English too is fetched once before upstream moves below: that first roster is the baseline.
+showcasectl roster --storefront ca --wait 30 >/dev/null
+
 step "status: one line per storefront"
 ctl status
 
@@ -139,7 +118,16 @@ cp Fixtures/demo/overlay-edited.yaml "$demo/etc/overlay.yaml"
 ctl reload
 ctl roster --storefront us
 
-# 5. The static export: what a website gets, with no daemon and no Varlink on its side.
+# 5. Upstream moves: the replay answers from the fixtures' second revision (Windrose 2.1.0 with release notes), and a
+#    refresh records the change. The first roster of each storefront was the baseline, which records nothing.
+step "upstream moves: Windrose 2.1.0 ships (the replay switches to Fixtures/lookup/revision-2/), then a refresh"
+show curl -fsS -X POST "http://127.0.0.1:$port/_replay/override?dir=$repo/Fixtures/lookup/revision-2"
+echo
+ctl refresh
+step "the change history: what changed in the Canadian store, newest first"
+ctl changes --storefront ca
+
+# 6. The static export: what a website gets, with no daemon and no Varlink on its side.
 step "the static export: the daemon keeps one JSON document per host, storefront and platform current"
 ctl export
 # The icons download in the background (the JSON never waits for them); the next pass lists them.
@@ -150,11 +138,16 @@ done
 sleep 1
 ctl export
 printf '%s$ find %s -type f | sort%s\n' "$bold" "$site/showcase" "$plain"
-find "$site/showcase" -type f -not -name '.*' -not -path '*/v1/icons/*' -printf '%P\n' | sort | sed 's/^/  /'
+find "$site/showcase" -type f -not -name '.*' -not -path '*/v1/icons/*' -not -path '*/ca/*' -not -path '*/jp/*' \
+    -printf '%P\n' | sort | sed 's/^/  /'
+echo "  … and the same for jp, ca and ca/fr (Canada's French documents, fragments and feeds)"
 echo "  v1/icons/: $(find "$site/showcase/v1/icons" -type f 2>/dev/null | wc -l) mirrored icons (<16 hex of SHA-256>.png)"
 step "one document (the German iOS store; the reload above already changed Windrose's tagline here)"
 show sed -n '1,40p' "$site/showcase/v1/com.quietharbor.TideLog/de/ios.json"
 echo "  … (the rest of the apps)"
+
+step "the French Atom feed of Canada's iOS apps (export.feed): one entry, Windrose's update, in French"
+show sed -n '1,40p' "$site/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.atom"
 
 step "stop: SIGTERM finishes in-flight replies and cache writes, then exits 0"
 kill -TERM "$daemon_pid"
@@ -168,23 +161,16 @@ step "the web fragment beside it (export.html): the same list as HTML with schem
 show sed -n '1,4p' "$site/showcase/v1/com.quietharbor.TideLog/de/ios.html"
 echo "  … (one <li> per app, then the JSON-LD)"
 
-# 6. What a website shows: nginx serves the tree (etc/nginx/showcase.conf), the widget and an SSI page.
+# 7. What a website shows: nginx serves the tree (etc/nginx/showcase.conf), the widget and an SSI page.
 if command -v nginx >/dev/null; then
-    CHECK=demo
-    . scripts/lib.sh
-    chmod 755 "$demo"   # as root, nginx runs as nobody, who must reach its prefix inside
-    start_nginx "$demo/nginx" "$site/showcase" "        location / { root $site; ssi on; }"
-    for url in "$base/index.html?storefront=de" "$base/ssi.html"; do
-        curl -sf -o /dev/null "$url" || { echo "demo: nginx does not serve $url" >&2; exit 1; }
-    done
-    step "nginx serves the export, the widget and a page including the fragment (stays in $site)"
-    echo "  widget page:           $base/index.html?storefront=de   (JavaScript; the page's language picks fr/en/…)"
+    serve_site "$site"
+    answers "$base/index.html?storefront=de" "$base/ssi.html" "$base/index.html?storefront=ca" \
+        "$base/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.json"
+    step "nginx serves the export, the widget and a page including the fragment (a copy of $site)"
+    echo "  widget page:           $base/index.html?storefront=de"
+    echo "  in Canada:             $base/index.html?storefront=ca   (a browser set to French gets the French list)"
     echo "  SSI page (no script):  $base/ssi.html"
-    if [ -t 0 ] && [ -z "${CI:-}" ]; then
-        echo "  open them in a browser; press Ctrl-C to stop nginx and end the demo"
-        wait "$nginx_pid" || true
-    fi
-    stop_pid "$nginx_pid"
+    serve_until_interrupted
 else
     step "see what a website shows: serve the widget and the export (they stay in $site)"
     echo "  python3 -m http.server --bind 127.0.0.1 --directory $site 8000   # then open /?storefront=de"
@@ -199,5 +185,7 @@ cat <<EOF_REAL
   systemctl enable --now showcased.socket showcased.service
   showcasectl roster --storefront de --wait 30   # waits for the first fetch (else: warming, exit 75)
   journalctl -u showcased                        # the daemon's log
+Or try your own configuration against this offline replay first: make try CONFIG=your-showcase.yaml
+The binaries are in $bin_dir (swift build --show-bin-path).
 Read README.md for configuration, operations and troubleshooting.
 EOF_REAL

@@ -2,7 +2,9 @@
 # Installs what a fresh Debian machine with only the Swift toolchain lacks for one purpose, and nothing else.
 # Each package is installed only when the thing it provides is missing; never interactive.
 #   scripts/deps.sh build     what building and running the binaries needs: make build, make release,
-#                             make install, make demo (works offline when present)
+#                             make install
+#   scripts/deps.sh demo      build, plus Python's yaml module for make demo and make try (both work offline
+#                             when present; nginx is used when installed, never installed by them)
 #   scripts/deps.sh package   build, plus what make deb needs (debhelper, dpkg-dev, lintian)
 #   scripts/deps.sh test      package, plus every tool make test runs (systemd-analyze, promtool, nginx,
 #                             chromium, debootstrap…); `all` is the same profile
@@ -14,13 +16,15 @@
 # monitoring stack.
 set -euo pipefail
 
-usage() { echo "usage: scripts/deps.sh [--dry-run] [build|package|test|all]" >&2; exit 64; }
+usage() { echo "usage: scripts/deps.sh [--dry-run] [build|demo|package|test|all]" >&2; exit 64; }
 dry_run=${DEPS_DRY_RUN:-0}
 if [ "${1:-}" = --dry-run ]; then dry_run=1; shift; fi
 [ "$#" -le 1 ] || usage
 profile=${1:-test}
+demo=0
 case $profile in
     build) level=1 ;;
+    demo) level=1 demo=1 ;;
     package) level=2 ;;
     test | all) level=3 ;;
     *) usage ;;
@@ -47,6 +51,13 @@ need zlib1g-dev pkg-config --exists zlib
 # The daemon's upstream transport (Sources/CCurl) drives libcurl directly: its headers and the
 # OpenSSL flavour's library, which the static release build links too.
 need libcurl4-openssl-dev installed libcurl4-openssl-dev
+
+# --- demo: `make demo`, `make try` --------------------------------------------------------------------------
+if [ "$demo" = 1 ] || [ "$level" -ge 3 ]; then
+    # scripts/replay-config.py points a configuration at the offline replay (the demo's, the user's, the checks').
+    need python3 has python3
+    need python3-yaml python3 -c 'import yaml'
+fi
 
 # --- package: `make deb` (scripts/deb.sh) --------------------------------------------------------------------
 if [ "$level" -ge 2 ]; then

@@ -1,20 +1,39 @@
 # Shell functions the scripts/check-*.sh that run the real daemon, nginx and headless Chromium share.
 # Source it after `cd` to the repository and setting CHECK (the name messages start with):
 #     CHECK=check-export-html; . scripts/lib.sh
-# It defines fail/ok (and counts passes in $pass), stop_pid, free_port, start_replay, start_daemon, ctl,
-# start_nginx and chromium_flags; each documents what it sets.
+# It defines fail/ok (and counts passes in $pass), shared_dir, stop_pid, free_port, start_replay, replay_config,
+# start_daemon, ctl, start_nginx, site_pages, serve_site and chromium_flags; each documents what it sets.
+# scripts/demo.sh and scripts/try.sh (make demo, make try) use the same functions.
 
 pass=0
 fail() { echo "$CHECK: FAIL: $*" >&2; exit 1; }
 ok() { echo "$CHECK: ok: $*"; pass=$((pass + 1)); }
 note() { echo "$CHECK: note: $*"; }
 
-new_work() { # a fresh work directory in $work (0755: nginx reads it as nobody), removed with every process
+new_work() { # a fresh work directory in $work (shared_dir: nginx reads it as nobody), removed with every process
     #          start_replay, start_daemon and start_nginx started when the script exits
-    work=$(mktemp -d)
-    chmod 755 "$work"
+    work=$(shared_dir "$CHECK")
     nginx_pid='' daemon_pid='' replay_pid=''
     trap 'stop_pid "$nginx_pid"; stop_pid "$daemon_pid"; stop_pid "$replay_pid"; rm -rf "$work"' EXIT
+}
+
+traversable() { # DIR: whether other users may pass through every folder from / down to DIR (o+x on each)
+    local path
+    path=$(cd "$1" 2>/dev/null && pwd -P) || return 1
+    while [ -n "$path" ]; do
+        [ -n "$(find "$path" -maxdepth 0 -perm -o+x)" ] || return 1
+        path=${path%/*}
+    done
+}
+
+shared_dir() { # NAME: prints a new directory, mode 0755, that any user may enter: what nginx's workers or a
+    #            process run as uid 65534 read lives there, never in the checkout (which may lie in a folder only
+    #            its owner may enter, as /root does). Under $TMPDIR when others may pass through it, else /tmp.
+    local parent=${TMPDIR:-/tmp} dir
+    traversable "$parent" || parent=/tmp
+    dir=$(mktemp -d "$parent/showcase-$1.XXXXXX") || return 1
+    chmod 755 "$dir"
+    echo "$dir"
 }
 
 stop_pid() { # PID: SIGTERM, then wait up to 5 s
@@ -29,7 +48,9 @@ free_port() { # prints a free loopback TCP port
 }
 
 start_replay() { # BIN_DIR WORK [ARGS…]: lookup-replay serving Fixtures/lookup (ARGS: --serve-icons); sets
-    #              replay_pid and replay_port
+    #              replay_pid, replay_port and replay_icons (1 with --serve-icons: artwork URLs name the replay)
+    replay_icons=0
+    [[ " ${*:3} " != *" --serve-icons "* ]] || replay_icons=1
     "$1/lookup-replay" --fixtures Fixtures/lookup --port 0 "${@:3}" >"$2/replay.out" 2>"$2/replay.log" &
     replay_pid=$!
     for _ in $(seq 100); do
@@ -41,15 +62,19 @@ start_replay() { # BIN_DIR WORK [ARGS…]: lookup-replay serving Fixtures/lookup
     [ -n "$replay_port" ] || fail "lookup-replay did not print its port"
 }
 
-demo_config() { # WORK SOCKET > config: Fixtures/demo/showcase.yaml pointed at the replay, WORK/cache, WORK/state
-    #             and SOCKET
-    sed -e "s#^\(  endpoint:\).*#\1 http://127.0.0.1:$replay_port/lookup#" \
-        -e "s#^\(  directory:\).*#\1 $1/cache#" \
-        -e "s#^\(  path:\).*#\1 $2#" \
-        -e "s#^\(  rate_limit:\).*#\1 600/min#" \
-        Fixtures/demo/showcase.yaml
-    # The change history in WORK too, never the machine's /var/lib/showcase.
-    printf 'state:\n  directory: %s/state\n' "$1"
+demo_config() { # WORK SOCKET > config: Fixtures/demo/showcase.yaml pointed at the replay (replay_config) with
+    #             its cache and state in WORK and its socket at SOCKET, without its export (each check adds its own);
+    #             `overlay: overlay.yaml` stays relative: the caller copies the overlay beside the file
+    replay_config Fixtures/demo/showcase.yaml "$1" --socket "$2" --no-export --keep-relative
+}
+
+replay_config() { # CONFIG SCRATCH [ARGS…] > config: CONFIG pointed at the running replay (its artwork host the
+    #               only one allowed when it serves icons), its cache, state and export in SCRATCH
+    #               (scripts/replay-config.py, which ARGS go to: --socket, --export, --no-export, --fixtures)
+    local artwork=()
+    [ "$replay_icons" = 0 ] || artwork=(--artwork-host "http://127.0.0.1:$replay_port/")
+    python3 scripts/replay-config.py "$1" --endpoint "http://127.0.0.1:$replay_port/lookup" "${artwork[@]}" \
+        --scratch "$2" "${@:3}"
 }
 
 ctl() { "$bin_dir/showcasectl" --socket "$socket" "$@"; }
@@ -98,6 +123,8 @@ $3
 CONF
     local run_as=()
     if [ "$(id -u)" -eq 0 ]; then
+        traversable "$dir" || fail "nginx runs as nobody, who cannot enter $dir: a folder above it is private" \
+            "(put it in a shared_dir)"
         chown -R nobody:nogroup "$dir"
         run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
     fi
@@ -110,6 +137,66 @@ CONF
         sleep 0.1
     done
     fail "nginx did not answer on $base"
+}
+
+site_pages() { # SITE HOST STOREFRONT: the pages a website shows beside its export tree (SITE/showcase): the
+    #            examples/web widget (index.html, showing HOST in STOREFRONT unless ?host=/?storefront= say
+    #            otherwise) and ssi.html, which includes HOST's banner and STOREFRONT/ios.html fragment with
+    #            nginx SSI (export.html), no JavaScript
+    mkdir -p "$1"
+    cp examples/web/* "$1/"
+    sed -i -e "s#data-host=\"[^\"]*\"#data-host=\"$2\"#" -e "s#data-storefront=\"[^\"]*\"#data-storefront=\"$3\"#" \
+        "$1/index.html"
+    cat >"$1/ssi.html" <<EOF_SSI
+<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
+  <title>More from this developer — an nginx SSI include of showcased's fragment</title>
+  <!--#include virtual="/showcase/v1/$2/banner.html" -->
+  <link rel="stylesheet" href="showcase-widget.css">
+</head>
+<body>
+  <h1>More from this developer</h1>
+  <p>This list is the daemon's $3/ios.html fragment for $2, included by nginx (no JavaScript).</p>
+  <!--#include virtual="/showcase/v1/$2/$3/ios.html" -->
+</body>
+</html>
+EOF_SSI
+}
+
+serve_site() { # SITE: nginx (start_nginx: unprivileged) serving a copy of SITE at / with SSI and its export tree,
+    #            SITE/showcase, at /showcase/ by etc/nginx/showcase.conf. A copy in a shared_dir, because SITE may
+    #            lie in a checkout nobody may enter. Sets served (the copy: stop_site removes it), nginx_pid, port
+    #            and base.
+    served=$(shared_dir site)
+    cp -R "$1" "$served/site"
+    chmod -R a+rX "$served/site"
+    start_nginx "$served/nginx" "$served/site/showcase" "        location / { root $served/site; ssi on; }"
+}
+
+stop_site() { # stops serve_site's nginx and removes its copy
+    stop_pid "${nginx_pid:-}"
+    [ -z "${served:-}" ] || rm -rf "$served"
+    nginx_pid='' served=''
+}
+
+answers() { # URL…: fails unless each URL answers 200 with a body
+    local url
+    for url in "$@"; do
+        [ -n "$(curl -sf "$url" | head -c 1)" ] || fail "nginx does not serve $url"
+    done
+}
+
+serve_until_interrupted() { # when interactive (stdin a terminal, CI unset): serve until Ctrl-C; then stop_site
+    if [ -t 0 ] && [ -z "${CI:-}" ]; then
+        echo "  open them in a browser; press Ctrl-C to stop nginx"
+        trap 'echo' INT
+        wait "$nginx_pid" || true
+    fi
+    stop_site
 }
 
 # chromium_flags PROFILE_DIR USER_AGENT: headless Chromium as root needs --no-sandbox and a fresh profile; it

@@ -12,6 +12,8 @@ import Foundation
 /// - `POST /_replay/faults/clear`
 /// - `POST /_replay/fixtures?dir=PATH`
 /// - `POST /_replay/override?name=FIXTURE[&file=PATH]` (without `file`, the request body is the content)
+/// - `POST /_replay/override?dir=PATH` — a revision of the fixtures: every file directly in PATH answers in place of
+///   the fixture of the same name (``setOverrides(from:)``), the others stay as they are
 /// - `POST /_replay/override/clear[?name=FIXTURE]`
 /// - `POST /_replay/artwork?here=1|0` — rewrite the fixtures' artwork URLs to this server (``serveArtworkHere(_:)``)
 /// - `POST /_replay/reset` — faults, overrides and the request log
@@ -57,7 +59,11 @@ extension LookupReplayServer {
             }
             setFixtures(URL(fileURLWithPath: dir, isDirectory: true))
         case "/_replay/override":
-            guard let name = query["name"] else { throw LookupReplayError("override needs ?name=FIXTURE") }
+            if let dir = query["dir"] {
+                try setOverrides(from: URL(fileURLWithPath: dir, isDirectory: true))
+                break
+            }
+            guard let name = query["name"] else { throw LookupReplayError("override needs ?name=FIXTURE or ?dir=PATH") }
             if let file = query["file"] {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw LookupReplayError("cannot read '\(file)'")

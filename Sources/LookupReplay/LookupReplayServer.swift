@@ -122,6 +122,32 @@ public final class LookupReplayServer: Sendable {
     /// for example to make the next refresh return changed content.
     public func setOverride(_ name: String, contents: Data) { state.withLock { $0.overrides[name] = contents } }
 
+    /// Switches to a revision of the fixtures: every regular file directly in `directory` answers from now on in
+    /// place of the fixture of the same name (as ``setOverride(_:contents:)`` each), the others stay as they are.
+    /// The offline demo uses it to make upstream change between two refreshes (`Fixtures/lookup/revision-2/`).
+    /// Throws, setting nothing, when the directory cannot be read or holds no file.
+    public func setOverrides(from directory: URL) throws(LookupReplayError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        } catch {
+            throw LookupReplayError("cannot read the directory '\(directory.path)'")
+        }
+        var contents: [String: Data] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let url = directory.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw LookupReplayError("cannot read '\(url.path)'")
+            }
+            contents[name] = data
+        }
+        guard !contents.isEmpty else { throw LookupReplayError("'\(directory.path)' holds no fixture file") }
+        state.withLock { $0.overrides.merge(contents) { $1 } }
+    }
+
     /// Removes one override, or all when `name` is nil.
     public func clearOverride(_ name: String? = nil) {
         state.withLock { state in

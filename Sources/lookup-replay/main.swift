@@ -9,7 +9,8 @@ let usage = """
       Serves lookup responses from DIR on 127.0.0.1:N (0 = any free port, printed as the first line).
       Paths ending in <w>x<h>bb.<ext> get an invented PNG icon of that size; with --serve-icons the fixtures'
       artwork URLs are rewritten to http://127.0.0.1:N/ (allow it in lookup.artwork_hosts) to mirror them offline.
-      Control endpoints under /_replay/ inject faults and read the request log (see LookupReplayServer+Control).
+      Control endpoints under /_replay/ inject faults, read the request log and switch to a revision of the
+      fixtures (POST /_replay/override?dir=DIR: DIR's files answer for their names; see LookupReplayServer+Control).
     """
 var fixtures: String?
 var port = 0

@@ -59,6 +59,36 @@ struct LookupReplayTests {
         #expect(requests[2]["answeredWith"] as? String == "fault:429 retry-after=7")
         #expect(replay.requests.map(\.kind) == [.roster, .roster, .identity, .identity])
     }
+
+    @Test("override?dir= switches to a revision: each file in the folder answers for its name, the rest stay")
+    func revisionDirectory() throws {
+        let replay = try LookupReplayServer(fixtures: TestBed.fixtures)
+        defer { replay.stop() }
+        let base = "http://127.0.0.1:\(replay.port)"
+        let revision = FileManager.default.temporaryDirectory.appendingPathComponent("replay-revision-\(UUID())")
+        try FileManager.default.createDirectory(at: revision, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: revision) }
+        let changed = Data(#"{"resultCount":0,"results":[]} revision 2"#.utf8)
+        try changed.write(to: revision.appendingPathComponent("roster-\(TestBed.artistId)-de.json"))
+        let roster = "\(base)/lookup?id=\(TestBed.artistId)&entity=software&limit=200&country="
+        let usBefore = try get(roster + "us").1
+
+        let encoded = revision.path.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
+        #expect(try get("\(base)/_replay/override?dir=\(encoded)").0 == 200)
+        #expect(try get(roster + "de").1 == changed)
+        #expect(try get(roster + "us").1 == usBefore)
+
+        let empty = revision.appendingPathComponent("empty-folder")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let (status, message) = try get("\(base)/_replay/override?dir=\(encoded)/empty-folder")
+        #expect(status == 400)
+        #expect(String(decoding: message, as: UTF8.self).contains("holds no fixture file"))
+        #expect(try get("\(base)/_replay/override/clear").0 == 200)
+        #expect(
+            try get(roster + "de").1
+                == (try Data(contentsOf: TestBed.fixtures.appendingPathComponent("roster-\(TestBed.artistId)-de.json")))
+        )
+    }
 }
 
 private final class ResultBox: @unchecked Sendable {

@@ -32,6 +32,15 @@ public enum TextBound {
         capped(text, characters: .max, bytes: otherBytes)
     }
 
+    /// Whether `text` is within the bounds of a name, version or seller (what ``name(_:)`` leaves unchanged).
+    public static func fitsName(_ text: String) -> Bool {
+        let size = text.utf8.count
+        return size <= otherBytes && (size <= nameCharacters || text.count <= nameCharacters)
+    }
+
+    /// Whether `text` is within the bound of any other text (what ``other(_:)`` leaves unchanged).
+    public static func fitsOther(_ text: String) -> Bool { text.utf8.count <= otherBytes }
+
     /// `text` when it has at most `characters` characters and `bytes` UTF-8 bytes; else its longest prefix of
     /// whole characters that fits both with ``cutMark`` after it.
     public static func capped(_ text: String, characters: Int, bytes: Int) -> String {

@@ -15,6 +15,19 @@ GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication",
 LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA"}
 
 
+def html_text(value):
+    """`value` as HTML text carries it (SPEC §20): no NUL, C0 control but TAB/LF/CR, DEL, C1 control or
+    noncharacter; None stays None."""
+    if value is None:
+        return None
+    def allowed(c):
+        code = ord(c)
+        if code < 0x20:
+            return c in "\t\n\r"
+        return not (0x7F <= code <= 0x9F or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+    return "".join(c for c in value if allowed(c))
+
+
 def parse(path):
     import html5lib
     text = open(path, encoding="utf-8").read()
@@ -52,15 +65,15 @@ def check_fragment(path, document):
         assert len(links) == 1 and len(li) == 1, f"{path}: {app['id']}: one link wrapping the row"
         a = links[0]
         assert a.get("href") == app["storeUrl"], f"{path}: href of {app['id']}"
-        assert a.get("aria-label") == f"{app['name']}, {label}", f"{path}: accessible name {a.get('aria-label')!r}"
+        assert a.get("aria-label") == html_text(f"{app['name']}, {label}"), f"{path}: accessible name {a.get('aria-label')!r}"
         img = a.find("img")
         assert img is not None and img.get("alt") == "" and img.get("loading") == "lazy", f"{path}: img"
         assert img.get("width") == "64" and img.get("height") == "64", f"{path}: img size"
         assert img.get("src", "").startswith("https://") or img.get("src", "").startswith("/showcase/v1/icons/")
         spans = {span.get("class"): texts(span) for span in a.iter("span")}
-        assert spans.get("showcase-name") == app["name"], f"{path}: name {spans.get('showcase-name')!r}"
-        assert spans.get("showcase-tagline") == app.get("tagline"), f"{path}: tagline of {app['id']}"
-        assert spans.get("showcase-price") == app.get("formattedPrice"), f"{path}: price of {app['id']}"
+        assert spans.get("showcase-name") == html_text(app["name"]), f"{path}: name {spans.get('showcase-name')!r}"
+        assert spans.get("showcase-tagline") == html_text(app.get("tagline")), f"{path}: tagline of {app['id']}"
+        assert spans.get("showcase-price") == html_text(app.get("formattedPrice")), f"{path}: price of {app['id']}"
         assert spans.get("showcase-badge") == label
         assert not a.findall(".//b") and not a.findall(".//script"), f"{path}: markup from text"
     scripts = section.findall("script")
@@ -75,7 +88,7 @@ def check_fragment(path, document):
     for element, app in zip(elements, apps):
         assert element["@type"] == "ListItem"
         item = element["item"]
-        assert item["@type"] == "SoftwareApplication" and item["name"] == app["name"], f"{path}: name"
+        assert item["@type"] == "SoftwareApplication" and item["name"] == html_text(app["name"]), f"{path}: name"
         assert item["url"] == app["storeUrl"] and item["image"].startswith("https://"), f"{path}: url, image"
         assert item["operatingSystem"] == ("macOS" if document["platform"] == "macos" else "iOS")
         offer = item["offers"]
@@ -85,7 +98,7 @@ def check_fragment(path, document):
         if "applicationCategory" in item:
             assert item["applicationCategory"] in GOOGLE, f"{path}: {item['applicationCategory']} not Google's"
             categories += 1
-        assert item.get("description") == app.get("tagline"), f"{path}: description"
+        assert item.get("description") == html_text(app.get("tagline")), f"{path}: description"
         assert "aggregateRating" not in item and "review" not in item, f"{path}: ratings"
     assert categories > 0, f"{path}: no app has an applicationCategory (primaryGenreId lost?)"
     return len(apps)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPEC §14 end to end, run by `make test` (check-export-html):
 #   1. the real daemon with `export.html: true` exports us, jp and ca in English and French from lookup-replay
-#      (Fixtures/lookup), with a hostile overlay tagline (markup, quotes, </script>) and an empty platform
+#      (Fixtures/lookup), with a hostile overlay tagline (markup, quotes, </script>), a planted us roster whose
+#      name and price carry NUL, C0/C1 controls and noncharacters, and an empty platform
 #      (Knotbook's own overlay excludes every Mac app);
 #   2. every <platform>.html and .email.html is parsed by html5lib in strict mode (pinned, venv in
 #      .build/web-venv): no parse error, the markup of §14 against its document (order, one link per row, lang,
@@ -34,6 +35,21 @@ new_work
 # 1. The tree.
 start_replay "$bin_dir" "$work"
 mkdir -p "$work/cache" "$work/run"
+# Upstream text with every kind of code point HTML must not carry (SPEC §20): NUL, C0 controls, DEL, C1 controls
+# and noncharacters in the us roster's first iOS name and price; the fragments below must parse without error.
+"$venv/bin/python3" - Fixtures/lookup/roster-1641000001-us.json >"$work/poisoned-us.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1], encoding="utf-8"))
+bad = "".join(map(chr, [0, 1, 8, 11, 12, 14, 31, 0x7F, 0x80, 0x85, 0x9F, 0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE,
+                        0x10FFFF]))
+row = next(r for r in body["results"] if r.get("kind") == "software")
+row["trackName"] = "Tide" + bad + "\tLog"
+row["formattedPrice"] = bad + "Free"
+json.dump(body, sys.stdout)
+PY
+curl -fsS -X POST --data-binary @"$work/poisoned-us.json" \
+    "http://127.0.0.1:$replay_port/_replay/override?name=roster-1641000001-us.json" >/dev/null \
+    || fail "lookup-replay refused the planted roster"
 socket=$work/run/showcased.sock
 hostile='</span></a><b>bold</b><script>alert(1)</script> & "quotes" '"''"'apos'"''"' </script><!--'
 cat >"$work/showcase.yaml" <<YAML

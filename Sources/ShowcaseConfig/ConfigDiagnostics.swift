@@ -81,8 +81,11 @@ struct ConfigDiagnostics {
         return nil
     }
 
-    /// A positive duration like `24h`.
-    mutating func duration(_ node: YAMLNode, _ key: String) -> Duration? {
+    /// A positive duration like `24h`, at most `maximum` (SPEC §20: no duration the daemon adds to a time or
+    /// multiplies may be large enough to overflow; `maximumText` is how the message spells the bound).
+    mutating func duration(
+        _ node: YAMLNode, _ key: String, maximum: Duration = .seconds(365 * 86_400), maximumText: String = "365d"
+    ) -> Duration? {
         guard let text = node.scalar, !node.isNull, let value = ConfigValue.duration(text) else {
             report(
                 .typeMismatch, at: node,
@@ -91,6 +94,10 @@ struct ConfigDiagnostics {
         }
         guard value > .zero else {
             report(.invalidValue, at: node, "'\(key)' must be a positive duration, found '\(text)'")
+            return nil
+        }
+        guard value <= maximum else {
+            report(.invalidValue, at: node, "'\(key)' must be at most \(maximumText), found '\(text)'")
             return nil
         }
         return value

@@ -54,6 +54,18 @@ struct CheckConfigCommandTests {
         #expect(lines.contains("\(path):5:1: unknown key 'storefront'; did you mean 'storefronts'?"))
     }
 
+    @Test("refuses a refresh.interval of 9223372036854775s (exit 78, file:line:column), not 'valid'")
+    func hugeInterval() throws {
+        let directory = try TemporaryDirectory(files: [
+            "showcase.yaml": "hosts:\n  - bundle_id: com.quietharbor.NoteJar\nrefresh:\n  interval: 9223372036854775s\n"
+        ])
+        let path = directory.file("showcase.yaml")
+        let result = try checkConfig([path])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "\(path):4:13: 'refresh.interval' must be at most 365d, found '9223372036854775s'\n")
+    }
+
     @Test("exits 78 naming the file, with no line and column, when the configuration does not exist")
     func missing() throws {
         let result = try checkConfig(["/nonexistent/showcase.yaml"])

@@ -9,7 +9,7 @@ public struct LookupSettings: Sendable, Equatable {
     /// `lookup.endpoint` — http or https URL, default `https://itunes.apple.com/lookup`. Tests and the
     /// offline demo point it at a loopback server.
     public var endpoint: URL
-    /// `lookup.timeout` — duration, default `10s`: how long one upstream request may take in total.
+    /// `lookup.timeout` — duration, default `10s`, at most `365d`: how long one upstream request may take in total.
     public var timeout: Duration
     /// `lookup.rate_limit` — rate like `20/min` (`/s`, `/min`, `/h`), default `20/min`: the one budget
     /// shared by every upstream request, matching Apple's published limit per IP.

@@ -7,7 +7,7 @@ public struct MetricsSettings: Sendable, Equatable {
     /// any other name would be written and never scraped. A relative path is taken relative to the configuration
     /// file. Its directory need not exist for `check-config`.
     public var textfile: String?
-    /// `metrics.interval` — duration, default `60s`, at least `1s`: how often the textfile is rewritten.
+    /// `metrics.interval` — duration, default `60s`, at least `1s` and at most `1d`: how often the textfile is rewritten.
     public var interval: Duration
 
     /// The shortest `metrics.interval` accepted: rewriting the file more often only costs disk writes, as
@@ -37,7 +37,10 @@ public struct MetricsSettings: Sendable, Equatable {
                         + "reads only those), like /var/lib/prometheus/node-exporter/showcase.prom; found '\(path)'")
             }
         }
-        if let value = fields["interval"], let interval = diagnostics.duration(value, "metrics.interval") {
+        if let value = fields["interval"],
+            let interval = diagnostics.duration(
+                value, "metrics.interval", maximum: .seconds(86_400), maximumText: "1d")
+        {
             if interval >= Self.minimumInterval {
                 self.interval = interval
             } else {

@@ -6,18 +6,31 @@
 public enum ConfigValue {
     /// `500ms`, `30s`, `5m`, `24h`, `7d` (an integer and one unit; a leading `-` is accepted so a
     /// negative value can be reported as "must be positive" rather than "not a duration").
+    ///
+    /// A number too large for 64 bits (`99999999999999999999d`) or whose seconds overflow is
+    /// ``longestDuration`` (or its negative), never a trap: a caller's upper bound then refuses it
+    /// as too long rather than as not a duration.
     public static func duration(_ text: String) -> Duration? {
         let units: [(suffix: String, seconds: Int64, isMilliseconds: Bool)] = [
             ("ms", 0, true), ("s", 1, false), ("m", 60, false), ("h", 3600, false), ("d", 86_400, false),
         ]
         for unit in units where text.hasSuffix(unit.suffix) {
-            guard let value = signedInteger(String(text.dropLast(unit.suffix.count))) else { continue }
+            let number = String(text.dropLast(unit.suffix.count))
+            guard let value = signedInteger(number) else {
+                guard isSignedInteger(number) else { continue }
+                return number.hasPrefix("-") ? .zero - longestDuration : longestDuration
+            }
             if unit.isMilliseconds { return .milliseconds(value) }
             let (seconds, overflow) = value.multipliedReportingOverflow(by: unit.seconds)
-            return overflow ? nil : .seconds(seconds)
+            guard !overflow else { return value < 0 ? .zero - longestDuration : longestDuration }
+            return .seconds(seconds)
         }
         return nil
     }
+
+    /// What ``duration(_:)`` reads an out-of-range number as: longer than any key allows (`Int64.max`
+    /// seconds), so the key's bound reports it.
+    public static let longestDuration = Duration.seconds(Int64.max)
 
     /// `512KiB`, `8MiB`, `1GiB`, `100B` or a bare byte count. Binary units only: `MB` is ambiguous.
     public static func byteSize(_ text: String) -> Int? {
@@ -54,8 +67,13 @@ public enum ConfigValue {
 
     /// A decimal integer with an optional leading `-`; no `+`, spaces, or underscores.
     static func signedInteger(_ text: String) -> Int64? {
-        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard isSignedInteger(text) else { return nil }
         return Int64(text)
+    }
+
+    /// True when `text` is written as ``signedInteger(_:)`` reads it, whatever its size.
+    static func isSignedInteger(_ text: String) -> Bool {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

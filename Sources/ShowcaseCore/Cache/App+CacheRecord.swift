@@ -220,6 +220,11 @@ extension App {
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)
         let iconUrl = text(8, mine?.iconUrl)
+        // A line holds what a decoded row held, bounded (SPEC §20): one over a bound was planted, and its file is
+        // a miss (refetched), like any other unreadable line.
+        guard TextBound.fitsName(name), version.map(TextBound.fitsName) ?? true, TextBound.fitsOther(bundleId),
+            TextBound.fitsOther(genre), TextBound.fitsOther(floorText)
+        else { return nil }
         if devices != mine?.devices { allSame = false }
         // The store URL: the reference's template when it matches up to the segment, else a template of its own.
         var storeUrl: StoreURLTemplate
@@ -253,7 +258,8 @@ extension App {
         let theirs = shared?.listing.fields
         guard let formattedPrice = optional(5, theirs.map(\.formattedPrice)), let price = optional(10, nil),
             let currency = optional(11, theirs.map(\.currency)), let rating = optional(13, nil),
-            let ratingCount = optional(14, nil)
+            let ratingCount = optional(14, nil),
+            formattedPrice.map(TextBound.fitsOther) ?? true, currency.map(TextBound.fitsOther) ?? true
         else { return nil }
         let prices = same(price.flatMap { Double($0) }, theirs?.price)
         let averageUserRating = same(rating.flatMap { Double($0) }, theirs?.averageUserRating)

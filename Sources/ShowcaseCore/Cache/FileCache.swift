@@ -166,7 +166,8 @@ public struct FileCache: Sendable {
     ///
     /// A file written by a release before device families (15-field lines) or genre ids (16) is decoded from its
     /// raw body, which has them; if that body does not decode, its lines still do, with each platform's default
-    /// families and no genre id.
+    /// families and no genre id. A file whose lines hold a text over its ``TextBound`` (planted: no decoded row
+    /// has one) is a miss, like any other unreadable line.
     ///
     /// Every app must pass `urlRules` (the current `lookup.artwork_hosts`, which may have changed since the file was
     /// written): one that does not is left out and counted in ``Roster/droppedRows``; when none passes, the file is
@@ -243,7 +244,7 @@ public struct FileCache: Sendable {
 
     /// The entry a header describes, if the header is ours and `name` is that key's file name.
     private func entry(for header: Header, named name: String) -> Entry? {
-        guard header.format == Self.rosterFormat, header.version == Self.version,
+        guard header.format == Self.rosterFormat, header.version == Self.version, header.hasValidFetchTime,
             let storefront = try? Storefront(parsing: header.storefront)
         else { return nil }
         let language = header.language.flatMap { RosterLanguage(parsing: $0) }
@@ -264,7 +265,7 @@ public struct FileCache: Sendable {
         guard let data = try? RegularFile.read(path: url.path, limit: maxFileBytes),
             let newline = firstNewline(in: data),
             let header = Self.header(from: data[data.startIndex..<newline]),
-            header.format == rosterFormat, header.version == version,
+            header.format == rosterFormat, header.version == version, header.hasValidFetchTime,
             let (apps, body) = sections(of: header, in: data.startIndex..<data.endIndex, afterHeaderAt: newline),
             data[apps.upperBound] == UInt8(ascii: "\n")
         else { return nil }
@@ -304,6 +305,14 @@ public struct FileCache: Sendable {
         var bodyFNV1a: String
 
         var fetchedAt: Date { Date(timeIntervalSince1970: Double(fetchedAtMilliseconds) / 1000) }
+
+        /// The fetch times a file may carry, in milliseconds: 1970-01-01 through 9999-12-31, every one a valid
+        /// RFC 3339 time that whole-millisecond arithmetic cannot overflow. A file whose header says otherwise
+        /// (`9223372036854775807`) is a miss, never a trap in a reply or the export (SPEC §20).
+        static let fetchTimes: ClosedRange<Int64> = 0...253_402_300_799_999
+
+        /// Whether ``fetchedAtMilliseconds`` lies within ``fetchTimes``.
+        var hasValidFetchTime: Bool { Self.fetchTimes.contains(fetchedAtMilliseconds) }
     }
 
     /// The fetch time in whole milliseconds, cut, never rounded up: a roster fetched at 14:18:43.9996 must still read

@@ -83,9 +83,18 @@ public struct LookupRow: Sendable, Hashable, Codable {
     public init() {}
 
     /// Decodes each field independently; a field of the wrong type is nil, never an error.
+    ///
+    /// Every text is bounded here, where upstream text enters (``TextBound``, SPEC §20): names, versions and
+    /// sellers at 255 characters, release notes at 4 KiB, the rest at 1 KiB, each cut with `…`. URLs are kept
+    /// whole for ``URLRules`` to refuse when over 1 KiB.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func string(_ key: CodingKeys) -> String? { (try? c.decodeIfPresent(String.self, forKey: key)) ?? nil }
+        func raw(_ key: CodingKeys) -> String? { (try? c.decodeIfPresent(String.self, forKey: key)) ?? nil }
+        func string(_ key: CodingKeys) -> String? { raw(key).map(TextBound.other) }
+        func name(_ key: CodingKeys) -> String? { raw(key).map(TextBound.name) }
+        func strings(_ key: CodingKeys) -> [String]? {
+            ((try? c.decodeIfPresent([String].self, forKey: key)) ?? nil)?.map(TextBound.other)
+        }
         func int(_ key: CodingKeys) -> Int? {
             if let value = (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil { return value }
             return (try? c.decodeIfPresent(String.self, forKey: key)).flatMap { $0.flatMap { Int($0) } }
@@ -95,30 +104,30 @@ public struct LookupRow: Sendable, Hashable, Codable {
         kind = string(.kind)
         artistType = string(.artistType)
         artistId = int(.artistId)
-        artistName = string(.artistName)
-        supportedDevices = (try? c.decodeIfPresent([String].self, forKey: .supportedDevices)) ?? nil
+        artistName = name(.artistName)
+        supportedDevices = strings(.supportedDevices)
         trackId = int(.trackId)
-        trackName = string(.trackName)
+        trackName = name(.trackName)
         bundleId = string(.bundleId)
-        sellerName = string(.sellerName)
+        sellerName = name(.sellerName)
         primaryGenreName = string(.primaryGenreName)
         primaryGenreId = int(.primaryGenreId)
-        genres = (try? c.decodeIfPresent([String].self, forKey: .genres)) ?? nil
+        genres = strings(.genres)
         price = double(.price)
         formattedPrice = string(.formattedPrice)
         currency = string(.currency)
         minimumOsVersion = string(.minimumOsVersion)
-        version = string(.version)
-        artworkUrl60 = string(.artworkUrl60)
-        artworkUrl100 = string(.artworkUrl100)
-        artworkUrl512 = string(.artworkUrl512)
-        trackViewUrl = string(.trackViewUrl)
+        version = name(.version)
+        artworkUrl60 = raw(.artworkUrl60)
+        artworkUrl100 = raw(.artworkUrl100)
+        artworkUrl512 = raw(.artworkUrl512)
+        trackViewUrl = raw(.trackViewUrl)
         averageUserRating = double(.averageUserRating)
         userRatingCount = int(.userRatingCount)
         fileSizeBytes = string(.fileSizeBytes)
         releaseDate = string(.releaseDate)
         currentVersionReleaseDate = string(.currentVersionReleaseDate)
-        releaseNotes = string(.releaseNotes)
+        releaseNotes = raw(.releaseNotes).map(TextBound.releaseNotes)
     }
 
     /// True for the artist row (`wrapperType: artist`), which describes the developer and is not an app.

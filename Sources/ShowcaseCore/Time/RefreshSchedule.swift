@@ -7,11 +7,11 @@ import FoundationEssentials
 /// Every answer is a delay (`Duration`) from the moment it is asked about; the caller adds it to its own clock.
 /// Randomness is a parameter (`unit`, in 0...1) so the arithmetic is testable and the daemon decides the source.
 public struct RefreshSchedule: Sendable, Equatable {
-    /// `refresh.interval` (default 24h): freshness lifetime and refresh period.
+    /// `refresh.interval` (default 24h, at most 365d): freshness lifetime and refresh period.
     public var interval: Duration
     /// `refresh.jitter` (default 10%, as 0.1): spreads refreshes so they never arrive together.
     public var jitter: Double
-    /// `refresh.retry` (default 5m): first retry delay after a failure.
+    /// `refresh.retry` (default 5m, at most the interval): first retry delay after a failure.
     public var retry: Duration
 
     /// Creates a schedule.

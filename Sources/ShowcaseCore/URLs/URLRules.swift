@@ -5,7 +5,8 @@
 /// `https://apps.apple.com/…` or `https://itunes.apple.com/…`, that exact host in any case, no userinfo, no port but
 /// 443 — and an icon URL must start with one of `lookup.artwork_hosts` (``URLPrefix``). Both are parsed strictly
 /// (``StrictURL``): no whitespace or control characters, no `javascript:` or `data:`, no host a lenient parser and a
-/// browser would read differently. An app that fails is dropped with one of the two reasons below.
+/// browser would read differently. Neither may be longer than ``maximumURLBytes`` (SPEC §20: no upstream text is
+/// unbounded, and a URL cannot be cut as text is). An app that fails is dropped with one of the two reasons below.
 public struct URLRules: Sendable, Hashable {
     /// The prefixes an icon URL may start with (`lookup.artwork_hosts`); never empty in a configuration.
     public let artworkHosts: [URLPrefix]
@@ -17,6 +18,10 @@ public struct URLRules: Sendable, Hashable {
 
     /// The rules of the default configuration: icons from `https://*.mzstatic.com/` only.
     public static let standard = URLRules(artworkHosts: [.appleArtwork])
+
+    /// The longest store or icon URL served, in UTF-8 bytes (1 KiB; Apple's are under 300). A longer one fails the
+    /// rules rather than being cut, since a cut URL names another page.
+    public static let maximumURLBytes = 1024
 
     /// The hosts a store URL may name, as lowercase bytes.
     static let storeHosts = [Array("apps.apple.com".utf8), Array("itunes.apple.com".utf8)]
@@ -30,7 +35,8 @@ public struct URLRules: Sendable, Hashable {
     /// True when `url` is an App Store page: https, host `apps.apple.com` or `itunes.apple.com` (any case), no
     /// userinfo, no port or 443, a path.
     public func allowsStoreURL(_ url: String) -> Bool {
-        StrictURL.withParsed(url) { bytes, result in
+        guard url.utf8.count <= Self.maximumURLBytes else { return false }
+        return StrictURL.withParsed(url) { bytes, result in
             guard case .success(let parsed) = result, parsed.port == nil || parsed.port == 443,
                 StrictURL.equalFolded(bytes, parsed.scheme, Self.https)
             else { return false }
@@ -38,9 +44,10 @@ public struct URLRules: Sendable, Hashable {
         }
     }
 
-    /// True when `url` starts with one of ``artworkHosts``.
+    /// True when `url` starts with one of ``artworkHosts`` and is at most ``maximumURLBytes`` long.
     public func allowsIconURL(_ url: String) -> Bool {
-        StrictURL.withParsed(url) { bytes, result in
+        guard url.utf8.count <= Self.maximumURLBytes else { return false }
+        return StrictURL.withParsed(url) { bytes, result in
             guard case .success(let parsed) = result else { return false }
             return artworkHosts.contains { $0.matches(parsed, in: bytes) }
         }

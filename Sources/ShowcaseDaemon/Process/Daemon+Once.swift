@@ -36,7 +36,7 @@ extension Daemon {
         let rate = configuration.lookup.rateLimit
         let progress = OneShotProgress(
             isEnabled: !due.isEmpty && OneShotProgress.isWanted(json: options.json), total: due.count,
-            requestsPerMinute: max(1, Int((Duration.seconds(60) / rate.interval).rounded(.down))),
+            requestsPerMinute: rate.requestsPerMinute(rounded: .down),
             requestsLeft: { done in
                 (due.count - done) + hosts.filter { service.state.identity($0) == nil }.count
             },

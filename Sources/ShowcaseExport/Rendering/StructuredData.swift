@@ -4,7 +4,8 @@ import ShowcaseCore
 /// each a `SoftwareApplication` with the fields Google's software-app documentation reads — `name`, `url`,
 /// `image`, `operatingSystem`, `applicationCategory` (``AppCategory``), `offers` (an `Offer` with a numeric
 /// `price` and its `priceCurrency`, left out when the storefront gave either not) and `description` (the
-/// tagline). No ratings: per-storefront counts are too thin to be honest.
+/// tagline). No ratings: per-storefront counts are too thin to be honest. Texts carry what the fragment's HTML
+/// carries (``HTMLText/stripped(_:)``): no control character or noncharacter, escaped or not.
 enum StructuredData {
     /// The list's JSON text, on one line (before ``HTMLText/scriptSafeJSON(_:into:)`` makes it safe inside a
     /// script). Written straight into bytes, strings through ``JSONText/quote(_:into:)``, never through a
@@ -19,7 +20,7 @@ enum StructuredData {
             text.append(contentsOf: #"{"@type":"ListItem","position":"#.utf8)
             text.append(contentsOf: String(index + 1).utf8)
             text.append(contentsOf: #","item":{"@type":"SoftwareApplication","name":"#.utf8)
-            JSONText.quote(row.name, into: &text)
+            JSONText.quote(HTMLText.stripped(row.name), into: &text)
             member("url", row.storeUrl, into: &text)
             if let image = image(of: row, tree: tree) { member("image", image, into: &text) }
             text.append(contentsOf: system.utf8)
@@ -29,10 +30,10 @@ enum StructuredData {
             if let price = row.price, price.isFinite, price >= 0, let currency = row.currency, !currency.isEmpty {
                 text.append(contentsOf: #","offers":{"@type":"Offer","price":"#.utf8)
                 JSONText.double(price).write(to: &text, indent: 0)
-                member("priceCurrency", currency, into: &text)
+                member("priceCurrency", HTMLText.stripped(currency), into: &text)
                 text.append(UInt8(ascii: "}"))
             }
-            if let tagline = row.shownTagline { member("description", tagline, into: &text) }
+            if let tagline = row.shownTagline { member("description", HTMLText.stripped(tagline), into: &text) }
             text.append(contentsOf: "}}".utf8)
         }
         text.append(contentsOf: "]}".utf8)

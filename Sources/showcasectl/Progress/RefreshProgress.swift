@@ -54,7 +54,7 @@ final class RefreshProgress: ProgressSource, @unchecked Sendable {
             before[Self.roster(entry)].map { $0 != Self.stand(entry) } ?? false
         }.count
         let nextRequest = lastRequest.map { max(.zero, $0 + rate.interval - now) }
-        let perMinute = max(1, Int((Duration.seconds(60) / rate.interval).rounded()))
+        let perMinute = rate.requestsPerMinute(rounded: .toNearestOrAwayFromZero)
         return ProgressLine(
             done: done, total: before.count, unit: unit, nextRequestIn: nextRequest,
             requestsLeft: before.count - done, requestsPerMinute: perMinute

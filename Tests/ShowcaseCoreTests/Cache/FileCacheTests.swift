@@ -249,6 +249,26 @@ struct FileCacheTests {
         #expect(cache.loadRoster(listed: entry) != nil)
     }
 
+    @Test("a file whose apps line holds a name, version or price over its bound is a miss (planted: SPEC §20)")
+    func oversizedLineUsesBody() throws {
+        let jp = Fixtures.roster("jp")
+        for field in ["name", "version", "price"] {
+            var apps = jp.apps
+            let huge = String(repeating: "N", count: 100_000)
+            switch field {
+            case "name": apps[0].name = huge
+            case "version": apps[1].version = huge
+            default: apps[2].formattedPrice = huge
+            }
+            try cache.store(
+                Roster(
+                    artistId: jp.artistId, storefront: jp.storefront, fetchedAt: jp.fetchedAt,
+                    resultCount: jp.resultCount, apps: apps, body: jp.body))
+            let entry = try #require(cache.listRosters().first)
+            #expect(cache.loadRoster(listed: entry) == nil, "\(field)")
+        }
+    }
+
     @Test("a missing cache directory is simply empty")
     func missingDirectory() {
         #expect(cache.loadAllRosters().isEmpty)

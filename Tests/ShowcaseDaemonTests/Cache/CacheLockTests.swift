@@ -67,4 +67,66 @@ struct CacheLockTests {
         _ = try? daemon.waitForExit()
         #expect(try OneShotRun.run(bed).status == 0)
     }
+
+    /// What a planted lock name can be (SPEC §20): each is refused with exit 71, by name, never gone on without.
+    enum Planted: String, CaseIterable, CustomStringConvertible {
+        case directory, symlink, fifo, hardLink
+
+        var description: String { rawValue }
+
+        /// The phrase the refusal names it with.
+        var phrase: String {
+            switch self {
+            case .directory: "a directory"
+            case .symlink: "a symbolic link"
+            case .fifo: "a FIFO"
+            case .hardLink: "a hard link"
+            }
+        }
+    }
+
+    /// A configured bed with `kind` planted at its lock's name (the symlink and hard link onto `outside`, a file
+    /// outside the cache holding `precious`).
+    func planted(_ kind: Planted) throws -> (bed: TestBed, outside: URL) {
+        let bed = try TestBed()
+        try bed.writeConfig()
+        let outside = bed.directory.appendingPathComponent("outside.txt")
+        try Data("precious\n".utf8).write(to: outside)
+        try FileManager.default.createDirectory(at: bed.cacheDirectory, withIntermediateDirectories: true)
+        let lock = bed.cacheDirectory.appendingPathComponent(".showcased.lock").path
+        switch kind {
+        case .directory: try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+        case .symlink: #expect(symlink(outside.path, lock) == 0)
+        case .fifo: #expect(mkfifo(lock, 0o644) == 0)
+        case .hardLink: #expect(link(outside.path, lock) == 0)
+        }
+        return (bed, outside)
+    }
+
+    @Test(
+        "a directory, symlink, FIFO or hard link at the lock's name stops --once with 71, naming it",
+        arguments: Planted.allCases)
+    func plantedLockRefusesOnce(_ kind: Planted) throws {
+        let (bed, outside) = try planted(kind)
+        let run = try OneShotRun.run(bed)
+        #expect(run.status == 71, "\(run)")
+        #expect(run.stderr.contains(".showcased.lock is \(kind.phrase)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("going on without it"))
+        #expect(run.stdout.isEmpty)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "precious\n")
+        #expect(bed.replay.requests.isEmpty, "no refresh may run without the lock")
+    }
+
+    @Test(
+        "a directory, symlink, FIFO or hard link at the lock's name stops the daemon with 71, naming it",
+        arguments: Planted.allCases)
+    func plantedLockRefusesDaemon(_ kind: Planted) throws {
+        let (bed, outside) = try planted(kind)
+        let daemon = try DaemonProcess(
+            config: bed.configURL, socketPath: bed.socketPath, logFile: bed.logURL, waitForSocket: false)
+        #expect(try daemon.waitForExit() == 71, "\(daemon.log)")
+        #expect(daemon.log.contains(".showcased.lock is \(kind.phrase)"), "\(daemon.log)")
+        #expect(!FileManager.default.fileExists(atPath: bed.socketPath))
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "precious\n")
+    }
 }

@@ -313,10 +313,9 @@ public enum ConfigLoader {
             return attribution
         }
 
-        /// The campaign token at `node` (the key `key`), when App Store Connect accepts it; nil for `null` (the
-        /// default); otherwise reported.
+        /// The campaign token at `node` (the key `key`), when App Store Connect accepts it; otherwise reported.
+        /// (An explicit `null` never gets here: ``Fields`` counts it as absent.)
         mutating func campaignToken(_ node: YAMLNode, _ key: String) -> String? {
-            if node.isNull { return nil }
             if let text = node.scalar, Attribution.isAcceptedCampaignToken(text) { return text }
             diagnostics.report(
                 .invalidValue, at: node,

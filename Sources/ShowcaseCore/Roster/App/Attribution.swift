@@ -39,7 +39,8 @@ public struct Attribution: Sendable, Equatable {
     /// tokens and a long bundle id component would otherwise lose every click's attribution.
     /// On `surface`, the token of ``campaignTokens`` comes first.
     public func campaign(forHost hostBundleId: String, on surface: AttributionSurface = .varlink) -> String {
-        if let token = campaignTokens[surface], !token.isEmpty { return token }
+        // Checked empty first: without per-surface tokens a reply pays no hashing per app.
+        if !campaignTokens.isEmpty, let token = campaignTokens[surface], !token.isEmpty { return token }
         if let campaignToken, !campaignToken.isEmpty { return campaignToken }
         let last = hostBundleId.split(separator: ".").last.map(String.init) ?? hostBundleId
         return String(("showcase-" + last.lowercased()).prefix(Self.maximumCampaignLength))

@@ -298,18 +298,32 @@ public enum ConfigLoader {
                 }
             }
             if let value = fields["campaign_token"] {
-                if let text = value.scalar, Attribution.isAcceptedCampaignToken(text) {
-                    attribution.campaignToken = text
-                } else {
-                    diagnostics.report(
-                        .invalidValue, at: value,
-                        "expected at most 30 letters, digits, inner spaces or App Store Connect's punctuation "
-                            + "([ ] / \\ - ~ + = < > : ; , . _ ' \" * & $ % # @ ? ! | { } ( )) for "
-                            + "'attribution.campaign_token', found \(value.scalar.map { "'\($0)'" } ?? value.kindDescription)"
-                    )
+                attribution.campaignToken = campaignToken(value, "attribution.campaign_token")
+            }
+            if let value = fields["campaign_tokens"],
+                let surfaces = diagnostics.fields(
+                    of: value, in: "attribution.campaign_tokens", known: AttributionSurface.names)
+            {
+                for surface in AttributionSurface.allCases {
+                    guard let token = surfaces[surface.rawValue] else { continue }
+                    attribution.campaignTokens[surface] = campaignToken(
+                        token, "attribution.campaign_tokens.\(surface.rawValue)")
                 }
             }
             return attribution
+        }
+
+        /// The campaign token at `node` (the key `key`), when App Store Connect accepts it; otherwise reported.
+        /// (An explicit `null` never gets here: ``Fields`` counts it as absent.)
+        mutating func campaignToken(_ node: YAMLNode, _ key: String) -> String? {
+            if let text = node.scalar, Attribution.isAcceptedCampaignToken(text) { return text }
+            diagnostics.report(
+                .invalidValue, at: node,
+                "expected at most 30 letters, digits, inner spaces or App Store Connect's punctuation "
+                    + "([ ] / \\ - ~ + = < > : ; , . _ ' \" * & $ % # @ ? ! | { } ( )) for "
+                    + "'\(key)', found \(node.scalar.map { "'\($0)'" } ?? node.kindDescription)"
+            )
+            return nil
         }
 
         mutating func readHosts(_ node: YAMLNode, globalOverlay: Overlay) -> [HostConfiguration] {

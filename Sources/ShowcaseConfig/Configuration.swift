@@ -20,8 +20,12 @@ import ShowcaseCore
 ///   store URLs are left untouched. `attribution.campaign_token` — string, default none, meaning
 ///   `showcase-<last bundle id component, lowercased>` cut to 30 characters (`ct`). The provider token is letters,
 ///   digits, `.`, `_`, `-`; the campaign token follows App Store Connect's rule (`Attribution.isAcceptedCampaignToken`).
+///   `attribution.campaign_tokens` — mapping from surface to campaign token, default `{}`: a surface's own `ct`
+///   (SPEC §19) — `varlink` (Get, GetApp, Watch, Changes replies), `json` (export documents and the widget),
+///   `html` (fragments), `email` (email variants), `feed` (Atom feeds), `site` (the site pages of SPEC §18, once
+///   they exist) — each following the campaign token's rule; a surface not named uses `campaign_token`.
 /// - `overlay` — path relative to this file, or an inline mapping, default none: the global overlay
-///   (`order`, `excluded`, `taglines`; see `Overlay+Decoding.swift`).
+///   (`order`, `excluded`, `taglines`, `product_pages`; see `Overlay+Decoding.swift`).
 public struct Configuration: Sendable, Equatable {
     /// The configuration file this was read from.
     public var path: String
@@ -91,7 +95,7 @@ public struct Configuration: Sendable, Equatable {
     /// The keys of a mapping entry of `storefronts` (`{code: ca, languages: [en, fr]}`).
     static let storefrontEntryKeys = ["code", "languages"]
     /// The keys of `attribution`.
-    static let attributionKeys = ["provider_token", "campaign_token"]
+    static let attributionKeys = ["provider_token", "campaign_token", "campaign_tokens"]
 
     /// Every key a configuration or overlay file may hold, as the documentation names it: top-level keys, the
     /// keys of each section qualified by it (`lookup.timeout`), and the keys of list entries and overlays bare
@@ -103,6 +107,7 @@ public struct Configuration: Sendable, Equatable {
             ("socket", SocketSettings.keys), ("metrics", MetricsSettings.keys), ("export", ExportSettings.keys),
             ("export.icons", IconSettings.keys), ("state", StateSettings.keys), ("history", HistorySettings.keys),
             ("attribution", attributionKeys),
+            ("attribution.campaign_tokens", AttributionSurface.names),
         ]
         return keys + sections.flatMap { section, keys in keys.map { "\(section).\($0)" } } + HostConfiguration.keys
             + storefrontEntryKeys + Overlay.keys

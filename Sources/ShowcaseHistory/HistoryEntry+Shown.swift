@@ -3,14 +3,18 @@ import ShowcaseCore
 extension Array where Element == HistoryEntry {
     /// The entries as a host's overlay shows them now (SPEC §15): an excluded app's and the host app's own
     /// entries left out, attribution applied to each `storeUrl`. Applied at read time, so a reload takes effect
-    /// on the next call and the history itself never changes.
+    /// on the next call and the history itself never changes. `surface` picks the campaign token and product page
+    /// (`varlink` for `Roster.Changes`, `feed` for the Atom feeds).
     public func shown(
-        overlay: Overlay, attribution: Attribution, hostBundleId: String, hostTrackId: Int?
+        overlay: Overlay, attribution: Attribution, hostBundleId: String, hostTrackId: Int?,
+        on surface: AttributionSurface = .varlink
     ) -> [HistoryEntry] {
         compactMap { entry in
             guard !overlay.excluded.contains(entry.id), entry.id != hostTrackId else { return nil }
             var shown = entry
-            shown.storeUrl = attribution.apply(to: entry.storeUrl, platform: entry.platform, hostBundleId: hostBundleId)
+            shown.storeUrl = attribution.apply(
+                to: entry.storeUrl, platform: entry.platform, hostBundleId: hostBundleId, on: surface,
+                productPage: overlay.productPage(of: entry.id, on: surface))
             return shown
         }
     }

@@ -8,8 +8,12 @@ import ShowcaseCore
 /// - `taglines` — mapping from app id to a string (every locale) or to a mapping of locale tags
 ///   (`de`, `pt-BR`) with an optional `default`, default `{}`. The lookup API has no subtitle field,
 ///   so this is the only source of taglines.
+/// - `product_pages` — mapping from app id to a Custom Product Page's UUID (8-4-4-4-12 hexadecimal digits, as App
+///   Store Connect shows it; every surface), or to a mapping with an optional `default` UUID and a UUID per surface
+///   (`varlink`, `json`, `html`, `email`, `feed`, `site`), default `{}`: `ppid=<uuid>` on that app's store URL
+///   (SPEC §19). A host overlay's entry for an app replaces the global overlay's whole entry.
 extension Overlay {
-    static let keys = ["order", "excluded", "taglines"]
+    static let keys = ["order", "excluded", "taglines", "product_pages"]
 
     init(reading node: YAMLNode, diagnostics: inout ConfigDiagnostics) {
         self.init()
@@ -61,6 +65,51 @@ extension Overlay {
                 }
             }
         }
+        if let value = fields["product_pages"] {
+            guard case .mapping(let pairs) = value.content else {
+                diagnostics.report(
+                    .typeMismatch, at: value,
+                    "expected a mapping from app id to a product page UUID for 'product_pages', found "
+                        + value.kindDescription)
+                return
+            }
+            for (key, entry) in pairs {
+                guard let id = diagnostics.appID(key, "product_pages") else { continue }
+                guard productPages[id] == nil else {
+                    diagnostics.report(
+                        .duplicate, at: key, "app id \(id) has two entries in 'product_pages'; keep one")
+                    continue
+                }
+                if let page = Self.productPage(entry, id: id, diagnostics: &diagnostics) { productPages[id] = page }
+            }
+        }
+    }
+
+    /// The product page of app `id` at `node`: a UUID for every surface, or `{default: UUID, <surface>: UUID}`.
+    private static func productPage(_ node: YAMLNode, id: Int, diagnostics: inout ConfigDiagnostics) -> ProductPage? {
+        if case .mapping = node.content {
+            let path = "product_pages.\(id)"
+            guard let fields = diagnostics.fields(of: node, in: path, known: ["default"] + AttributionSurface.names)
+            else { return nil }
+            var page = ProductPage()
+            if let value = fields["default"] { page.everySurface = uuid(value, "\(path).default", &diagnostics) }
+            for surface in AttributionSurface.allCases {
+                guard let value = fields[surface.rawValue] else { continue }
+                page.bySurface[surface] = uuid(value, "\(path).\(surface.rawValue)", &diagnostics)
+            }
+            return page
+        }
+        return uuid(node, "product_pages.\(id)", &diagnostics).map { ProductPage(everySurface: $0) }
+    }
+
+    /// The UUID at `node` (the key `key`), lowercased; reported when it is not one.
+    private static func uuid(_ node: YAMLNode, _ key: String, _ diagnostics: inout ConfigDiagnostics) -> String? {
+        if let text = node.scalar, !node.isNull, ProductPage.isUUID(text) { return text.lowercased() }
+        diagnostics.report(
+            .invalidValue, at: node,
+            "expected a Custom Product Page id, a UUID like 45812c9b-c296-43d3-b6a0-7a6b2f5d9e1c (as App Store "
+                + "Connect shows it), for '\(key)', found \(node.scalar.map { "'\($0)'" } ?? node.kindDescription)")
+        return nil
     }
 
     private static func tagline(_ node: YAMLNode, id: Int, diagnostics: inout ConfigDiagnostics) -> Tagline? {
@@ -122,6 +171,6 @@ extension Overlay {
         }
     }
 
-    /// Pins, exclusions and taglines together: the "overlay entries" `check-config` reports.
-    public var entryCount: Int { order.count + excluded.count + taglines.count }
+    /// Pins, exclusions, taglines and product pages together: the "overlay entries" `check-config` reports.
+    public var entryCount: Int { order.count + excluded.count + taglines.count + productPages.count }
 }

@@ -25,6 +25,8 @@ public struct RosterQuery: Sendable {
     public var overlay: Overlay
     /// Store URL attribution.
     public var attribution: Attribution
+    /// Where the answer is shown: picks the campaign token and product page (default `varlink`, a client's reply).
+    public var surface: AttributionSurface = .varlink
 
     /// Creates a query.
     public init(
@@ -49,8 +51,7 @@ public struct RosterQuery: Sendable {
         return overlay.arrange(roster.apps.filter(matches)).map { app in
             ResolvedApp(
                 app: app,
-                storeUrl: attribution.apply(
-                    to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
+                storeUrl: storeUrl(of: app),
                 tagline: overlay.taglines[app.id]?.text(for: locale))
         }
     }
@@ -75,8 +76,15 @@ public struct RosterQuery: Sendable {
         let locale = locale ?? roster.storefront.locale
         return ResolvedApp(
             app: app,
-            storeUrl: attribution.apply(to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId),
+            storeUrl: storeUrl(of: app),
             tagline: overlay.taglines[id]?.text(for: locale))
+    }
+
+    /// `app`'s store URL as ``surface`` links it: its campaign token and product page.
+    public func storeUrl(of app: App) -> String {
+        attribution.apply(
+            to: app.storeUrl, platform: app.platform, hostBundleId: hostBundleId, on: surface,
+            productPage: overlay.productPage(of: app.id, on: surface))
     }
 
     private func runsOnDevice(_ app: App) -> Bool {

@@ -23,6 +23,9 @@ struct RosterRequest: Sendable {
     var device: DeviceFamily?
     /// Keeps every device family, whatever `device` says: the static export's requests only.
     var everyDevice = false
+    /// Where the answer is shown, for its store URLs' campaign token and product page: `varlink` for every client
+    /// call, `json` for the static export.
+    var surface: AttributionSurface = .varlink
     /// The device's OS version; nil applies no floor.
     var osVersion: OSVersion?
     /// The locale for taglines; nil uses the storefront's primary language.

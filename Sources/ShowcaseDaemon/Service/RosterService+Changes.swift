@@ -38,9 +38,12 @@ extension RosterService {
 
     /// `entries` of `host`'s history as its overlay shows them now (the host app by its resolved identity, or
     /// `hosts[].app_id` before that): what `Changes` and the Atom feeds show.
-    func shownEntries(_ entries: [HistoryEntry], host: HostConfiguration, snapshot: ConfigSnapshot) -> [HistoryEntry] {
+    func shownEntries(
+        _ entries: [HistoryEntry], host: HostConfiguration, snapshot: ConfigSnapshot,
+        on surface: AttributionSurface = .varlink
+    ) -> [HistoryEntry] {
         entries.shown(
             overlay: host.overlay, attribution: snapshot.configuration.attribution, hostBundleId: host.bundleID,
-            hostTrackId: state.identity(host.bundleID)?.trackId ?? host.appID)
+            hostTrackId: state.identity(host.bundleID)?.trackId ?? host.appID, on: surface)
     }
 }

@@ -67,6 +67,7 @@ extension RosterService {
                 snapshot: snapshot, storefront: storefront, host: host, platform: platform, locale: locale,
                 edition: edition)
             request.everyDevice = true
+            request.surface = .json
             return RosterView(found, request: request)
         }
         switch answer {
@@ -88,11 +89,19 @@ extension RosterService {
                 exporter.settingsEpoch(of: host, in: snapshot.configuration), history?.latest ?? -1,
                 history?.baselineAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? 0,
             ]
+            let linked = webSurfaces(linkingApart: host, in: snapshot.configuration)
             let apps: @Sendable () -> [Platform: [ExportedApp]] = {
                 var apps: [Platform: [ExportedApp]] = [:]
                 for platform in Platform.allCases {
-                    apps[platform] = view(platform).apps.map {
-                        ExportedApp($0, tagline: host.overlay.taglines[$0.id])
+                    let platformView = view(platform)
+                    apps[platform] = platformView.apps.map {
+                        var app = ExportedApp($0, tagline: host.overlay.taglines[$0.id])
+                        for surface in linked {
+                            var query = platformView.resolution
+                            query.surface = surface
+                            app.storeUrls[surface] = query.storeUrl(of: $0.app)
+                        }
+                        return app
                     }
                 }
                 return apps
@@ -103,7 +112,7 @@ extension RosterService {
                 content: .deferred(now: now, apps: apps), artistName: history?.artistName,
                 hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint)
             if let history {
-                exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot)
+                exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt
             }
             return exported
@@ -119,6 +128,20 @@ extension RosterService {
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ServedState(answer), fetchedAt: nil, error: error,
                 content: .keepLastGood(revision: nil))
+        }
+    }
+
+    /// The web surfaces (`html`, `email`) whose store links for `host` may differ from the JSON documents' (their own
+    /// campaign token or a product page of their own): only those get a URL of their own per app, so an export
+    /// without per-surface attribution does no more work than before it existed.
+    private func webSurfaces(linkingApart host: HostConfiguration, in configuration: Configuration)
+        -> [AttributionSurface]
+    {
+        guard configuration.export?.html == true else { return [] }
+        let tokens = configuration.attribution.campaignTokens
+        return [AttributionSurface.html, .email].filter { surface in
+            (configuration.attribution.providerToken != nil && tokens[surface] != tokens[.json])
+                || host.overlay.productPages.values.contains { $0.id(on: surface) != $0.id(on: .json) }
         }
     }
 

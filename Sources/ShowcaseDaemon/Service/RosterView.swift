@@ -51,6 +51,7 @@ struct RosterView: Sendable {
             platform: request.platform, device: request.device, osVersion: request.osVersion, locale: request.locale,
             overlay: request.host.overlay, attribution: configuration.attribution)
         query.everyDevice = request.everyDevice
+        query.surface = request.surface
         resolution = query
         switch answer {
         case .roster(let roster, let freshness):

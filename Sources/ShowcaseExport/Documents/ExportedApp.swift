@@ -12,6 +12,9 @@ public struct ExportedApp: Sendable, Hashable {
     /// The mirrored icons (SPEC §16): pixel size → path relative to `v1/` (`icons/0123456789abcdef.jpg`); empty
     /// when none are mirrored (yet).
     public var icons: [Int: String]
+    /// The store URL of a web surface (`html`, `email`) whose campaign token or product page differs from the
+    /// JSON document's (SPEC §19); a surface not here links ``ResolvedApp/storeUrl``, the document's own.
+    public var storeUrls: [AttributionSurface: String] = [:]
 
     /// An app with its taglines by locale and its mirrored icons.
     public init(_ resolved: ResolvedApp, taglines: [String: String] = [:], icons: [Int: String] = [:]) {
@@ -19,6 +22,9 @@ public struct ExportedApp: Sendable, Hashable {
         self.taglines = taglines
         self.icons = icons
     }
+
+    /// The store URL `surface` links: its own when it has one, else the document's.
+    public func storeUrl(on surface: AttributionSurface) -> String { storeUrls[surface] ?? resolved.storeUrl }
 
     /// The device families it runs on (`iphone`, `ipad`, `mac`, `vision`, `watch`, `tv`), as `Roster.Get` lists
     /// them: the app's own, like every other field of the document's app.

@@ -43,7 +43,7 @@ public struct EmailRenderer: DocumentRenderer {
 
     /// The email fragment of `document`; empty when it has no app with a safe store link.
     public func render(_ document: ExportDocument) -> [UInt8] {
-        render(document, listings: document.apps.map(WebListing.init))
+        render(document, listings: document.apps.map { WebListing($0, on: .email) })
     }
 
     /// The email fragment of `document` showing `listings`.

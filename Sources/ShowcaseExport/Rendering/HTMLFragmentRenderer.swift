@@ -44,7 +44,7 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
 
     /// The fragment of `document`; empty when it has no app with a safe store link.
     public func render(_ document: ExportDocument) -> [UInt8] {
-        render(document, listings: document.apps.map(WebListing.init))
+        render(document, listings: document.apps.map { WebListing($0, on: .html) })
     }
 
     /// The fragment of `document` showing `listings` (its apps as rows).

@@ -26,10 +26,10 @@ struct WebListing {
     /// Which store sells it.
     var platform: Platform
 
-    /// The row of `app`.
-    init(_ app: ExportedApp) {
+    /// The row of `app` as `surface` links it (its campaign token and product page).
+    init(_ app: ExportedApp, on surface: AttributionSurface) {
         self.init(
-            id: app.resolved.id, name: app.resolved.app.name, storeUrl: app.resolved.storeUrl,
+            id: app.resolved.id, name: app.resolved.app.name, storeUrl: app.storeUrl(on: surface),
             iconUrl: app.resolved.app.iconUrl, icons: app.icons, genreId: app.genreId, tagline: app.resolved.tagline,
             formattedPrice: app.resolved.app.formattedPrice, price: app.resolved.app.price,
             currency: app.resolved.app.currency, platform: app.resolved.app.platform)

@@ -71,3 +71,41 @@ struct AttributionTests {
         }
     }
 }
+
+@Suite("Attribution per surface (SPEC §19)")
+struct AttributionSurfaceTests {
+    let url = "https://apps.apple.com/us/app/knotbook/id1641000102?uo=4"
+
+    @Test("each surface's link carries its own campaign token; others the shared one")
+    func surfaceTokens() {
+        let attribution = Attribution(
+            providerToken: "1", campaignToken: "shared", campaignTokens: [.email: "newsletter", .feed: "atom"])
+        #expect(attribution.apply(to: url, platform: .ios, hostBundleId: "a.B", on: .email).contains("&ct=newsletter&"))
+        #expect(attribution.apply(to: url, platform: .ios, hostBundleId: "a.B", on: .feed).contains("&ct=atom&"))
+        #expect(attribution.apply(to: url, platform: .ios, hostBundleId: "a.B", on: .html).contains("&ct=shared&"))
+        #expect(attribution.apply(to: url, platform: .ios, hostBundleId: "a.B").contains("&ct=shared&"))
+    }
+
+    @Test("a product page adds ppid, with or without a provider token, replacing one already there")
+    func productPage() {
+        let page = "45812c9b-c296-43d3-b6a0-7a6b2f5d9e1c"
+        #expect(
+            Attribution(providerToken: "1").apply(to: url, platform: .ios, hostBundleId: "a.B", productPage: page)
+                == url + "&pt=1&ct=showcase-b&mt=8&ppid=" + page)
+        #expect(
+            Attribution().apply(to: url + "&ppid=old", platform: .ios, hostBundleId: "a.B", productPage: page)
+                == url + "&ppid=" + page)
+    }
+
+    @Test("an overlay's product page reaches the resolved app's store URL on its surface only")
+    func resolvedProductPage() {
+        let overlay = Overlay(productPages: [
+            7: ProductPage(bySurface: [.email: "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"])
+        ])
+        #expect(overlay.productPage(of: 7, on: .email) == "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee")
+        #expect(overlay.productPage(of: 7, on: .varlink) == nil)
+        #expect(ProductPage.isUUID("45812C9B-c296-43d3-b6a0-7a6b2f5d9e1c"))
+        #expect(!ProductPage.isUUID("45812c9b-c296-43d3-b6a0-7a6b2f5d9e1c-"))
+        #expect(!ProductPage.isUUID("45812c9b-c296-43d3-b6a0-7a6b2f5d9e1\u{FF43}"))
+    }
+}

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Campaign attribution added to store URLs at read time (`attribution.provider_token`,
-/// `attribution.campaign_token`).
+/// `attribution.campaign_token`, `attribution.campaign_tokens`), with an app's Custom Product Page.
 ///
 /// Applied per query rather than stored, so changing tokens needs only a reload. Apple's own query (`uo=4`) is
 /// kept: dropping it changes how Apple counts the click.
@@ -11,6 +11,9 @@ public struct Attribution: Sendable, Equatable {
     /// Campaign token (`ct`); nil means `showcase-<last bundle id component, lowercased>` of the querying host, cut
     /// to ``maximumCampaignLength`` characters. A configured token is checked by ``isAcceptedCampaignToken(_:)``.
     public var campaignToken: String?
+    /// The campaign token of a surface (SPEC §19), each checked like ``campaignToken``; a surface not named here
+    /// uses ``campaignToken`` (or its default). Empty: every surface alike, as before per-surface tokens.
+    public var campaignTokens: [AttributionSurface: String]
 
     /// App Store Connect's ceiling for a campaign token: a longer `ct` is not counted in its analytics.
     public static let maximumCampaignLength = 30
@@ -19,9 +22,13 @@ public struct Attribution: Sendable, Equatable {
     public static let campaignPunctuation: Set<Character> = Set(#"[]/\-~+=<>:;,._'"*&$%#@?!|{}()"#)
 
     /// Creates an attribution setting.
-    public init(providerToken: String? = nil, campaignToken: String? = nil) {
+    public init(
+        providerToken: String? = nil, campaignToken: String? = nil,
+        campaignTokens: [AttributionSurface: String] = [:]
+    ) {
         self.providerToken = providerToken
         self.campaignToken = campaignToken
+        self.campaignTokens = campaignTokens
     }
 
     /// No attribution: store URLs untouched.
@@ -30,7 +37,10 @@ public struct Attribution: Sendable, Equatable {
     /// The campaign token used for `hostBundleId`: the configured one, else `showcase-<last component>`
     /// (`com.example.NoteJar` → `showcase-notejar`) cut to 30 characters, since App Store Connect ignores longer
     /// tokens and a long bundle id component would otherwise lose every click's attribution.
-    public func campaign(forHost hostBundleId: String) -> String {
+    /// On `surface`, the token of ``campaignTokens`` comes first.
+    public func campaign(forHost hostBundleId: String, on surface: AttributionSurface = .varlink) -> String {
+        // Checked empty first: without per-surface tokens a reply pays no hashing per app.
+        if !campaignTokens.isEmpty, let token = campaignTokens[surface], !token.isEmpty { return token }
         if let campaignToken, !campaignToken.isEmpty { return campaignToken }
         let last = hostBundleId.split(separator: ".").last.map(String.init) ?? hostBundleId
         return String(("showcase-" + last.lowercased()).prefix(Self.maximumCampaignLength))
@@ -49,18 +59,27 @@ public struct Attribution: Sendable, Equatable {
         }
     }
 
-    /// `storeUrl` with `pt`, `ct` and `mt` added (replacing any already there) after Apple's own query items;
-    /// unchanged without a provider token or when the URL does not parse. `mt` tells the OS which store opens the
-    /// link: `8` for the iOS App Store, `12` for the Mac App Store, so a Mac app's link never lands on iOS.
-    public func apply(to storeUrl: String, platform: Platform, hostBundleId: String) -> String {
-        guard let providerToken, !providerToken.isEmpty,
-            var components = URLComponents(string: storeUrl)
+    /// `storeUrl` as `surface` links it: with `pt`, `ct` (the surface's campaign) and `mt` added (replacing any
+    /// already there) after Apple's own query items when there is a provider token, then `ppid` when the app has a
+    /// Custom Product Page (`productPage`, the id for this surface) — a product page needs no affiliate token.
+    /// Unchanged with neither, or when the URL does not parse. `mt` tells the OS which store opens the link: `8`
+    /// for the iOS App Store, `12` for the Mac App Store, so a Mac app's link never lands on iOS.
+    public func apply(
+        to storeUrl: String, platform: Platform, hostBundleId: String, on surface: AttributionSurface = .varlink,
+        productPage: String? = nil
+    ) -> String {
+        let providerToken = self.providerToken.flatMap { $0.isEmpty ? nil : $0 }
+        guard providerToken != nil || productPage != nil, var components = URLComponents(string: storeUrl)
         else { return storeUrl }
-        let ours: Set<String> = ["pt", "ct", "mt"]
+        var ours: Set<String> = providerToken == nil ? [] : ["pt", "ct", "mt"]
+        if productPage != nil { ours.insert("ppid") }
         var items = (components.queryItems ?? []).filter { !ours.contains($0.name) }
-        items.append(URLQueryItem(name: "pt", value: providerToken))
-        items.append(URLQueryItem(name: "ct", value: campaign(forHost: hostBundleId)))
-        items.append(URLQueryItem(name: "mt", value: platform.mediaType))
+        if let providerToken {
+            items.append(URLQueryItem(name: "pt", value: providerToken))
+            items.append(URLQueryItem(name: "ct", value: campaign(forHost: hostBundleId, on: surface)))
+            items.append(URLQueryItem(name: "mt", value: platform.mediaType))
+        }
+        if let productPage { items.append(URLQueryItem(name: "ppid", value: productPage)) }
         components.queryItems = items
         components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         return components.string ?? storeUrl

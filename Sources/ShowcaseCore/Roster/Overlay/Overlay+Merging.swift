@@ -8,6 +8,7 @@ extension Overlay {
     ///   for every host.
     /// - `taglines`: this overlay's tagline for an id replaces the base's whole entry (a host may want a
     ///   different voice; mixing locales from two authors would read oddly).
+    /// - `productPages`: likewise, this overlay's entry for an id replaces the base's whole entry.
     public func merged(over base: Overlay) -> Overlay {
         var seen = Set<Int>()
         var order: [Int] = []
@@ -17,6 +18,7 @@ extension Overlay {
         return Overlay(
             order: order,
             excluded: excluded.union(base.excluded),
-            taglines: base.taglines.merging(taglines) { _, mine in mine })
+            taglines: base.taglines.merging(taglines) { _, mine in mine },
+            productPages: base.productPages.merging(productPages) { _, mine in mine })
     }
 }

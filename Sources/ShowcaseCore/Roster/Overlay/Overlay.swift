@@ -10,12 +10,24 @@ public struct Overlay: Sendable, Equatable {
     public var excluded: Set<Int>
     /// Taglines by app id: the lookup API has no subtitle field, so this is their only source.
     public var taglines: [Int: Tagline]
+    /// Custom Product Pages by app id (SPEC §19): the `ppid` on that app's store URL.
+    public var productPages: [Int: ProductPage]
 
     /// Creates an overlay.
-    public init(order: [Int] = [], excluded: Set<Int> = [], taglines: [Int: Tagline] = [:]) {
+    public init(
+        order: [Int] = [], excluded: Set<Int> = [], taglines: [Int: Tagline] = [:],
+        productPages: [Int: ProductPage] = [:]
+    ) {
         self.order = order
         self.excluded = excluded
         self.taglines = taglines
+        self.productPages = productPages
+    }
+
+    /// The product page id of app `id` on `surface`; nil when none (at once when the overlay names none, since
+    /// this runs for every app of every reply).
+    public func productPage(of id: Int, on surface: AttributionSurface) -> String? {
+        productPages.isEmpty ? nil : productPages[id]?.id(on: surface)
     }
 
     /// The empty overlay: roster order, nothing hidden, no taglines.

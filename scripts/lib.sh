@@ -131,6 +131,7 @@ python_venv() { # VENV REQUIREMENT…: a venv under .build/ holding exactly thes
     [ -x "$venv/bin/python3" ] && [ "$(cat "$venv/.requirements" 2>/dev/null)" = "$*" ] && return 0
     rm -rf "$venv"
     python3 -m venv "$venv" >/dev/null 2>&1 || { rm -rf "$venv"; fail "python3 -m venv $venv failed (install python3-venv)"; }
-    "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$@" || fail "pip install $* into $venv failed"
+    scripts/step.sh "pip install ($venv)" 10m "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$@" \
+        || fail "pip install $* into $venv failed"
     echo "$*" >"$venv/.requirements"
 }

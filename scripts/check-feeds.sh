@@ -144,34 +144,8 @@ ok "entry ids are stable across a restart and the feed is left untouched ($(tr '
 
 # 4. The shipped nginx snippet's types.
 if command -v nginx >/dev/null && command -v curl >/dev/null; then
-    mkdir -p "$work/nginx"
-    sed "s#/var/lib/showcase/export#$work/export#g" etc/nginx/showcase.conf >"$work/nginx/showcase.conf"
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    cat >"$work/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 16; }
-http {
-    access_log off;
-    client_body_temp_path $work/nginx/client_body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    include /etc/nginx/mime.types;
-    server {
-        listen 127.0.0.1:$port;
-        include $work/nginx/showcase.conf;
-    }
-}
-CONF
-    nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>"$work/nginx/stderr" &
-    nginx_pid=$!
-    url=http://127.0.0.1:$port/showcase/v1/com.quietharbor.Knotbook/us
-    for _ in $(seq 50); do curl -fsS -o /dev/null "$url/ios.json" 2>/dev/null && break; sleep 0.1; done
+    start_nginx "$work/nginx" "$work/export" ""
+    url=$base/showcase/v1/com.quietharbor.Knotbook/us
     type=$(curl -fsS -o /dev/null -w '%{content_type}' "$url/ios.atom") || fail "nginx did not serve ios.atom"
     [ "$type" = "application/atom+xml" ] || fail "nginx serves ios.atom as '$type'"
     gz=$(curl -fsS -o /dev/null -H 'Accept-Encoding: gzip' -w '%{content_type}' "$url/ios.atom")

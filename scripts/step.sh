@@ -102,7 +102,8 @@ esac
 if [ -n "$out" ]; then
     # tee ends when the last writer closes: bounded, in case the command left a process holding its output.
     for _ in $(seq 50); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
-    grep -E "$keep" "$out" | sed "s/^/$name: /" >>"$STEPS_LOG.kept"
+    # As printed (a reader of a run's last lines may match them exactly), under the step's name.
+    { echo "--- $name:"; grep -E "$keep" "$out"; } >>"$STEPS_LOG.kept"
     rm -f "$out"
 fi
 printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$start" "$end" "$depth" "$limit" "$result" "$name" >>"$STEPS_LOG"

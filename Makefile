@@ -140,7 +140,8 @@ lint:
 
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;
-# `make fuzz-smoke` (part of `make test`) runs each for 20 s, so a regression is caught in CI.
+# `make fuzz-smoke` (part of `make test`) runs each for 20 s, one target per core at a time (scripts/fuzz.sh), so a
+# regression is caught in CI.
 # `make sanitize` runs the unit and end-to-end suites under AddressSanitizer and ThreadSanitizer, each in its own
 # build path; .ci/run calls it after `make test`.
 .PHONY: fuzz fuzz-smoke sanitize
@@ -165,8 +166,12 @@ fuzz-smoke: deps-build
 SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86:quarantine_size_mb=16
 SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87:suppressions=$(CURDIR)/scripts/tsan.supp
 
-# Four steps (scripts/step.sh, as in `make test`); .ci/run's step table shows each.
-sanitize: deps
+# Four steps under one, "make sanitize" (scripts/step.sh, as in `make test`): the step table shows each.
+.PHONY: sanitize-steps
+sanitize:
+	@$(STEP) "make sanitize" 35m $(MAKE) --no-print-directory sanitize-steps
+
+sanitize-steps: deps
 	@$(STEP) "sanitize ASan build" 45m $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize ASan" 30m env ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'

@@ -96,7 +96,7 @@ end=$(date +%s%N)
 case $status in
     0) result=ok ;;
     124) result="TIMED OUT after $limit" ;;
-    137) result="KILLED after $limit (did not end on SIGTERM)" ;;
+    137) result="KILLED (exit 137: past $limit and deaf to SIGTERM, or killed from outside)" ;;
     *) result="FAILED (exit $status)" ;;
 esac
 if [ -n "$out" ]; then

@@ -27,7 +27,8 @@ build: deps-build
 # passed (a hang stops there, not at CI's cap), and a table of every step's wall time printed at the end, passed or
 # failed (docs/development.md, "CI's step table"). A limit is a bound against hangs, not a performance check: about
 # ten times the step's time on an idle 2-core machine (a clean clone's .ci/run, 2026-12-06: make test 403 s, make
-# sanitize 537 s), since five builds sharing the machine made every step five to ten times slower. Under `make -n` the steps are not timed or recorded.
+# sanitize 537 s), since five builds sharing the machine made every step five to ten times slower. Under `make -n`
+# the steps are not timed or recorded.
 # Conformance runs before the Swift tests: it creates .build/varlink-venv, whose reference IDL parser the
 # daemon's interface test uses. SHOWCASE_REFERENCE_PARSER=required makes that test fail, not skip, without it.
 # swift test's closing summary lines are printed again under the table (--keep), so a run's last lines still say
@@ -174,10 +175,12 @@ sanitize:
 
 sanitize-steps: deps
 	@$(STEP) "sanitize ASan build" 20m $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize ASan" 25m env ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
+	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize ASan" 25m \
+	    env ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
 	@$(STEP) "sanitize TSan build" 20m $(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize TSan" 25m env TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
+	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize TSan" 25m \
+	    env TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (BENCHMARKS.md): release build, daemon vs the transport floor, one table -----------------------

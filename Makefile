@@ -27,22 +27,49 @@ deps-package:
 build: deps-build
 	$(SWIFT) build
 
+# `make test` is a list of steps, each run by scripts/step.sh with a time limit that fails it by name when it is
+# passed (a hang stops there, not at CI's cap), and a table of every step's wall time printed at the end, passed or
+# failed (docs/development.md, "CI's step table"). A limit is a bound against hangs, not a performance check: about
+# ten times the step's time on an idle 2-core machine (a clean clone's .ci/run, 2026-12-06: make test 403 s, make
+# sanitize 537 s), since five builds sharing the machine made every step five to ten times slower. Under `make -n`
+# the steps are not timed or recorded.
 # Conformance runs before the Swift tests: it creates .build/varlink-venv, whose reference IDL parser the
 # daemon's interface test uses. SHOWCASE_REFERENCE_PARSER=required makes that test fail, not skip, without it.
-test: deps lint
-	$(SWIFT) build --build-tests
-	$(MAKE) conformance
-	SHOWCASE_REFERENCE_PARSER=required $(SWIFT) test --skip-build
-	$(MAKE) check-export-web
-	$(MAKE) check-export-html
-	$(MAKE) check-export-icons
-	$(MAKE) check-feeds
-	$(MAKE) check-export-sync
-	$(MAKE) check-once-recipes
-	$(MAKE) check-hostile-export
-	$(MAKE) check-demo-anywhere
-	$(MAKE) fuzz-smoke
-	$(MAKE) ship-checks
+# swift test's closing summary lines are printed again under the table (--keep), so a run's last lines still say
+# how many tests ran.
+STEP = scripts/step.sh$(if $(findstring n,$(firstword -$(MAKEFLAGS))), --untimed)
+SWIFT_TEST_SUMMARY = ^(Test Suite .All tests. (passed|failed)|[[:space:]]*Executed [0-9]+ tests?,|.*Test run with [0-9]+ tests?)
+.PHONY: test-steps screenshots
+test:
+	@$(STEP) "make test" 45m $(MAKE) --no-print-directory test-steps
+
+# deps is a prerequisite, not a step: checking what is installed takes a second, and what it installs shows in the
+# table as its own steps (apt-get update, apt-get install; scripts/deps.sh).
+test-steps: deps
+	@$(STEP) lint 5m $(MAKE) --no-print-directory lint
+	@$(STEP) build 30m $(SWIFT) build --build-tests
+	@$(STEP) conformance 10m $(MAKE) --no-print-directory conformance
+	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "swift test" 20m \
+	    env SHOWCASE_REFERENCE_PARSER=required $(SWIFT) test --skip-build
+	@$(STEP) check-export-web 10m $(MAKE) --no-print-directory check-export-web
+	@$(STEP) check-export-html 10m $(MAKE) --no-print-directory check-export-html
+	@$(STEP) check-export-icons 10m $(MAKE) --no-print-directory check-export-icons
+	@$(STEP) check-feeds 10m $(MAKE) --no-print-directory check-feeds
+	@$(STEP) check-export-sync 10m $(MAKE) --no-print-directory check-export-sync
+	@$(STEP) check-once-recipes 10m $(MAKE) --no-print-directory check-once-recipes
+	@$(STEP) check-hostile-export 15m $(MAKE) --no-print-directory check-hostile-export
+	@$(STEP) check-demo-anywhere 10m $(MAKE) --no-print-directory check-demo-anywhere
+	@$(STEP) fuzz-smoke 20m $(MAKE) --no-print-directory fuzz-smoke
+	@$(STEP) ship-checks 40m $(MAKE) --no-print-directory ship-checks
+
+# The screenshots nothing asserts on, for a person to look at: the widget and an nginx SSI page at iPhone, iPad, Mac
+# and desktop sizes in light and dark mode (.build/screenshots/), and the export widget on an iPhone and a Mac
+# (.build/export-widget-{iphone,mac}.png). Each script runs its checks too (they set up what is shot); `make test`
+# runs the same checks without the screenshots.
+screenshots: deps
+	$(SWIFT) build
+	SHOWCASE_SCREENSHOTS=1 scripts/check-export-html.sh
+	SHOWCASE_SCREENSHOTS=1 scripts/check-export-web.sh
 
 # docs/<interface>.varlink, generated from the IDL compiled into the daemon (ShowcaseAPI's ShowcaseInterfaces): run
 # after editing the IDL (InterfaceFileTests fails until the files match).
@@ -61,7 +88,7 @@ check-export-web:
 
 # SPEC §14 through the binary: every HTML fragment and email variant parsed by html5lib (strict) with its JSON-LD
 # and email rules checked, the widget and an nginx SSI page rendered in headless Chromium at iPhone, iPad, Mac and
-# desktop sizes in light and dark mode; screenshots in .build/screenshots/.
+# desktop sizes in light and dark mode (their screenshots: `make screenshots`).
 check-export-html:
 	scripts/check-export-html.sh
 
@@ -120,7 +147,8 @@ lint:
 
 # --- fuzzing and sanitizers (README "Development") ----------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N` runs every libFuzzer target N seconds (default 60) from Fixtures/fuzz/;
-# `make fuzz-smoke` (part of `make test`) runs each for 20 s, so a regression is caught in CI.
+# `make fuzz-smoke` (part of `make test`) runs each for 20 s, one target per core at a time (scripts/fuzz.sh), so a
+# regression is caught in CI.
 # `make sanitize` runs the unit and end-to-end suites under AddressSanitizer and ThreadSanitizer, each in its own
 # build path; .ci/run calls it after `make test`.
 .PHONY: fuzz fuzz-smoke sanitize
@@ -148,14 +176,21 @@ fuzz-smoke: deps-build
 SANITIZE_ASAN_OPTIONS = detect_leaks=0:halt_on_error=1:exitcode=86:quarantine_size_mb=16
 SANITIZE_TSAN_OPTIONS = halt_on_error=1:exitcode=87
 
-sanitize: deps
-	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
+# Four steps under one, "make sanitize" (scripts/step.sh, as in `make test`): the step table shows each.
+.PHONY: sanitize-steps
+sanitize:
+	@$(STEP) "make sanitize" 45m $(MAKE) --no-print-directory sanitize-steps
+
+sanitize-steps: deps
+	@$(STEP) "sanitize ASan build" 20m $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	@$(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize ASan" 25m \
+	    env ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZE_SUITES)'
-	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
-	supp=$$(mktemp -d /tmp/showcase-tsan.XXXXXX) && trap 'rm -rf "$$supp"' EXIT && chmod 755 "$$supp" \
+	@$(STEP) "sanitize TSan build" 20m $(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	@supp=$$(mktemp -d /tmp/showcase-tsan.XXXXXX) && trap 'rm -rf "$$supp"' EXIT && chmod 755 "$$supp" \
 	    && install -m 644 scripts/tsan.supp "$$supp/tsan.supp" \
-	    && TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS):suppressions=$$supp/tsan.supp SWIFT_BACKTRACE=enable=no \
+	    && $(STEP) --keep '$(SWIFT_TEST_SUMMARY)' "sanitize TSan" 25m \
+	    env TSAN_OPTIONS=$(SANITIZE_TSAN_OPTIONS):suppressions=$$supp/tsan.supp SWIFT_BACKTRACE=enable=no \
 	    $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --filter '$(SANITIZE_SUITES)'
 
 # --- benchmarks (BENCHMARKS.md): release build, daemon vs the transport floor, one table -----------------------
@@ -171,11 +206,16 @@ PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib
+# The shipped products: the binaries scripts/install.sh installs (its install loop is the one list; debian/rules and
+# scripts/check-sizes.sh read it too). The release build makes these alone: the tools that are not shipped
+# (showcase-bench, lookup-replay, varlink-certify, showcase-export-sample) are built where they are used, in the
+# debug build `make test` makes, or in scripts/bench.sh's own release build.
+SHIPPED_PRODUCTS := $(shell sed -n 's/^ *for exe in \(.*\); do$$/\1/p' scripts/install.sh)
 
 .PHONY: release install uninstall demo try check-demo-anywhere ship-checks check-deps check-units check-sizes check-install hardening-smoke
 
 release: deps-build
-	$(SWIFT) build $(RELEASE_FLAGS)
+	for product in $(SHIPPED_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 
 install: release
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SYSCONFDIR="$(SYSCONFDIR)" \
@@ -211,7 +251,18 @@ check-demo-anywhere:
 # Run by `make test` after the debug build: unit files, the daemon under the hardening options
 # that can be reproduced without systemd as PID 1, an install into a temporary DESTDIR, and the Debian
 # package installed, upgraded, removed and purged in a throwaway Debian root.
-ship-checks: check-deps check-units check-sizes hardening-smoke check-install check-deb
+# Each is a step of its own in the step table (scripts/step.sh). The release binaries are built once, in the
+# release step; the checks after it run their scripts directly, so no step builds them again (make check-sizes,
+# hardening-smoke, check-install and check-deb alone do, as their prerequisites).
+ship-checks:
+	@$(STEP) check-deps 5m scripts/check-deps.sh
+	@$(STEP) check-units 10m scripts/check-units.sh
+	@$(STEP) release 30m $(MAKE) --no-print-directory release
+	@$(STEP) check-sizes 5m scripts/check-sizes.sh
+	@$(STEP) hardening-smoke 10m scripts/hardening-smoke.sh
+	@$(STEP) check-install 10m scripts/check-install.sh
+	@$(STEP) deb 15m $(MAKE) --no-print-directory deb
+	@$(STEP) check-deb 25m scripts/check-deb.sh
 
 # What each target's dependency profile installs (scripts/deps.sh --dry-run): make install, make release and
 # make deb never pull in the test tools (a browser, nginx, prometheus, lintian for install…).

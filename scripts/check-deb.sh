@@ -8,8 +8,9 @@
 #   upgrade   over itself, with an operator's edit of a conffile and a warm cache: both survive;
 #   remove    binaries and units gone, configuration and cache kept;
 #   purge     nothing of the package left: the tree is what it was before the install, except the kept user.
-# The root is made once and cached as .build/deb-root/<release>-minbase.tar (about 2 minutes, from the Debian
-# mirror apt uses, or $DEBIAN_MIRROR); later runs unpack it in seconds.
+# The root is made once per machine and cached as /var/cache/showcase-ci/debootstrap-<release>-<key>.tar (key: a
+# hash of the variant and package list; $SHOWCASE_CI_CACHE moves the folder), about 2 minutes from the Debian mirror
+# apt uses, or $DEBIAN_MIRROR; later runs, from any clone, unpack it in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,19 +31,24 @@ mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p' /etc/ap
 mirror=${mirror:-http://deb.debian.org/debian}
 # What the package needs beyond minbase (its Depends:), so dpkg -i needs no network later.
 include=libcurl4,libyaml-0-2,adduser
-cache_dir=.build/deb-root
-cache=$cache_dir/$release-minbase.tar
-if [ ! -f "$cache" ] || [ "$(cat "$cache.include" 2>/dev/null)" != "$include" ]; then
+# The root outlives the clone: CI runs from a fresh clone each time, so a cache under .build/ was never found
+# again. It is keyed by release and package list (a changed list makes a new root), made when absent, and
+# published by a rename, so a run killed halfway leaves no half-made root for the next to find.
+cache_dir=${SHOWCASE_CI_CACHE:-/var/cache/showcase-ci}
+key=$(printf '%s\n' minbase "$include" | sha256sum | cut -c1-12)
+cache=$cache_dir/debootstrap-$release-$key.tar
+if [ ! -f "$cache" ]; then
     mkdir -p "$cache_dir"
-    base=$(mktemp -d "$cache_dir/debootstrap.XXXXXX")
+    base=$(mktemp -d "$cache_dir/debootstrap-$release-$key.XXXXXX")
+    trap 'rm -rf "$base" "$base.tar" "$base.log"' EXIT
     echo "check-deb: debootstrap $release from $mirror (once; cached as $cache)"
-    debootstrap --variant=minbase --include="$include" "$release" "$base" "$mirror" >"$cache_dir/debootstrap.log" 2>&1 \
-        || { tail -n 20 "$cache_dir/debootstrap.log" >&2; rm -rf "$base"; fail "debootstrap failed"; }
-    tar -C "$base" -cf "$cache.tmp" . && mv "$cache.tmp" "$cache"
-    echo "$include" >"$cache.include"
+    scripts/step.sh debootstrap 20m debootstrap --variant=minbase --include="$include" "$release" "$base" "$mirror" \
+        >"$base.log" 2>&1 || { tail -n 20 "$base.log" >&2; rm -f "$base.log"; fail "debootstrap failed or timed out"; }
+    rm -f "$base.log"
+    tar -C "$base" -cf "$base.tar" . && mv "$base.tar" "$cache"
     rm -rf "$base"
+    trap - EXIT
 fi
-
 root=$(mktemp -d /tmp/showcase-deb-root.XXXXXX)
 trap 'rm -rf "$root"' EXIT
 tar -C "$root" -xf "$cache"

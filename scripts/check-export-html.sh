@@ -15,7 +15,8 @@
 #      A probe (scripts/web/probe.js) reports the DOM: language, order, one link per row, rows ≥ 44 px, the store
 #      label beside the icon, visible focus, the host page's computed styles equal to a page without the
 #      stylesheet, the block hidden when empty and when data-storefront="auto" finds no exported region.
-#      Screenshots go to .build/screenshots/ for a person to look at.
+#      With SHOWCASE_SCREENSHOTS=1 (`make screenshots`, not `make test`: nothing asserts on them), screenshots of
+#      the widget and the SSI page at each size in light and dark mode go to .build/screenshots/ for a person.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHECK=check-export-html
@@ -205,14 +206,16 @@ py probe "$(dom ssi-empty mac light)" '{"present": false}' || fail "an empty fra
 py probe "$(dom ssi-jp iphone light)" '{"lang": "ja-JP", "visible": true}' || fail "the jp fragment's page is wrong"
 ok "an empty roster hides the widget and the SSI include shows nothing; jp is ja-JP"
 
-rm -rf .build/screenshots
-mkdir -p .build/screenshots
-for device in iphone ipad mac desktop; do
-    for mode in light dark; do
-        shot widget-fr "$device" "$mode"
-        shot ssi-fr "$device" "$mode"
+if [ "${SHOWCASE_SCREENSHOTS:-}" = 1 ]; then
+    rm -rf .build/screenshots
+    mkdir -p .build/screenshots
+    for device in iphone ipad mac desktop; do
+        for mode in light dark; do
+            shot widget-fr "$device" "$mode"
+            shot ssi-fr "$device" "$mode"
+        done
     done
-done
-ok "16 screenshots in .build/screenshots/ (widget-fr and ssi-fr × iphone, ipad, mac, desktop × light, dark)"
+    ok "16 screenshots in .build/screenshots/ (widget-fr and ssi-fr × iphone, ipad, mac, desktop × light, dark)"
+fi
 
 echo "$CHECK: $pass passed, 0 failed"

@@ -27,9 +27,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fail() { echo "check-export-sync: FAIL: $*" >&2; exit 1; }
-pass=0
-ok() { echo "check-export-sync: ok: $*"; pass=$((pass + 1)); }
+CHECK=check-export-sync
+. scripts/lib.sh
 
 command -v rclone >/dev/null || fail "rclone is missing (make deps installs it)"
 [ -x /usr/sbin/sshd ] || fail "/usr/sbin/sshd is missing (make deps installs openssh-server)"
@@ -46,12 +45,6 @@ unit=systemd/showcase-export-sync.service
 
 work=$(mktemp -d)
 sshd_pid='' origin_pid='' mirror_pid=''
-stop_pid() { # PID: SIGTERM, then wait up to 5 s
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill "$1" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    fi
-}
 cleanup() {
     stop_pid "$mirror_pid"
     stop_pid "$origin_pid"
@@ -60,7 +53,6 @@ cleanup() {
 }
 trap cleanup EXIT
 chmod 755 "$work"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # 1. The command, as systemd will split it (double quotes group words; none of systemd's specifiers or
 #    variables is used, which the parser refuses), from both places an operator copies it from.
@@ -137,11 +129,9 @@ mkdir -p "$work/ssh" "$work/etc" "$work/remote" "$work/rclone-cache"
 ssh-keygen -q -t ed25519 -N '' -C showcase-check-host -f "$work/ssh/host_key"
 ssh-keygen -q -t ed25519 -N '' -C showcase-check-client -f "$work/ssh/client_key"
 cp "$work/ssh/client_key.pub" "$work/ssh/authorized_keys"
-ssh_port=$(free_port)
 login=$(id -un)
 cat >"$work/ssh/sshd_config" <<CONF
 ListenAddress 127.0.0.1
-Port $ssh_port
 HostKey $work/ssh/host_key
 PidFile $work/ssh/sshd.pid
 AuthorizedKeysFile $work/ssh/authorized_keys
@@ -157,14 +147,22 @@ AllowTcpForwarding no
 Subsystem sftp internal-sftp
 CONF
 /usr/sbin/sshd -t -f "$work/ssh/sshd_config" 2>"$work/ssh/test.log" || { cat "$work/ssh/test.log" >&2; fail "sshd rejects its configuration"; }
-/usr/sbin/sshd -D -e -f "$work/ssh/sshd_config" 2>"$work/ssh/sshd.log" &
-sshd_pid=$!
-for _ in $(seq 100); do
-    grep -q "Server listening on 127.0.0.1 port $ssh_port" "$work/ssh/sshd.log" && break
-    kill -0 "$sshd_pid" 2>/dev/null || { cat "$work/ssh/sshd.log" >&2; fail "sshd exited at startup"; }
-    sleep 0.1
+# The port (-o Port=) from free_port: one taken before sshd bound it means a new port and a new sshd, up to 5 times.
+listening=''
+for _ in 1 2 3 4 5; do
+    ssh_port=$(free_port)
+    /usr/sbin/sshd -D -e -f "$work/ssh/sshd_config" -o Port="$ssh_port" 2>"$work/ssh/sshd.log" &
+    sshd_pid=$!
+    for _ in $(seq 300); do
+        grep -q "Server listening on 127.0.0.1 port $ssh_port" "$work/ssh/sshd.log" && { listening=yes; break; }
+        kill -0 "$sshd_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -z "$listening" ] || break
+    kill -0 "$sshd_pid" 2>/dev/null && fail "sshd did not listen within 30 s"
+    grep -q 'Address already in use' "$work/ssh/sshd.log" || { cat "$work/ssh/sshd.log" >&2; fail "sshd exited at startup"; }
 done
-grep -q "Server listening on 127.0.0.1 port $ssh_port" "$work/ssh/sshd.log" || fail "sshd did not listen within 10 s"
+[ -n "$listening" ] || fail "sshd found no free port in 5 tries (each was taken before it bound)"
 printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d ' ' -f 1,2 "$work/ssh/host_key.pub")" >"$work/ssh/known_hosts"
 # shell_type and the hash commands are what rclone would otherwise detect on first contact and write back into
 # the file (README: set them in the real /etc/showcase/rclone.conf too).
@@ -237,54 +235,10 @@ done <"$work/got"
 ok "first sync: $documents documents, byte for byte and with their mtimes; no manifest, no .json.gz ($(grep -c 'Copied (new)' "$work/first.log") copied)"
 
 # Two nginx, each with the shipped location block: the origin serves the export, the mirror the synced copy.
-start_nginx() { # NAME ROOT: sets nginx_port, prints the pid
-    local dir=$work/nginx-$1
-    mkdir -p "$dir"
-    sed "s#/var/lib/showcase/export#$2#g" etc/nginx/showcase.conf >"$dir/showcase.conf"
-    cat >"$dir/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $dir/client_body;
-    proxy_temp_path $dir/proxy;
-    fastcgi_temp_path $dir/fastcgi;
-    uwsgi_temp_path $dir/uwsgi;
-    scgi_temp_path $dir/scgi;
-    include /etc/nginx/mime.types;
-    server {
-        listen 127.0.0.1:$nginx_port;
-        server_name localhost;
-        include $dir/showcase.conf;
-    }
-}
-CONF
-    local run_as=()
-    if [ "$(id -u)" -eq 0 ]; then
-        chown -R nobody:nogroup "$dir"
-        run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
-    fi
-    "${run_as[@]}" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" </dev/null >/dev/null 2>&1 &
-    echo $!
-}
-nginx_port=$(free_port)
-origin_port=$nginx_port
-origin_pid=$(start_nginx origin "$work/export")
-nginx_port=$(free_port)
-mirror_port=$nginx_port
-mirror_pid=$(start_nginx mirror "$mirror_root")
-for name in origin mirror; do
-    port_var=${name}_port pid_var=${name}_pid
-    for _ in $(seq 100); do
-        curl -s -o /dev/null "http://127.0.0.1:${!port_var}/showcase/v1/index.json" && break
-        kill -0 "${!pid_var}" 2>/dev/null || { cat "$work/nginx-$name/error.log" >&2; fail "the $name nginx exited at startup"; }
-        sleep 0.1
-    done
-done
+start_nginx "$work/nginx-origin" "$work/export" ""
+origin_pid=$nginx_pid origin_port=$port
+start_nginx "$work/nginx-mirror" "$mirror_root" ""
+mirror_pid=$nginx_pid mirror_port=$port
 
 # get NAME URL [curl options…]: headers to $work/NAME.h, body to $work/NAME.b, prints the status.
 get() {

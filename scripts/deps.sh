@@ -129,7 +129,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
         mkdir -p /etc/ssh
         echo "created by showcase's scripts/deps.sh: openssh-server is installed for make test only" >/etc/ssh/sshd_not_to_be_run
     fi
+    # Each a step with a time limit (scripts/step.sh): a mirror that stops answering fails the step by name.
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    "$(dirname "$0")/step.sh" "apt-get update" 10m apt-get update -qq
+    "$(dirname "$0")/step.sh" "apt-get install" 20m apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

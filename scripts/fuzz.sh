@@ -7,7 +7,8 @@
 #   fuzz-urls     the URL rules upstream store and icon URLs pass (and lookup.artwork_hosts entries)
 #   fuzz-images   the image header reader (PNG, JPEG, WebP) mirrored icons pass, and the icon URL sizing
 #   fuzz-history  the change history log reader (entries checked on read, a log set aside, then recorded after)
-# Each runs FUZZ_SECONDS (default 60) from its seed corpus Fixtures/fuzz/<target>/; new inputs go to
+# Each runs FUZZ_SECONDS (default 60), FUZZ_JOBS (default: the number of cores) at a time, from its seed corpus
+# Fixtures/fuzz/<target>/; new inputs go to
 # .build/fuzz/corpus/<target>/ (never into the repository). A crash leaves its input as
 # .build/fuzz/crashes/<target>/crash-* and fails the script: turn it into a regression test.
 # The build (address sanitizer + fuzzer instrumentation) lives in .build/fuzz, apart from the normal build:
@@ -31,24 +32,38 @@ for target in $targets; do
 done
 bin=$(SHOWCASE_FUZZ=1 $SWIFT build "${flags[@]}" --show-bin-path)
 
-failed=()
-for target in $targets; do
-    corpus=$build/corpus/$target
-    crashes=$build/crashes/$target
+# fuzz_one TARGET: runs one target for $seconds; its log in $build/TARGET.log, its exit status in $build/TARGET.status.
+fuzz_one() {
+    local target=$1 corpus=$build/corpus/$1 crashes=$build/crashes/$1 tmp=$build/tmp/$1 status=0
     mkdir -p "$corpus" "$crashes"
-    echo "fuzz: $target for ${seconds}s"
     # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: memory per input stays bounded.
-    # The config, cache and history targets write their inputs to files: keep those under .build/fuzz/tmp.
+    # The config, cache and history targets write their inputs to files: keep those under .build/fuzz/tmp/<target>.
     # SWIFT_BACKTRACE=enable=no (FuzzingDriver also sets it when unset): on a Swift trap (a failed precondition)
     # the runtime's crash handler would copy every thread's stack for swift-backtrace, and ASan reports that copy
     # as a stack-buffer-underflow in whichever frame it reads first (the Varlink loop thread parked in epoll_wait,
     # say), aborting before the trap is reported. Without it, libFuzzer reports the trap ("deadly signal") and
     # saves the input.
-    rm -rf "$build/tmp" && mkdir -p "$build/tmp"
-    if ! TMPDIR="$PWD/$build/tmp/" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+    rm -rf "$tmp" && mkdir -p "$tmp"
+    TMPDIR="$PWD/$tmp/" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no \
         "$bin/fuzz-$target" "$corpus" "Fixtures/fuzz/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
-        -artifact_prefix="$crashes/" -print_final_stats=1 >"$build/$target.log" 2>&1; then
+        -artifact_prefix="$crashes/" -print_final_stats=1 >"$build/$target.log" 2>&1 || status=$?
+    echo "$status" >"$build/$target.status"
+}
+
+# FUZZ_JOBS targets at a time (default: one per core): each fuzzer runs on one thread, so on two cores two
+# targets take the time one did, each still fuzzed FUZZ_SECONDS.
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+for target in $targets; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    echo "fuzz: $target for ${seconds}s"
+    rm -f "$build/$target.status"
+    fuzz_one "$target" &
+done
+wait
+failed=()
+for target in $targets; do
+    if [ "$(cat "$build/$target.status" 2>/dev/null)" != 0 ]; then
         grep -E 'Precondition failed|Fatal error' "$build/$target.log" | head -n 5 >&2 || true
         tail -n 40 "$build/$target.log" >&2
         failed+=("$target")

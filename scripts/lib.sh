@@ -43,7 +43,8 @@ stop_pid() { # PID: SIGTERM, then wait up to 5 s
     fi
 }
 
-free_port() { # prints a free loopback TCP port
+free_port() { # prints a loopback TCP port that was free a moment ago: another process may take it before the
+    #           server it is for binds it, so each caller retries with a new one when its bind fails (start_nginx)
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
@@ -93,12 +94,24 @@ start_daemon() { # CONFIG LOG: showcased under umask 077 (the unit's UMask=); se
 start_nginx() { # DIR EXPORT LOCATIONS: nginx on a free loopback port with etc/nginx/showcase.conf pointed at
     #             EXPORT plus the LOCATIONS text, unprivileged (as root: nobody, owning only DIR); logs and temp
     #             paths in DIR. Sets nginx_pid, port and base (http://127.0.0.1:PORT); waits until it answers.
-    local dir=$1 snippet=etc/nginx/showcase.conf
+    # nginx cannot bind port 0 and report the port, so the port comes from free_port, and a port taken before nginx
+    # bound it (another check's server, on a busy machine) means a new port and a new nginx, up to 5 times. Ready
+    # means this nginx answers: a location returns a token of this start, so a server that took the port is never
+    # mistaken for it.
+    local dir=$1 snippet=etc/nginx/showcase.conf attempt token
     [ -f "$snippet" ] || fail "$snippet is missing"
     mkdir -p "$dir"
     sed "s#/var/lib/showcase/export#$2#g" "$snippet" >"$dir/showcase.conf"
-    port=$(free_port)
-    cat >"$dir/nginx.conf" <<CONF
+    token=$(cat /proc/sys/kernel/random/uuid)
+    local run_as=()
+    if [ "$(id -u)" -eq 0 ]; then
+        traversable "$dir" || fail "nginx runs as nobody, who cannot enter $dir: a folder above it is private" \
+            "(put it in a shared_dir)"
+        run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
+    fi
+    for attempt in 1 2 3 4 5; do
+        port=$(free_port)
+        cat >"$dir/nginx.conf" <<CONF
 daemon off;
 master_process off;
 worker_processes 1;
@@ -116,27 +129,30 @@ http {
     server {
         listen 127.0.0.1:$port;
         server_name localhost;
+        location = /.check-ready { access_log off; return 200 "$token"; }
         include $dir/showcase.conf;
 $3
     }
 }
 CONF
-    local run_as=()
-    if [ "$(id -u)" -eq 0 ]; then
-        traversable "$dir" || fail "nginx runs as nobody, who cannot enter $dir: a folder above it is private" \
-            "(put it in a shared_dir)"
-        chown -R nobody:nogroup "$dir"
-        run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
-    fi
-    "${run_as[@]}" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
-    nginx_pid=$!
-    base=http://127.0.0.1:$port
-    for _ in $(seq 100); do
-        curl -s -o /dev/null "$base/" && return 0
-        kill -0 "$nginx_pid" 2>/dev/null || { cat "$dir/error.log" >&2; fail "nginx exited at startup"; }
-        sleep 0.1
+        rm -f "$dir/error.log" "$dir/stderr.log"
+        [ "${#run_as[@]}" -eq 0 ] || chown -R nobody:nogroup "$dir"
+        "${run_as[@]}" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" </dev/null 2>"$dir/stderr.log" &
+        nginx_pid=$!
+        base=http://127.0.0.1:$port
+        for _ in $(seq 300); do
+            [ "$(curl -s --max-time 5 "$base/.check-ready" 2>/dev/null)" = "$token" ] && return 0
+            if ! kill -0 "$nginx_pid" 2>/dev/null; then
+                wait "$nginx_pid" 2>/dev/null || true
+                grep -qs 'Address already in use' "$dir/error.log" "$dir/stderr.log" && continue 2
+                cat "$dir/error.log" "$dir/stderr.log" >&2 2>/dev/null || true
+                fail "nginx exited at startup"
+            fi
+            sleep 0.1
+        done
+        fail "nginx did not answer on $base"
     done
-    fail "nginx did not answer on $base"
+    fail "nginx found no free port in 5 tries (each was taken before it bound)"
 }
 
 site_pages() { # SITE HOST STOREFRONT: the pages a website shows beside its export tree (SITE/showcase): the
@@ -218,6 +234,7 @@ python_venv() { # VENV REQUIREMENT…: a venv under .build/ holding exactly thes
     [ -x "$venv/bin/python3" ] && [ "$(cat "$venv/.requirements" 2>/dev/null)" = "$*" ] && return 0
     rm -rf "$venv"
     python3 -m venv "$venv" >/dev/null 2>&1 || { rm -rf "$venv"; fail "python3 -m venv $venv failed (install python3-venv)"; }
-    "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$@" || fail "pip install $* into $venv failed"
+    scripts/step.sh "pip install ($venv)" 10m "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$@" \
+        || fail "pip install $* into $venv failed"
     echo "$*" >"$venv/.requirements"
 }

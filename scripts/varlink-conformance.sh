@@ -35,17 +35,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+# apt_install PACKAGE: apt-get install (after an update when the first try fails), each a bounded step.
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+apt_install() {
+    scripts/step.sh "apt-get install $1" 10m "${as_root[@]}" apt-get install -y -qq "$1" >/dev/null \
+        || { scripts/step.sh "apt-get update" 10m "${as_root[@]}" apt-get update -qq \
+            && scripts/step.sh "apt-get install $1" 10m "${as_root[@]}" apt-get install -y -qq "$1" >/dev/null; }
 }
 
 # --- tools -------------------------------------------------------------------------------
 if ! command -v varlink-go-certification >/dev/null 2>&1; then
     echo "varlink-conformance: installing Debian package varlink-go"
     export DEBIAN_FRONTEND=noninteractive
-    as_root apt-get install -y -qq varlink-go >/dev/null \
-        || { as_root apt-get update -qq && as_root apt-get install -y -qq varlink-go >/dev/null; } \
-        || fail "could not install varlink-go (apt-get install -y varlink-go)"
+    apt_install varlink-go || fail "could not install varlink-go (apt-get install -y varlink-go)"
 fi
 
 if [ ! -x "$VENV/bin/python3" ]; then
@@ -53,15 +56,13 @@ if [ ! -x "$VENV/bin/python3" ]; then
         echo "varlink-conformance: installing python3-venv"
         rm -rf "$VENV"
         export DEBIAN_FRONTEND=noninteractive
-        as_root apt-get install -y -qq python3-venv >/dev/null \
-            || { as_root apt-get update -qq && as_root apt-get install -y -qq python3-venv >/dev/null; } \
-            || fail "could not install python3-venv"
+        apt_install python3-venv || fail "could not install python3-venv"
         python3 -m venv "$VENV" || fail "python3 -m venv $VENV"
     fi
 fi
 if ! "$VENV/bin/python3" -c 'import varlink' >/dev/null 2>&1; then
     echo "varlink-conformance: pip install varlink into $VENV"
-    "$VENV/bin/pip" install -q varlink || fail "pip install varlink"
+    scripts/step.sh "pip install varlink" 10m "$VENV/bin/pip" install -q varlink || fail "pip install varlink"
 fi
 PY="$VENV/bin/python3"
 

@@ -72,16 +72,7 @@ enum HTMLText {
     /// `value` without the code points ``escaped(_:into:)`` drops, for text HTML carries in another notation
     /// (the JSON-LD's strings, where JSON would spell a C0 control as `\u0001` and a reader would get it back).
     static func stripped(_ value: String) -> String {
-        var value = value
-        let clean = value.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                if isControl(bytes[index]) || forbiddenWidth(bytes, at: index) > 0 { return false }
-                index += 1
-            }
-            return true
-        }
-        guard !clean else { return value }
+        guard value.unicodeScalars.contains(where: isForbidden) else { return value }
         var kept = ""
         kept.unicodeScalars.append(contentsOf: value.unicodeScalars.lazy.filter { !isForbidden($0) })
         return kept

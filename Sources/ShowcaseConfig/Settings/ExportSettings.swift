@@ -24,6 +24,8 @@ public struct ExportSettings: Sendable, Equatable {
     public var publicURL: String
     /// `export.icons` — mirror app icons into `v1/icons/` (SPEC §16); nil when absent or `sizes: []` (off).
     public var icons: IconSettings?
+    /// `export.site` — the static site of SPEC §18; nil when absent.
+    public var site: SiteSettings?
 
     /// The default `export.public_url`, where `etc/nginx/showcase.conf` serves `v1/`.
     public static let defaultPublicURL = "/showcase/v1/"
@@ -31,7 +33,7 @@ public struct ExportSettings: Sendable, Equatable {
     /// An export section using `directory` as given (unlike the loader, no relative-path resolution).
     public init(
         directory: String, gzip: Bool = true, html: Bool = false, feed: Bool = false,
-        publicURL: String = ExportSettings.defaultPublicURL, icons: IconSettings? = nil
+        publicURL: String = ExportSettings.defaultPublicURL, icons: IconSettings? = nil, site: SiteSettings? = nil
     ) {
         self.directory = directory
         self.gzip = gzip
@@ -39,6 +41,7 @@ public struct ExportSettings: Sendable, Equatable {
         self.feed = feed
         self.publicURL = publicURL
         self.icons = icons
+        self.site = site
     }
 
     /// True when ``publicURL`` is an absolute `https://` URL rather than a path on the page's own origin.

@@ -127,6 +127,24 @@ struct MarkdownHTMLTests {
         #expect(MarkdownHTML.tablesFit(fine))
     }
 
+    @Test("renders the same from several threads at once (cmark-gfm keeps its extensions' characters in a global)")
+    func concurrent() async {
+        let markdown = "| a | b |\n|---|:-:|\n| ~~x~~ | y |\n\nSome ~~struck~~ text and more ~~words~~ here.\n"
+        let expected = MarkdownHTML.render(markdown)
+        #expect(expected.contains("<del>struck</del>") && expected.contains("<td><del>x</del></td>"))
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var count = 0
+                    for _ in 0..<2000 where MarkdownHTML.render(markdown) != expected { count += 1 }
+                    return count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("allows http, https, mailto and scheme-less links only")
     func allowedLinks() {
         for url in [

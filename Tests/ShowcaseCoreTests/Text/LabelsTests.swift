@@ -11,7 +11,8 @@ struct LabelsTests {
         #expect(
             labels.text(.feedPrice, language: "fr-CA", values) == "Lanternlight\u{00A0}: 1,99 $ (auparavant Gratuit)")
         #expect(
-            labels.text(.feedRemoved, language: "FR_ca", ["name": "Casse-têtes"]) == "Casse-têtes n’est plus disponible")
+            labels.text(.feedRemoved, language: "FR_ca", ["name": "Casse-têtes"]) == "Casse-têtes n’est plus disponible"
+        )
         #expect(labels.text(.feedRemoved, language: "tlh", ["name": "X"]) == "X is no longer listed")
         #expect(labels.text(.feedRemoved, language: "", ["name": "X"]) == "X is no longer listed")
         #expect(labels.text(.whatsNew, language: "en-GB") == "What’s new")

@@ -1,7 +1,7 @@
 /// The words showcased writes itself, in a document's language (SPEC §19): the built-in table, then the overlay's
 /// `labels` over it. A language is a BCP 47 tag (`fr-CA`, `pt-BR`, `zh-Hant`, `_` read as `-`, any case); lookup
 /// tries the overlay's labels and then the table for each tag of ``lookupChain(for:)``, then English.
-public struct Labels: Sendable, Equatable {
+public struct Labels: Sendable, Hashable {
     /// The overlay's `labels`: normalized BCP 47 tag (``Tagline/normalize(_:)``) → key → text.
     public var overrides: [String: [LabelKey: String]]
 

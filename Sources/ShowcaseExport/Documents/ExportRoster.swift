@@ -105,7 +105,7 @@ public struct ExportRoster: Sendable {
         return Platform.allCases.map { platform in
             ExportDocument(
                 host: host, storefront: storefront, platform: platform, language: language, revision: revision,
-                revisedAt: revisedAt, apps: apps[platform] ?? [])
+                revisedAt: revisedAt, apps: apps[platform] ?? [], labels: labels)
         }
     }
 
@@ -133,7 +133,7 @@ public struct ExportRoster: Sendable {
     {
         var document = ExportDocument(
             host: host, storefront: storefront, platform: platform, language: language, revision: 1, revisedAt: now,
-            apps: apps)
+            apps: apps, labels: labels)
         let rendered = document.renderedApps()
         if let previous {
             document.revision = previous.revision

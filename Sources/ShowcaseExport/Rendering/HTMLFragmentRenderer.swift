@@ -8,8 +8,8 @@ import ShowcaseCore
 /// <ul class="showcase-apps">
 /// <li class="showcase-app" data-app-id="…"><a class="showcase-link" href="storeUrl" aria-label="Name, App Store">
 ///   <img class="showcase-icon" src="…" alt="" width="64" height="64" loading="lazy"><span class="showcase-text">
-///   <span class="showcase-name" dir="auto">…</span><span class="showcase-tagline" dir="auto">…</span>
-///   <span class="showcase-meta"><span class="showcase-price" dir="auto">…</span>
+///   <span class="showcase-name"><bdi>…</bdi></span><span class="showcase-tagline"><bdi>…</bdi></span>
+///   <span class="showcase-meta"><span class="showcase-price"><bdi>…</bdi></span>
 ///   <span class="showcase-badge">App Store</span></span></span></a></li>
 /// </ul>
 /// <script type="application/ld+json">{"@type": "ItemList", …}</script>
@@ -24,9 +24,11 @@ import ShowcaseCore
 ///
 /// Direction (SPEC §19): a document in a language written right to left (ar, he, fa, ur) says so with
 /// `dir="rtl"` on the section, and every text from upstream or the overlay — name, tagline, price — is the only
-/// content of an element with `dir="auto"`, a bidi isolate: its own direction comes from its first strong
-/// character, and no control inside it (a U+202E in a name) reaches the price or badge after it. The link's
-/// accessible name is ``LabelKey/appLink`` in the document's language.
+/// content of a `<bdi>`, a bidi isolate: its own direction comes from its first strong character, and no control
+/// inside it (a U+202E in a name) reaches the price or badge after it. The isolate sits inside the line's span
+/// rather than being it: the span keeps the block's direction, so a Latin name in an Arabic list still aligns to
+/// the right with the rest (a `dir="auto"` span would align it left). The link's accessible name is
+/// ``LabelKey/appLink`` in the document's language.
 public struct HTMLFragmentRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.html`.
     public static let suffix = ".html"
@@ -92,14 +94,14 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
             HTMLText.markup(" alt=\"\" width=\"64\" height=\"64\" loading=\"lazy\">", into: &text)
         }
         HTMLText.element(
-            "<span class=\"showcase-text\"><span class=\"showcase-name\" dir=\"auto\">", row.name, close: "</span>",
+            "<span class=\"showcase-text\"><span class=\"showcase-name\"><bdi>", row.name, close: "</bdi></span>",
             into: &text)
         if let tagline = row.shownTagline {
-            HTMLText.element("<span class=\"showcase-tagline\" dir=\"auto\">", tagline, close: "</span>", into: &text)
+            HTMLText.element("<span class=\"showcase-tagline\"><bdi>", tagline, close: "</bdi></span>", into: &text)
         }
         HTMLText.markup("<span class=\"showcase-meta\">", into: &text)
         if let price = row.formattedPrice, !price.isEmpty {
-            HTMLText.element("<span class=\"showcase-price\" dir=\"auto\">", price, close: "</span>", into: &text)
+            HTMLText.element("<span class=\"showcase-price\"><bdi>", price, close: "</bdi></span>", into: &text)
         }
         HTMLText.element("<span class=\"showcase-badge\">", row.storeLabel, close: "</span>", into: &text)
         HTMLText.markup("</span></span></a></li>\n", into: &text)

@@ -78,14 +78,19 @@ struct LanguageSurfaceTests {
         #expect(try read(bed, "ca/fr/ios.html").contains(#"aria-label="Lanternlight sur l’App Store""#))
         #expect(try read(bed, "ca/fr/ios.email.html").contains(#"aria-label="Lanternlight sur l’App Store""#))
         #expect(try read(bed, "ca/en/ios.html").contains(#"aria-label="Lanternlight, App Store""#))
-        // The French feed with the removal, and the French fragments and email variants (every row is a link);
-        // no document, no English file, no Mac feed (no Mac app was removed), index.json and the manifest unchanged.
+        // The French feed with the removal; the French fragments, email variants and documents (every row is a link,
+        // and the widget names it from its document's labels), so index.json with their new revisions; no English
+        // file, no Mac feed (no Mac app was removed).
         let french = "\(Self.host)/ca/fr/"
         #expect(
             try bed.rewrittenFiles() == [
-                french + "ios.atom", french + "ios.email.html", french + "ios.html", french + "macos.email.html",
-                french + "macos.html",
+                french + "ios.atom", french + "ios.email.html", french + "ios.html", french + "ios.json",
+                french + "macos.email.html", french + "macos.html", french + "macos.json", "index.json",
             ])
+        let document =
+            try JSONSerialization.jsonObject(with: Data(try read(bed, "ca/fr/ios.json").utf8)) as? [String: Any]
+        #expect(document?["locale"] as? String == "fr-CA")
+        #expect((document?["labels"] as? [String: Any])?["app_link"] as? String == "{name} sur l’{store}")
     }
 
     @Test("an Arabic and a Hebrew roster's fragment and email say dir=rtl, each name in its own isolate")
@@ -102,7 +107,7 @@ struct LanguageSurfaceTests {
             #expect(
                 fragment.hasPrefix("<section class=\"showcase\" lang=\"\(language)\" dir=\"rtl\" "),
                 "\(fragment.prefix(200))")
-            let names = fragment.components(separatedBy: "<span class=\"showcase-name\" dir=\"auto\">").count - 1
+            let names = fragment.components(separatedBy: "<span class=\"showcase-name\"><bdi>").count - 1
             #expect(names == fragment.components(separatedBy: "<li ").count - 1 && names > 5)
             #expect(
                 try read(bed, "\(storefront)/ios.email.html").hasPrefix(
@@ -110,10 +115,10 @@ struct LanguageSurfaceTests {
             #expect(try read(bed, "\(storefront)/ios.atom").contains("xml:lang=\"\(language)\""))
         }
         let arabic = try read(bed, "sa/ios.html")
-        #expect(arabic.contains("<span class=\"showcase-name\" dir=\"auto\">Knotbook – دفتر العُقد</span>"))
-        #expect(arabic.contains("<span class=\"showcase-price\" dir=\"auto\">10.99 ر.س.</span>"))
+        #expect(arabic.contains("<span class=\"showcase-name\"><bdi>Knotbook – دفتر العُقد</bdi></span>"))
+        #expect(arabic.contains("<span class=\"showcase-price\"><bdi>10.99 ر.س.</bdi></span>"))
         #expect(arabic.contains(#"aria-label="Knotbook – دفتر العُقد، App Store""#))
-        #expect(try read(bed, "il/ios.html").contains("<span class=\"showcase-price\" dir=\"auto\">11.90 ₪</span>"))
+        #expect(try read(bed, "il/ios.html").contains("<span class=\"showcase-price\"><bdi>11.90 ₪</bdi></span>"))
     }
 
     @Test("showcasectl changes --locale fr lists the French roster's entries; without it, says the French has some")

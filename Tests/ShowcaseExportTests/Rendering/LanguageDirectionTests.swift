@@ -90,11 +90,11 @@ struct LanguageDirectionTests {
         ]
         let document = WebSamples.document([], storefront: Self.sa)
         let fragment = text(HTMLFragmentRenderer().render(document, listings: rows))
-        #expect(fragment.contains("<span class=\"showcase-name\" dir=\"auto\">\(Self.overriding)</span>"))
-        #expect(fragment.contains("<span class=\"showcase-tagline\" dir=\"auto\">\u{202B}tag\u{2067}line</span>"))
+        #expect(fragment.contains("<span class=\"showcase-name\"><bdi>\(Self.overriding)</bdi></span>"))
+        #expect(fragment.contains("<span class=\"showcase-tagline\"><bdi>\u{202B}tag\u{2067}line</bdi></span>"))
         #expect(
             fragment.contains(
-                "<span class=\"showcase-price\" dir=\"auto\">\u{202E}$0.99</span><span class=\"showcase-badge\">"))
+                "<span class=\"showcase-price\"><bdi>\u{202E}$0.99</bdi></span><span class=\"showcase-badge\">"))
         let email = text(EmailRenderer().render(document, listings: rows))
         #expect(email.contains("font-weight:600;line-height:22px\">\(Self.overriding)</span>"))
         #expect(occurrences(of: "<span dir=\"auto\" style=", in: email) == 3)

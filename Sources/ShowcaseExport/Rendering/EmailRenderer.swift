@@ -66,12 +66,13 @@ public struct EmailRenderer: DocumentRenderer {
         HTMLText.attribute("lang", language, into: &text)
         if rightToLeft { HTMLText.markup(" dir=\"rtl\"", into: &text) }
         HTMLText.markup(Self.tableStyle, into: &text)
-        for row in rows { write(row, language: language, rightToLeft: rightToLeft, into: &text) }
+        let linkLabel = labels.template(.appLink, language: language)
+        for row in rows { write(row, linkLabel: linkLabel, rightToLeft: rightToLeft, into: &text) }
         HTMLText.markup("</table>\n", into: &text)
         return text
     }
 
-    private func write(_ row: WebListing, language: String, rightToLeft: Bool, into text: inout [UInt8]) {
+    private func write(_ row: WebListing, linkLabel: String, rightToLeft: Bool, into text: inout [UInt8]) {
         HTMLText.markup("<tr>\n", into: &text)
         // The gap between icon and text is on the side the text is: right of the icon, or left of it in RTL.
         let padding = rightToLeft ? "8px 0 8px 12px" : "8px 12px 8px 0"
@@ -86,7 +87,7 @@ public struct EmailRenderer: DocumentRenderer {
         }
         HTMLText.markup("</td>\n<td style=\"padding:8px 0;vertical-align:middle\"><a", into: &text)
         HTMLText.attribute("href", row.storeUrl, into: &text)
-        HTMLText.attribute("aria-label", row.accessibleName(labels, language: language), into: &text)
+        HTMLText.attribute("aria-label", row.accessibleName(linkLabel), into: &text)
         HTMLText.element(
             Self.nameStart, row.name, close: "</span>", into: &text)
         if let tagline = row.shownTagline {

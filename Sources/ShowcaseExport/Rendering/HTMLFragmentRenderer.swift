@@ -73,19 +73,20 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
         HTMLText.attribute("data-storefront", document.storefront.code, into: &text)
         HTMLText.attribute("data-platform", document.platform.rawValue, into: &text)
         HTMLText.markup(">\n<ul class=\"showcase-apps\">\n", into: &text)
-        for row in rows { write(row, language: language, into: &text) }
+        let linkLabel = labels.template(.appLink, language: language)
+        for row in rows { write(row, linkLabel: linkLabel, into: &text) }
         HTMLText.markup("</ul>\n<script type=\"application/ld+json\">\n", into: &text)
         HTMLText.scriptSafeJSON(StructuredData.itemList(rows, platform: document.platform, tree: tree), into: &text)
         HTMLText.markup("\n</script>\n</section>\n", into: &text)
         return text
     }
 
-    private func write(_ row: WebListing, language: String, into text: inout [UInt8]) {
+    private func write(_ row: WebListing, linkLabel: String, into text: inout [UInt8]) {
         HTMLText.markup("<li class=\"showcase-app\"", into: &text)
         HTMLText.attribute("data-app-id", String(row.id), into: &text)
         HTMLText.markup("><a class=\"showcase-link\"", into: &text)
         HTMLText.attribute("href", row.storeUrl, into: &text)
-        HTMLText.attribute("aria-label", row.accessibleName(labels, language: language), into: &text)
+        HTMLText.attribute("aria-label", row.accessibleName(linkLabel), into: &text)
         HTMLText.markup(">", into: &text)
         if let icon = icon(of: row) {
             HTMLText.markup("<img class=\"showcase-icon\"", into: &text)

@@ -63,7 +63,8 @@ test-steps: deps
 	@$(STEP) ship-checks 40m $(MAKE) --no-print-directory ship-checks
 
 # The screenshots nothing asserts on, for a person to look at: the widget and an nginx SSI page at iPhone, iPad, Mac
-# and desktop sizes in light and dark mode (.build/screenshots/), and the export widget on an iPhone and a Mac
+# and desktop sizes in light and dark mode, the Arabic and Hebrew ones right to left at iPhone and desktop sizes
+# (.build/screenshots/), and the export widget on an iPhone and a Mac
 # (.build/export-widget-{iphone,mac}.png). Each script runs its checks too (they set up what is shot); `make test`
 # runs the same checks without the screenshots.
 screenshots: deps

@@ -67,7 +67,7 @@ _showcasectl() {
     case "$cmd" in
     roster) flags="--storefront --host --platform --device --os-version --locale --wait" ;;
     app) flags="--storefront --host" ;;
-    changes) flags="--storefront --host --since --limit" ;;
+    changes) flags="--storefront --host --since --limit --locale" ;;
     watch | refresh) flags="--storefront" ;;
     check) flags="--max-age" ;;
     esac

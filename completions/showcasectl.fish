@@ -45,6 +45,7 @@ complete -c showcasectl -n '__fish_seen_subcommand_from roster' -l locale -x -d 
 complete -c showcasectl -n '__fish_seen_subcommand_from roster' -l wait -x -d 'seconds to wait for a warming roster'
 complete -c showcasectl -n '__fish_seen_subcommand_from changes' -l since -x -d 'only changes with a serial above this'
 complete -c showcasectl -n '__fish_seen_subcommand_from changes' -l limit -x -d 'at most this many changes (1-1000)'
+complete -c showcasectl -n '__fish_seen_subcommand_from changes' -l locale -x -d 'the roster in this language'
 complete -c showcasectl -n '__fish_seen_subcommand_from check' -l max-age -x -a '1h 12h 24h 48h 7d' \
     -d 'stale past this is critical (default: twice refresh.interval)'
 

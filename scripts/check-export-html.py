@@ -12,7 +12,8 @@ GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication",
           "FinanceApplication", "SecurityApplication", "BrowserApplication", "CommunicationApplication",
           "DesktopEnhancementApplication", "EntertainmentApplication", "MultimediaApplication", "HomeApplication",
           "UtilitiesApplication", "ReferenceApplication"}
-LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA"}
+LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA", "sa": "ar-SA", "il": "he-IL"}
+RIGHT_TO_LEFT = {"ar", "he", "fa", "ur"}
 
 
 def html_text(value):
@@ -42,6 +43,22 @@ def texts(node):
     return "".join(node.itertext())
 
 
+def isolated(node, expected, where):
+    """SPEC §19: `node` holds one `<bdi>` and nothing else, the bdi exactly `expected` as text and no element, so
+    no control character in it reaches the text around it."""
+    assert node is not None, f"{where}: missing"
+    assert len(node) == 1 and node[0].tag == "bdi" and not (node.text or "") and not (node[0].tail or ""), \
+        f"{where}: not one <bdi> ({[child.tag for child in node]}, {texts(node)!r})"
+    bdi = node[0]
+    assert len(bdi) == 0 and (bdi.text or "") == expected, f"{where}: holds {texts(bdi)!r}, expected {expected!r}"
+
+
+def accessible_name(document, name, label):
+    """The row's accessible name: the document's app_link label filled in one pass."""
+    template = document["labels"]["app_link"]
+    return re.sub(r"\{(name|store)\}", lambda m: name if m.group(1) == "name" else label, template)
+
+
 def check_fragment(path, document):
     apps = document["apps"]
     if not apps:
@@ -53,8 +70,10 @@ def check_fragment(path, document):
     section = sections[0]
     language = document.get("language")
     lang = f"{language}-{document['storefront'].upper()}" if language else LOCALES[document["storefront"]]
+    assert document["locale"] == lang, f"{path}: the document's locale is {document['locale']!r}, expected {lang!r}"
     expected = {"class": "showcase", "lang": lang, "data-host": document["host"],
-                "data-storefront": document["storefront"], "data-platform": document["platform"]}
+                "data-storefront": document["storefront"], "data-platform": document["platform"],
+                "dir": "rtl" if lang.split("-")[0] in RIGHT_TO_LEFT else None}
     for key, value in expected.items():
         assert section.get(key) == value, f"{path}: section {key}={section.get(key)!r}, expected {value!r}"
     items = section.findall("ul/li")
@@ -65,7 +84,8 @@ def check_fragment(path, document):
         assert len(links) == 1 and len(li) == 1, f"{path}: {app['id']}: one link wrapping the row"
         a = links[0]
         assert a.get("href") == app["storeUrl"], f"{path}: href of {app['id']}"
-        assert a.get("aria-label") == html_text(f"{app['name']}, {label}"), f"{path}: accessible name {a.get('aria-label')!r}"
+        assert a.get("aria-label") == html_text(accessible_name(document, app["name"], label)), \
+            f"{path}: accessible name {a.get('aria-label')!r}"
         img = a.find("img")
         assert img is not None and img.get("alt") == "" and img.get("loading") == "lazy", f"{path}: img"
         assert img.get("width") == "64" and img.get("height") == "64", f"{path}: img size"
@@ -75,6 +95,15 @@ def check_fragment(path, document):
         assert spans.get("showcase-tagline") == html_text(app.get("tagline")), f"{path}: tagline of {app['id']}"
         assert spans.get("showcase-price") == html_text(app.get("formattedPrice")), f"{path}: price of {app['id']}"
         assert spans.get("showcase-badge") == label
+        # Each upstream or overlay text in its own isolate; the badge (and the price) outside the name's.
+        by_class = {span.get("class"): span for span in a.iter("span")}
+        isolated(by_class.get("showcase-name"), html_text(app["name"]), f"{path}: name of {app['id']}")
+        if app.get("tagline") and app["tagline"].strip():
+            isolated(by_class.get("showcase-tagline"), html_text(app["tagline"]), f"{path}: tagline of {app['id']}")
+        if app.get("formattedPrice"):
+            isolated(by_class.get("showcase-price"), html_text(app["formattedPrice"]), f"{path}: price of {app['id']}")
+        meta = by_class.get("showcase-meta")
+        assert meta is not None and by_class["showcase-badge"] in list(meta), f"{path}: badge outside the meta line"
         assert not a.findall(".//b") and not a.findall(".//script"), f"{path}: markup from text"
     scripts = section.findall("script")
     assert len(scripts) == 1 and scripts[0].get("type") == "application/ld+json", f"{path}: one JSON-LD script"
@@ -113,6 +142,21 @@ def check_email(path, document):
     tables = tree.findall("table")
     assert len(tables) == 1 and tables[0].get("role") == "presentation", f"{path}: one presentation table"
     assert len(tables[0].findall(".//tr")) == len(apps), f"{path}: one row per app"
+    lang = document["locale"]
+    assert tables[0].get("lang") == lang, f"{path}: lang {tables[0].get('lang')!r}"
+    rtl = lang.split("-")[0] in RIGHT_TO_LEFT
+    assert tables[0].get("dir") == ("rtl" if rtl else None), f"{path}: dir {tables[0].get('dir')!r}"
+    label = "Mac App Store" if document["platform"] == "macos" else "App Store"
+    for tr, app in zip(tables[0].findall(".//tr"), apps):
+        link = [a for a in tr.iter("a") if a.get("aria-label")]
+        assert len(link) == 1, f"{path}: {app['id']}: one named link"
+        assert link[0].get("aria-label") == html_text(accessible_name(document, app["name"], label)), f"{path}: name"
+        spans = [span for span in link[0].iter("span") if span.get("dir") == "auto"]
+        wanted = [app["name"], app.get("tagline") if (app.get("tagline") or "").strip() else None,
+                  app.get("formattedPrice") or None]
+        wanted = [html_text(text) for text in wanted if text]
+        assert [span.text or "" for span in spans] == wanted and all(len(span) == 0 for span in spans), \
+            f"{path}: isolates of {app['id']}: {[texts(span) for span in spans]!r}, expected {wanted!r}"
     for node in tree.iter():
         assert node.tag not in ("script", "style", "link"), f"{path}: <{node.tag}>"
         assert "class" not in node.attrib, f"{path}: class on <{node.tag}>"
@@ -159,7 +203,8 @@ def probe(dom_path, expected):
         assert seen["minRowHeight"] >= 44, f"{dom_path}: a row is {seen['minRowHeight']} px tall, under 44"
         assert seen["badgeBesideIcon"], f"{dom_path}: the store label is not beside the icon"
         assert seen["focusOutline"] not in ("none", ""), f"{dom_path}: no visible focus ({seen['focusOutline']})"
-    summary = {key: seen.get(key) for key in ("lang", "state", "visible", "dark", "textColor")}
+        assert seen["isolated"], f"{dom_path}: a name, tagline or price is not a bidi isolate"
+    summary = {key: seen.get(key) for key in ("lang", "dir", "state", "visible", "dark", "textColor")}
     print(f"  {os.path.basename(dom_path)}: {len(seen.get('ids') or [])} rows, {json.dumps(summary, ensure_ascii=False)}")
 
 

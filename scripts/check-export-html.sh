@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # SPEC §14 end to end, run by `make test` (check-export-html):
-#   1. the real daemon with `export.html: true` exports us, jp and ca in English and French from lookup-replay
-#      (Fixtures/lookup), with a hostile overlay tagline (markup, quotes, </script>), a planted us roster whose
-#      name and price carry NUL, C0/C1 controls and noncharacters, and an empty platform
-#      (Knotbook's own overlay excludes every Mac app);
+#   1. the real daemon with `export.html: true` exports us, jp, ca in English and French, sa (Arabic) and il
+#      (Hebrew) from lookup-replay (Fixtures/lookup), with a hostile overlay tagline (markup, quotes, </script>), a
+#      planted us roster whose name and price carry NUL, C0/C1 controls and noncharacters, a planted sa roster whose
+#      name carries an unterminated right-to-left override (U+202E), and an empty platform (Knotbook's own overlay
+#      excludes every Mac app);
 #   2. every <platform>.html and .email.html is parsed by html5lib in strict mode (pinned, venv in
 #      .build/web-venv): no parse error, the markup of §14 against its document (order, one link per row, lang,
-#      names, taglines, prices), the JSON-LD against the fields Google's software-app documentation lists,
+#      names, taglines, prices; dir="rtl" on ar/he documents and each name, tagline and price alone in an
+#      isolate (<bdi>, dir="auto" in the email), the badge outside it (SPEC §19)), the JSON-LD against the fields Google's software-app
+#      documentation lists,
 #      the email rules (presentation table, inline styles, no script/style/class, https URLs, sized images),
 #      an empty roster an empty file, .gz beside each; banner.html names the host's trackId;
 #   3. nginx (unprivileged, etc/nginx/showcase.conf) serves the tree, examples/web/ and test pages, one of which
 #      includes a fragment with SSI (no JavaScript); headless Chromium renders the widget and the SSI page at
 #      iPhone (390×844), iPad (820×1180), Mac (1440×900) and desktop (1920×1080) sizes in light and dark mode.
 #      A probe (scripts/web/probe.js) reports the DOM: language, order, one link per row, rows ≥ 44 px, the store
-#      label beside the icon, visible focus, the host page's computed styles equal to a page without the
-#      stylesheet, the block hidden when empty and when data-storefront="auto" finds no exported region.
+#      label beside the icon, visible focus, names, taglines and prices computed as bidi isolates, the host page's
+#      computed styles equal to a page without the stylesheet, the block hidden when empty and when
+#      data-storefront="auto" finds no exported region; the Arabic and Hebrew widget and SSI pages right to left.
 #      With SHOWCASE_SCREENSHOTS=1 (`make screenshots`, not `make test`: nothing asserts on them), screenshots of
 #      the widget and the SSI page at each size in light and dark mode go to .build/screenshots/ for a person.
 set -euo pipefail
@@ -51,6 +55,18 @@ PY
 curl -fsS -X POST --data-binary @"$work/poisoned-us.json" \
     "http://127.0.0.1:$replay_port/_replay/override?name=roster-1641000001-us.json" >/dev/null \
     || fail "lookup-replay refused the planted roster"
+# A name with an unterminated right-to-left override (SPEC §19): unisolated, it would run on over the price and
+# badge after it. Knotbook's row, shown on TideLog's pages.
+"$venv/bin/python3" - Fixtures/lookup/roster-1641000001-sa.json >"$work/poisoned-sa.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1], encoding="utf-8"))
+row = next(r for r in body["results"] if r.get("trackId") == 1641000102)
+row["trackName"] = "\u202eKnotbook – دفتر العُقد"
+json.dump(body, sys.stdout)
+PY
+curl -fsS -X POST --data-binary @"$work/poisoned-sa.json" \
+    "http://127.0.0.1:$replay_port/_replay/override?name=roster-1641000001-sa.json" >/dev/null \
+    || fail "lookup-replay refused the planted sa roster"
 socket=$work/run/showcased.sock
 hostile='</span></a><b>bold</b><script>alert(1)</script> & "quotes" '"''"'apos'"''"' </script><!--'
 cat >"$work/showcase.yaml" <<YAML
@@ -59,7 +75,7 @@ hosts:
     app_id: 1641000101
   - bundle_id: com.quietharbor.Knotbook
     overlay: {excluded: [1641000201, 1641000202, 1641000203, 1641000204, 1641000205]}
-storefronts: [us, jp, {code: ca, languages: [en, fr]}]
+storefronts: [us, jp, {code: ca, languages: [en, fr]}, sa, il]
 lookup:
   endpoint: http://127.0.0.1:$replay_port/lookup
   rate_limit: 600/min
@@ -98,6 +114,15 @@ grep -qF '&lt;/span&gt;&lt;/a&gt;&lt;b&gt;bold&lt;/b&gt;&lt;script&gt;alert(1)&l
     "$tide/us/ios.html" || fail "the hostile tagline is not escaped as character references"
 grep -qF '\u003c/span\u003e\u003c/a\u003e\u003cb\u003ebold' "$tide/us/ios.html" || fail "the hostile tagline is not escaped in the JSON-LD"
 ok "fr-CA names in ca/fr/, lang per storefront and language, an empty platform writes empty files, hostile text escaped"
+grep -q '<section class="showcase" lang="ar-SA" dir="rtl"' "$tide/sa/ios.html" \
+    && grep -q '<section class="showcase" lang="he-IL" dir="rtl"' "$tide/il/ios.html" \
+    && grep -q '<table role="presentation" lang="ar-SA" dir="rtl"' "$tide/sa/ios.email.html" \
+    || fail "an Arabic or Hebrew fragment or email variant is not dir=rtl"
+grep -qF "<span class=\"showcase-name\"><bdi>"$'\u202e'"Knotbook" "$tide/sa/ios.html" \
+    && grep -qF "<span dir=\"auto\" style=\"font-size:16px;font-weight:600;line-height:22px\">"$'\u202e'"Knotbook" \
+        "$tide/sa/ios.email.html" \
+    || fail "the planted right-to-left override is not alone in its isolate (fragment and email)"
+ok "ar-SA and he-IL fragments and email variants say dir=rtl; a name's U+202E stays inside its isolate"
 [ "$(cat "$tide/banner.html")" = '<meta name="apple-itunes-app" content="app-id=1641000101">' ] \
     || fail "TideLog's banner.html is '$(cat "$tide/banner.html")'"
 [ "$(cat "$v1/com.quietharbor.Knotbook/banner.html")" = '<meta name="apple-itunes-app" content="app-id=1641000102">' ] \
@@ -144,6 +169,10 @@ page widget-empty "$(widget com.quietharbor.Knotbook us)"
 page ssi-fr '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.html" -->'
 page ssi-jp '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/jp/ios.html" -->'
 page ssi-empty '<!--#include virtual="/showcase/v1/com.quietharbor.Knotbook/us/macos.html" -->'
+page widget-ar "$(widget com.quietharbor.TideLog sa)"
+page widget-he "$(widget com.quietharbor.TideLog il)"
+page ssi-ar '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/sa/ios.html" -->'
+page ssi-he '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/il/ios.html" -->'
 page control '' nostyle
 start_nginx "$work/nginx" "$work/export" "        location /widget/ { alias $work/web/; }
         location /pages/ { alias $work/pages/; ssi on; }"
@@ -205,6 +234,16 @@ py probe "$(dom widget-empty mac light)" '{"state": "empty", "visible": false, "
 py probe "$(dom ssi-empty mac light)" '{"present": false}' || fail "an empty fragment's page shows a block"
 py probe "$(dom ssi-jp iphone light)" '{"lang": "ja-JP", "visible": true}' || fail "the jp fragment's page is wrong"
 ok "an empty roster hides the widget and the SSI include shows nothing; jp is ja-JP"
+for rtl in ar:sa:ar-SA he:il:he-IL; do
+    IFS=: read -r name storefront lang <<<"$rtl"
+    for mode in light dark; do
+        py probe "$(dom "widget-$name" iphone "$mode")" "{\"lang\": \"$lang\", \"dir\": \"rtl\", \"state\": \"ready\", \"visible\": true, \"ids\": \"@$tide/$storefront/ios.json iphone 17.4\"}" \
+            || fail "the widget's $lang rendering ($mode) is wrong"
+        py probe "$(dom "ssi-$name" iphone "$mode")" "{\"lang\": \"$lang\", \"dir\": \"rtl\", \"visible\": true, \"ids\": \"@$tide/$storefront/ios.json\"}" \
+            || fail "the $lang SSI page's rendering ($mode) is wrong"
+    done
+done
+ok "Arabic and Hebrew: the widget and the SSI page right to left, the badge beside the icon on the text's side, every name, tagline and price an isolate"
 
 if [ "${SHOWCASE_SCREENSHOTS:-}" = 1 ]; then
     rm -rf .build/screenshots
@@ -215,7 +254,13 @@ if [ "${SHOWCASE_SCREENSHOTS:-}" = 1 ]; then
             shot ssi-fr "$device" "$mode"
         done
     done
-    ok "16 screenshots in .build/screenshots/ (widget-fr and ssi-fr × iphone, ipad, mac, desktop × light, dark)"
+    for page in widget-ar ssi-ar widget-he ssi-he; do
+        for device in iphone desktop; do
+            shot "$page" "$device" light
+        done
+        shot "$page" iphone dark
+    done
+    ok "28 screenshots in .build/screenshots/ (widget-fr and ssi-fr × iphone, ipad, mac, desktop × light, dark; widget and ssi in ar and he × iphone light and dark, desktop light)"
 fi
 
 echo "$CHECK: $pass passed, 0 failed"

@@ -14,6 +14,8 @@ import Locking
 /// - the same with `lang=ll_cc` (a multilingual storefront's language, `lang=fr_ca`) → `roster-A-cc-ll.json`
 ///   (`roster-1641000001-ca-fr.json`), or `roster-A-cc.json` when there is none: the storefront then answers in
 ///   its default language, as Apple's endpoint does for a language it does not offer
+/// - the fixtures' storefronts: `us`, `de`, `jp`; `ca` in English and French (`ca-fr`); `sa` in Arabic and `il` in
+///   Hebrew, the right-to-left rosters (Fixtures/README.md)
 /// - `lookup?id=A&country=cc` (no `entity`) → `artist-A-cc.json`
 /// - no matching file → `empty.json` (or a built-in `{"resultCount":0,"results":[]}`)
 /// - any other path whose last segment is `<w>x<h>bb.<ext>` (an Apple artwork URL's shape) → an invented PNG icon

@@ -38,9 +38,13 @@ public enum ShowcaseInterfaces {
         # serial recorded. A valid storefront not kept warm answers latest 0 and no entries (no fetch).
         # more: entries newer than the newest returned were left out (past limit, or past what one reply may
         # carry: a reply stays within the socket's reply limit, returning the oldest that fit); ask again
-        # with since = the newest serial returned.
-        method Changes(storefront: string, host: ?string, since: ?int, limit: ?int)
-            -> (storefront: string, host: string, latest: int, changes: []Change, more: ?bool)
+        # with since = the newest serial returned. locale: which language's roster, as Get's locale picks it (a
+        # storefront with languages keeps one history per language; omitted: the storefront's default).
+        # language: the language of the roster answered (null for a storefront fetched without one);
+        # languages: for a storefront with languages, each language's roster and its newest serial.
+        method Changes(storefront: string, host: ?string, since: ?int, limit: ?int, locale: ?string)
+            -> (storefront: string, host: string, latest: int, changes: []Change, more: ?bool,
+                language: ?string, languages: ?[](language: string, latest: int))
         # kind: added | removed | updated (version, versionDate, releaseNotes) | price (formattedPrice,
         # previousFormattedPrice); at: when the change was detected
         type Change (serial: int, at: string, kind: string, id: int, name: string, platform: string,

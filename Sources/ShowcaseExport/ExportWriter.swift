@@ -606,7 +606,7 @@ public struct ExportWriter: Sendable {
             exported = ExportDocument(
                 host: roster.host, storefront: roster.storefront, platform: platform, language: roster.language,
                 revision: document.revision ?? 1, revisedAt: document.revisedAt ?? Date(timeIntervalSince1970: 0),
-                apps: apps[platform] ?? [])
+                apps: apps[platform] ?? [], labels: roster.labels)
         case .keepLastGood, .absent, .deferred: exported = nil
         }
         let context = RenderContext(roster: roster, publicURL: publicURL, documentPath: relative)

@@ -76,12 +76,17 @@ struct IDLConformanceTests {
                 [RosterWatchRequest(), RosterWatchRequest(storefront: "de", host: "io.example.NoteJar")]
             ),
             (.reply("Watch"), [RosterWatchReply(storefront: "de", revision: 7, state: .stale, apps: apps)]),
-            (.parameters("Changes"), [RosterChangesRequest(storefront: "us", host: "h", since: 41, limit: 5)]),
+            (
+                .parameters("Changes"),
+                [RosterChangesRequest(storefront: "us", host: "h", since: 41, limit: 5, locale: "fr-CA")]
+            ),
             (
                 .reply("Changes"),
                 [
                     RosterChangesReply(storefront: "de", host: "io.example.NoteJar", latest: 7, changes: changes),
-                    RosterChangesReply(storefront: "de", host: "h", latest: 9, changes: changes, more: true),
+                    RosterChangesReply(
+                        storefront: "ca", host: "h", latest: 9, changes: changes, more: true, language: "fr",
+                        languages: [.init(language: "en", latest: 0), .init(language: "fr", latest: 9)]),
                 ]
             ),
             (

@@ -25,6 +25,7 @@ struct RoundTripTests {
         }
         for request in [
             RosterChangesRequest(storefront: "de"), .init(storefront: "us", host: "h", since: 41, limit: 5),
+            .init(storefront: "ca", locale: "fr"),
         ] {
             #expect(try Self.overTheWire(request) == request)
         }
@@ -104,6 +105,11 @@ struct RoundTripTests {
         #expect(try Self.overTheWire(troubled) == troubled)
         let paged = RosterChangesReply(storefront: "de", host: "h", latest: 9, changes: Samples.changes, more: true)
         #expect(try Self.overTheWire(paged).more)
+        let french = RosterChangesReply(
+            storefront: "ca", host: "h", latest: 2, changes: Samples.changes, language: "fr",
+            languages: [.init(language: "en", latest: 0), .init(language: "fr", latest: 2)])
+        #expect(try Self.overTheWire(french) == french)
+        #expect(changes.encoded()["languages"] == nil, "omitted for a storefront without languages")
         #expect(try !Self.overTheWire(changes).more)
         let metrics = AdminMetricsReply(text: "# HELP a b\n# TYPE a gauge\na 1\n")
         #expect(try Self.overTheWire(metrics) == metrics)

@@ -106,7 +106,7 @@ enum Ctl {
         "export": [],
         "check": ["--max-age"],
         "metrics": [],
-        "changes": ["--storefront", "--host", "--since", "--limit"],
+        "changes": ["--storefront", "--host", "--since", "--limit", "--locale"],
         "version": [],
     ]
 

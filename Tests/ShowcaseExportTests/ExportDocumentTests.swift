@@ -22,6 +22,10 @@ struct ExportDocumentTests {
               "platform": "ios",
               "revision": 7,
               "revisedAt": "2026-11-18T11:06:40Z",
+              "locale": "de-DE",
+              "labels": {
+                "app_link": "{name}, {store}"
+              },
               "apps": [
                 {
                   "id": 1641000105,
@@ -69,6 +73,10 @@ struct ExportDocumentTests {
               "language": "en",
               "revision": 2,
               "revisedAt": "2026-11-18T11:06:40Z",
+              "locale": "en-US",
+              "labels": {
+                "app_link": "{name}, {store}"
+              },
               "apps": [
                 {
                   "id": 1641000110,

@@ -5,9 +5,16 @@
  * markup showcased writes to <platform>.html (SPEC §14), so showcase-widget.css styles both alike:
  *
  *   <ul class="showcase-apps"><li class="showcase-app" data-app-id><a class="showcase-link" href aria-label>
- *     <img class="showcase-icon"><span class="showcase-text"><span class="showcase-name">…</span>
- *     <span class="showcase-tagline">…</span><span class="showcase-meta"><span class="showcase-price">…</span>
- *     <span class="showcase-badge">App Store</span></span></span></a></li>…</ul>
+ *     <img class="showcase-icon"><span class="showcase-text"><span class="showcase-name"><bdi>…</bdi></span>
+ *     <span class="showcase-tagline"><bdi>…</bdi></span><span class="showcase-meta">
+ *     <span class="showcase-price"><bdi>…</bdi></span><span class="showcase-badge">App Store</span></span></span>
+ *   </a></li>…</ul>
+ *
+ * Language and direction (SPEC §19): the section takes the document's "locale" as its lang, and dir="rtl" when
+ * that language is written right to left (ar, he, fa, ur); each text from the document (name, tagline, price) is
+ * the only content of a <bdi>, a bidi isolate, so a control character in a name cannot reorder the price and
+ * badge after it (the span around it keeps the block's direction and alignment). Each row's accessible name is the document's "labels".app_link ("{name}, {store}" in
+ * its language, the overlay's labels applied), filled in one pass.
  *
  * Which document: DATA-SRC/index.json says which languages each storefront is exported in. When the page's
  * language (data-locale, else navigator.language) is one of them, the widget loads
@@ -67,6 +74,21 @@
     return !who.osVersion || compareVersions(app.minimumOsVersion, who.osVersion) <= 0;
   }
 
+  // The languages written right to left: a document in one gets dir="rtl" (the fragment's rule).
+  var RIGHT_TO_LEFT = ["ar", "he", "iw", "fa", "ur"];
+
+  // A BCP 47 tag as a document's "locale" holds it: a 2-3 letter language, then subtags ("fr-CA", "zh-Hant-TW").
+  function validLocale(tag) {
+    return typeof tag === "string" && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag);
+  }
+
+  // The accessible name of a row: the document's app_link label with {name} and {store} filled in one pass (a
+  // name reading "{store}" stays as it is), else "Name, App Store".
+  function accessibleName(template, name, store) {
+    if (typeof template !== "string" || template.indexOf("{name}") < 0) template = "{name}, {store}";
+    return template.replace(/\{(name|store)\}/g, function (_, key) { return key === "name" ? name : store; });
+  }
+
   // A BCP 47 tag lowercased with "-" ("pt_BR" → "pt-br"); "" when none.
   function normalizedTag(tag) {
     return typeof tag === "string" ? tag.toLowerCase().replace(/_/g, "-") : "";
@@ -124,6 +146,13 @@
     return node;
   }
 
+  // A line holding text from the document in its own bidi isolate: <span class><bdi>text</bdi></span>.
+  function isolate(className, text) {
+    var node = element("span", className);
+    node.appendChild(element("bdi", null, text));
+    return node;
+  }
+
   // The icon's src and srcset: the document's mirrored icons (paths relative to v1/, resolved against data-src)
   // when it has them — the smallest size filling ICON_SIZE, and one filling twice that for 2× screens — else
   // Apple's iconUrl. Null when no URL is safe to set.
@@ -146,14 +175,14 @@
   }
 
   // One row, exactly as the daemon's fragment writes it: one link wrapping icon, name, tagline, price and the
-  // store label, with one accessible name ("Name, App Store").
-  function item(app, locale, base) {
+  // store label, with one accessible name ("Name, App Store", from the document's app_link label).
+  function item(app, locale, base, linkLabel) {
     var li = element("li", "showcase-app");
     li.setAttribute("data-app-id", String(app.id));
     var label = app.platform === "macos" ? "Mac App Store" : "App Store";
     var link = element("a", "showcase-link");
     link.href = safeURL(app.storeUrl, base);
-    link.setAttribute("aria-label", app.name + ", " + label);
+    link.setAttribute("aria-label", accessibleName(linkLabel, app.name, label));
     var icon = iconSources(app, base);
     if (icon) {
       var img = element("img", "showcase-icon");
@@ -168,11 +197,11 @@
       link.appendChild(img);
     }
     var text = element("span", "showcase-text");
-    text.appendChild(element("span", "showcase-name", app.name));
+    text.appendChild(isolate("showcase-name", app.name));
     var line = tagline(app, locale);
-    if (/\S/.test(line)) text.appendChild(element("span", "showcase-tagline", line));
+    if (/\S/.test(line)) text.appendChild(isolate("showcase-tagline", line));
     var meta = element("span", "showcase-meta");
-    if (app.formattedPrice) meta.appendChild(element("span", "showcase-price", app.formattedPrice));
+    if (app.formattedPrice) meta.appendChild(isolate("showcase-price", app.formattedPrice));
     meta.appendChild(element("span", "showcase-badge", label));
     text.appendChild(meta);
     link.appendChild(text);
@@ -255,14 +284,18 @@
           return app && typeof app.name === "string" && runsOn(app, who) && safeURL(app.storeUrl, base) !== null;
         });
         if (!apps.length) return hide(section, "empty");
-        if (validLanguage(documentJSON.language) && validStorefront(documentJSON.storefront)) {
+        if (validLocale(documentJSON.locale)) {
+          section.lang = documentJSON.locale;
+        } else if (validLanguage(documentJSON.language) && validStorefront(documentJSON.storefront)) {
           section.lang = documentJSON.language + "-" + documentJSON.storefront.toUpperCase();
         }
+        if (RIGHT_TO_LEFT.indexOf(normalizedTag(section.lang).split("-")[0]) >= 0) section.dir = "rtl";
+        var labels = documentJSON.labels && typeof documentJSON.labels === "object" ? documentJSON.labels : {};
         var list = element("ul", "showcase-apps");
         // Taglines follow the page's own data-locale when it sets one, else the document (the storefront's
         // language, like the names and prices beside them), never just the browser's language.
         var taglineLocale = section.getAttribute("data-locale");
-        apps.forEach(function (app) { list.appendChild(item(app, taglineLocale, base)); });
+        apps.forEach(function (app) { list.appendChild(item(app, taglineLocale, base, labels.app_link)); });
         var old = section.querySelector(".showcase-apps");
         if (old) section.replaceChild(list, old); else section.appendChild(list);
         section.hidden = false;

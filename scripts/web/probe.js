@@ -24,6 +24,14 @@
     out.present = !!section;
     if (section) {
       out.lang = section.getAttribute("lang");
+      out.dir = getComputedStyle(section).direction;
+      // SPEC §19: every name, tagline and price is a bidi isolate.
+      out.isolated = Array.prototype.every.call(
+        section.querySelectorAll(".showcase-name, .showcase-tagline, .showcase-price"),
+        function (node) {
+          return node.children.length === 1 && node.firstElementChild.tagName === "BDI" &&
+            getComputedStyle(node.firstElementChild).unicodeBidi === "isolate";
+        });
       out.state = section.getAttribute("data-state");
       out.visible = getComputedStyle(section).display !== "none" && section.getBoundingClientRect().height > 0;
       var rows = section.querySelectorAll("li.showcase-app");
@@ -40,8 +48,9 @@
       var first = rows[0];
       if (first) {
         var icon = rect(first.querySelector(".showcase-icon")), badge = rect(first.querySelector(".showcase-badge"));
-        out.badgeBesideIcon = !!(icon && badge && badge.left >= icon.right && badge.left - icon.right < 200 &&
-          badge.top < icon.bottom + 8);
+        // Beside the icon on the text's side: right of it, or left of it in a right-to-left block.
+        var gap = !icon || !badge ? -1 : out.dir === "rtl" ? icon.left - badge.right : badge.left - icon.right;
+        out.badgeBesideIcon = gap >= 0 && gap < 200 && badge.top < icon.bottom + 8;
         out.textColor = getComputedStyle(first.querySelector(".showcase-name")).color;
         var link = first.querySelector("a");
         link.focus();

@@ -140,6 +140,12 @@ public struct APIObjectReader: Sendable {
         try array(key) { (item, path) throws(APIDecodingError) in try T(from: APIObjectReader(item, path: path)) }
     }
 
+    /// The optional array of objects `key`, each decoded as `T`; nil when absent or null.
+    public func optionalArray<T: APIValue>(_ key: String, of type: T.Type) throws(APIDecodingError) -> [T]? {
+        guard present(key) != nil else { return nil }
+        return try array(key, of: type)
+    }
+
     /// The required array of strings `key`.
     public func strings(_ key: String) throws(APIDecodingError) -> [String] {
         try array(key) { (item, path) throws(APIDecodingError) in

@@ -15,16 +15,22 @@ public struct RosterChangesRequest: APIValue {
     public var since: Int?
     /// At most this many entries (``limits``); nil is ``defaultLimit``.
     public var limit: Int?
+    /// Which language's roster (`fr`, `fr-CA`), picked as `Get`'s `locale` picks it; nil is the storefront's
+    /// default language.
+    public var locale: String?
 
     /// The page size this call asks for: `limit`, or ``defaultLimit`` when it names none.
     public var pageSize: Int { limit ?? Self.defaultLimit }
 
     /// A query for `storefront`'s changes.
-    public init(storefront: String, host: String? = nil, since: Int? = nil, limit: Int? = nil) {
+    public init(
+        storefront: String, host: String? = nil, since: Int? = nil, limit: Int? = nil, locale: String? = nil
+    ) {
         self.storefront = storefront
         self.host = host
         self.since = since
         self.limit = limit
+        self.locale = locale
     }
 
     /// Reads a call's parameters: a negative `since`, or a `limit` outside ``limits``, is invalid.
@@ -33,6 +39,7 @@ public struct RosterChangesRequest: APIValue {
         host = try object.optionalString("host")
         since = try object.optionalInt("since")
         limit = try object.optionalInt("limit")
+        locale = try object.optionalString("locale")
         if let since, since < 0 {
             throw APIDecodingError(field: object.path(of: "since"), problem: .invalid("must not be negative"))
         }
@@ -45,11 +52,12 @@ public struct RosterChangesRequest: APIValue {
 
     /// The call's parameters; nil fields are omitted.
     public func encoded() -> JSONValue {
-        var object = APIObjectBuilder(capacity: 4)
+        var object = APIObjectBuilder(capacity: 5)
         object.set("storefront", storefront)
         object.set("host", host)
         object.set("since", since)
         object.set("limit", limit)
+        object.set("locale", locale)
         return object.object
     }
 }

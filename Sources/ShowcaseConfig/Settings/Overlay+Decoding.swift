@@ -12,8 +12,15 @@ import ShowcaseCore
 ///   Store Connect shows it; every surface), or to a mapping with an optional `default` UUID and a UUID per surface
 ///   (`varlink`, `json`, `html`, `email`, `feed`, `site`), default `{}`: `ppid=<uuid>` on that app's store URL
 ///   (SPEC §19). A host overlay's entry for an app replaces the global overlay's whole entry.
+/// - `labels` — mapping from a BCP 47 tag (`fr`, `pt-BR`, `zh-Hant`; `_` for `-` and any case accepted, as for
+///   taglines) to a mapping of ``LabelKey`` names (`more_from`, `feed_title`, …) to text, default `{}`: the words
+///   showcased writes itself in that language, over the built-in table (SPEC §19). A text is at most
+///   ``maximumLabelCharacters`` characters, with no control characters, and names only its key's placeholders
+///   (`{developer}` in `more_from`). A host overlay's text for a key in a language replaces the global one's.
 extension Overlay {
-    static let keys = ["order", "excluded", "taglines", "product_pages"]
+    static let keys = ["order", "excluded", "taglines", "product_pages", "labels"]
+    /// The most characters one label's text may have: a heading or a line, never a paragraph.
+    static let maximumLabelCharacters = 200
 
     init(reading node: YAMLNode, diagnostics: inout ConfigDiagnostics) {
         self.init()
@@ -83,6 +90,82 @@ extension Overlay {
                 if let page = Self.productPage(entry, id: id, diagnostics: &diagnostics) { productPages[id] = page }
             }
         }
+        if let value = fields["labels"] { labels = Self.labels(value, diagnostics: &diagnostics) }
+    }
+
+    /// The overlay's `labels` at `node`: `{<tag>: {<key>: text}}`.
+    private static func labels(_ node: YAMLNode, diagnostics: inout ConfigDiagnostics) -> Labels {
+        guard case .mapping(let pairs) = node.content else {
+            diagnostics.report(
+                .typeMismatch, at: node,
+                "expected a mapping from a language tag to labels for 'labels', like {fr: {more_from: "
+                    + "\"Aussi de {developer}\"}}, found \(node.kindDescription)")
+            return .builtIn
+        }
+        var overrides: [String: [LabelKey: String]] = [:]
+        var seen: [String: String] = [:]
+        for (key, entry) in pairs {
+            guard let tag = key.scalar, !key.isNull, isLocaleTag(tag) else {
+                diagnostics.report(
+                    .invalidValue, at: key,
+                    "expected a language tag like fr or pt-BR in 'labels', found "
+                        + (key.scalar.map { "'\($0)'" } ?? key.kindDescription))
+                continue
+            }
+            if let earlier = seen.updateValue(tag, forKey: Tagline.normalize(tag)) {
+                let same = earlier == tag ? "two '\(tag)' entries" : "'\(earlier)' and '\(tag)', the same language"
+                diagnostics.report(.duplicate, at: key, "'labels' has \(same); keep one")
+                continue
+            }
+            let path = "labels.\(tag)"
+            guard let fields = diagnostics.fields(of: entry, in: path, known: LabelKey.allCases.map(\.rawValue))
+            else { continue }
+            var texts: [LabelKey: String] = [:]
+            for (name, field) in fields.values {
+                guard let label = LabelKey(rawValue: name) else { continue }
+                if let text = labelText(field.value, key: label, path: "\(path).\(name)", diagnostics: &diagnostics) {
+                    texts[label] = text
+                }
+            }
+            overrides[tag] = texts
+        }
+        return Labels(overrides: overrides)
+    }
+
+    /// One label's text at `node`, checked: a string, bounded, without control characters, naming only `key`'s
+    /// placeholders.
+    private static func labelText(
+        _ node: YAMLNode, key: LabelKey, path: String, diagnostics: inout ConfigDiagnostics
+    ) -> String? {
+        guard let text = node.scalar, !node.isNull, !text.trimmingWhitespace().isEmpty else {
+            diagnostics.report(.typeMismatch, at: node, "expected the text of '\(path)', found \(node.kindDescription)")
+            return nil
+        }
+        guard text.count <= maximumLabelCharacters else {
+            diagnostics.report(
+                .limitExceeded, at: node,
+                "'\(path)' has \(text.count) characters; a label has at most \(maximumLabelCharacters)")
+            return nil
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            diagnostics.report(
+                .invalidValue, at: node, "'\(path)' contains a control character (a line break or tab); write one line")
+            return nil
+        }
+        let allowed = key.placeholders
+        let unknown = LabelText.placeholders(in: text).filter { !allowed.contains($0) }
+        if let first = unknown.first {
+            let known =
+                allowed.isEmpty
+                ? "it takes none" : "it can use " + allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")
+            var message = "'\(path)' names an unknown placeholder {\(first)}; \(known)"
+            if let guess = ConfigDiagnostics.closest(to: first, among: allowed.sorted()) {
+                message = "'\(path)' names an unknown placeholder {\(first)}; did you mean {\(guess)}?"
+            }
+            diagnostics.report(.invalidValue, at: node, message)
+            return nil
+        }
+        return text
     }
 
     /// The product page of app `id` at `node`: a UUID for every surface, or `{default: UUID, <surface>: UUID}`.
@@ -171,6 +254,9 @@ extension Overlay {
         }
     }
 
-    /// Pins, exclusions, taglines and product pages together: the "overlay entries" `check-config` reports.
-    public var entryCount: Int { order.count + excluded.count + taglines.count + productPages.count }
+    /// Pins, exclusions, taglines, product pages and labels together: the "overlay entries" `check-config` reports.
+    public var entryCount: Int {
+        order.count + excluded.count + taglines.count + productPages.count
+            + labels.overrides.values.reduce(0) { $0 + $1.count }
+    }
 }

@@ -38,6 +38,8 @@ public enum LabelKey: String, CaseIterable, Sendable, Hashable {
     case allApps = "all_apps"
     /// The call to action on an app page's store link: "View in the {store}".
     case viewInStore = "view_in_store"
+    /// The accessible name of an app's link in the fragment, the email variant and the widget: "{name}, {store}".
+    case appLink = "app_link"
 
     /// The English text, the fallback for every language the table lacks.
     public var english: String {
@@ -60,8 +62,13 @@ public enum LabelKey: String, CaseIterable, Sendable, Hashable {
         case .storefronts: "Other countries and languages"
         case .allApps: "All apps by {developer}"
         case .viewInStore: "View in the {store}"
+        case .appLink: "{name}, {store}"
         }
     }
+
+    /// The placeholders the English text fills (`developer`, `store`): all a translation or an overlay's label may
+    /// name.
+    public var placeholders: Set<String> { Set(LabelText.placeholders(in: english)) }
 
     /// Where it appears, for a translator.
     public var note: String {
@@ -84,6 +91,7 @@ public enum LabelKey: String, CaseIterable, Sendable, Hashable {
         case .storefronts: "site storefront switcher's heading"
         case .allApps: "site app page link back to the developer page"
         case .viewInStore: "site app page store link text"
+        case .appLink: "what a screen reader says for an app's row (fragment, email, widget); keep {name} first"
         }
     }
 }

@@ -217,7 +217,8 @@ enum ReplyEncoding {
         }
         return RosterChangesReply(
             storefront: page.storefront.code, host: page.host, latest: page.latest, changes: kept.reversed(),
-            more: page.more || kept.count < page.entries.count
+            more: page.more || kept.count < page.entries.count, language: page.language,
+            languages: page.languages.map { .init(language: $0.language, latest: $0.latest) }
         ).encoded()
     }
 

@@ -162,7 +162,7 @@ final class RosterMethods: Sendable {
         Task {
             let page = service.changes(
                 storefront: storefront, host: host, since: parameters.since, limit: parameters.pageSize,
-                snapshot: snapshot)
+                locale: parameters.locale, snapshot: snapshot)
             responder.reply(ReplyEncoding.changes(page))
         }
     }

@@ -111,6 +111,7 @@ extension RosterService {
                 state: ServedState(answer), fetchedAt: roster.fetchedAt,
                 content: .deferred(now: now, apps: apps), artistName: history?.artistName,
                 hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint)
+            exported.labels = host.overlay.labels
             if let history {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt

@@ -9,8 +9,13 @@ import ShowcaseCore
 ///
 /// ```json
 /// {"schema": 1, "host": …, "storefront": "de", "platform": "ios", "language": "fr"?, "revision": 3,
-///  "revisedAt": "2026-11-29T14:18:43Z", "apps": [App + taglines, …]}
+///  "revisedAt": "2026-11-29T14:18:43Z", "locale": "de-DE", "labels": {"app_link": "{name}, {store}"},
+///  "apps": [App + taglines, …]}
 /// ```
+///
+/// `locale` is the document's BCP 47 tag (``webLanguage``: `fr-CA`, `ar-SA`), what the widget sets as the block's
+/// `lang` and reads its direction from; `labels` holds the words the widget writes itself in that language
+/// (SPEC §19), the overlay's `labels` applied, so it names each row as the fragment does.
 public struct ExportDocument: Sendable, Hashable {
     /// The document format's version; a change that breaks readers gets a new number and a new `v<N>/` tree.
     public static let schema = 1
@@ -23,18 +28,21 @@ public struct ExportDocument: Sendable, Hashable {
     public var platform: Platform
     /// The language the roster was fetched in (`fr` for `lang=fr_ca`); nil for a storefront fetched without one.
     public var language: String?
-    /// The document's revision: it grows by one each time its apps change (the writer keeps it in the document for
+    /// The document's revision: it grows by one each time its content changes — its apps, or the labels it carries
+    /// (the writer keeps it in the document for
     /// ``ExportRoster/Content-swift.enum/latest(apps:now:)``).
     public var revision: Int
     /// When that revision appeared.
     public var revisedAt: Date
     /// The apps in the order `Roster.Get` answers them, filtered by platform only.
     public var apps: [ExportedApp]
+    /// The words written in the document's language: the built-in table under the overlay's `labels`.
+    public var labels: Labels
 
     /// A document for one (host, storefront, platform, language).
     public init(
         host: String, storefront: Storefront, platform: Platform, language: String? = nil, revision: Int,
-        revisedAt: Date, apps: [ExportedApp]
+        revisedAt: Date, apps: [ExportedApp], labels: Labels = .builtIn
     ) {
         self.host = host
         self.storefront = storefront
@@ -43,6 +51,7 @@ public struct ExportDocument: Sendable, Hashable {
         self.revision = revision
         self.revisedAt = revisedAt
         self.apps = apps
+        self.labels = labels
     }
 
     /// The document's bytes: members in a fixed order, so the same content always gives the same bytes.
@@ -66,7 +75,13 @@ public struct ExportDocument: Sendable, Hashable {
             ("platform", .string(platform.rawValue)),
         ]
         if let language { members.append(("language", .string(language))) }
-        members += [("revision", .int(revision)), ("revisedAt", JSONText.timestamp(revisedAt)), ("apps", apps)]
+        // After `revision`: overlay text may stand in `labels`, and the header reader trusts what comes before.
+        let locale = webLanguage
+        members += [
+            ("revision", .int(revision)), ("revisedAt", JSONText.timestamp(revisedAt)), ("locale", .string(locale)),
+            ("labels", .object([(LabelKey.appLink.rawValue, .string(labels.template(.appLink, language: locale)))])),
+            ("apps", apps),
+        ]
         return .object(members)
     }
 }

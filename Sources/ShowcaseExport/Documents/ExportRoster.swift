@@ -60,6 +60,9 @@ public struct ExportRoster: Sendable {
     /// When the history's baseline was taken: an empty feed's `updated`, stable while nothing changes; nil when
     /// there is none yet (the feed then uses the document's revision time).
     public var changesSince: Date?
+    /// The words its rendered files write themselves (feed titles and summaries, a row's accessible name), in the
+    /// roster's language: the built-in table under the host's overlay `labels` (SPEC §19).
+    public var labels: Labels = .builtIn
     /// Changes whenever anything the roster's documents and rendered files come from changes (its apps, the
     /// overlay and attribution that shaped them, its change history, its icons), as the caller counts such
     /// things; nil when the caller does not know (the writer then always renders). With the writer's
@@ -102,7 +105,7 @@ public struct ExportRoster: Sendable {
         return Platform.allCases.map { platform in
             ExportDocument(
                 host: host, storefront: storefront, platform: platform, language: language, revision: revision,
-                revisedAt: revisedAt, apps: apps[platform] ?? [])
+                revisedAt: revisedAt, apps: apps[platform] ?? [], labels: labels)
         }
     }
 
@@ -130,7 +133,7 @@ public struct ExportRoster: Sendable {
     {
         var document = ExportDocument(
             host: host, storefront: storefront, platform: platform, language: language, revision: 1, revisedAt: now,
-            apps: apps)
+            apps: apps, labels: labels)
         let rendered = document.renderedApps()
         if let previous {
             document.revision = previous.revision

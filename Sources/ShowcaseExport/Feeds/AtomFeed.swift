@@ -14,6 +14,9 @@ import ShowcaseHistory
 ///   `updated`), `updated` (`versionDate` for `updated`, else when it was detected), an alternate `link` to the
 ///   store URL, `category term="<kind>"`, a one-line `summary`, and `content type="text"` with the release notes.
 ///
+/// The words the feed writes itself — its title, each entry's summary — are in the roster's language
+/// (``language(_:)``, `fr-CA`), from ``labels``, and `<feed>` carries it as `xml:lang` (SPEC §19).
+///
 /// Every upstream text is escaped for XML and stripped of characters XML 1.0 forbids (``XMLText``).
 public struct AtomFeed: Sendable {
     /// The host app's bundle id, as the export path spells it.
@@ -34,11 +37,13 @@ public struct AtomFeed: Sendable {
     public var quietSince: Date
     /// The feed's own URL when `export.public_url` is absolute (`https://…/v1/<host>/de/ios.atom`); nil otherwise.
     public var selfURL: String?
+    /// The words of the title and summaries: the built-in table under the overlay's `labels`.
+    public var labels: Labels
 
     /// A feed with every input given.
     public init(
         host: String, storefront: Storefront, language: String?, isDefaultLanguage: Bool, platform: Platform,
-        artistName: String?, entries: [HistoryEntry], quietSince: Date, selfURL: String?
+        artistName: String?, entries: [HistoryEntry], quietSince: Date, selfURL: String?, labels: Labels = .builtIn
     ) {
         self.host = host
         self.storefront = storefront
@@ -49,7 +54,11 @@ public struct AtomFeed: Sendable {
         self.entries = entries
         self.quietSince = quietSince
         self.selfURL = selfURL
+        self.labels = labels
     }
+
+    /// The feed's language, its `xml:lang` and the one its words are in: `fr-CA`, or the storefront's locale.
+    public var xmlLanguage: String { storefront.webLanguage(language) }
 
     /// The roster's part of every id: `<host>/<storefront>[/<language>]`.
     var rosterPath: String {
@@ -65,10 +74,13 @@ public struct AtomFeed: Sendable {
         let updated = shown.map(Self.updated).max() ?? quietSince
         let store = platform == .macos ? "Mac App Store" : "App Store"
         let author = artistName.flatMap { $0.isEmpty ? nil : $0 } ?? host
-        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+        let tag = xmlLanguage
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\""
+        xml += " xml:lang=\"\(XMLText.escaped(tag))\">\n"
         xml += "  <id>\(XMLText.escaped("tag:showcased,2026:\(rosterPath)/\(platform.rawValue)"))</id>\n"
         let place = storefront.code.uppercased() + (isDefaultLanguage ? "" : language.map { " (\($0))" } ?? "")
-        xml += "  <title>\(XMLText.escaped("\(author): what changed on the \(store), \(place)"))</title>\n"
+        let title = labels.text(.feedTitle, language: tag, ["developer": author, "store": store, "place": place])
+        xml += "  <title>\(XMLText.escaped(title))</title>\n"
         xml += "  <updated>\(RFC3339.seconds(updated))</updated>\n"
         xml += "  <author><name>\(XMLText.escaped(author))</name></author>\n"
         if let selfURL {
@@ -83,7 +95,7 @@ public struct AtomFeed: Sendable {
             xml += "    <updated>\(RFC3339.seconds(Self.updated(entry)))</updated>\n"
             xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLText.escaped(entry.storeUrl))\"/>\n"
             xml += "    <category term=\"\(entry.kind.rawValue)\"/>\n"
-            xml += "    <summary type=\"text\">\(XMLText.escaped(Self.summary(entry)))</summary>\n"
+            xml += "    <summary type=\"text\">\(XMLText.escaped(summary(entry, language: tag)))</summary>\n"
             if let notes = entry.releaseNotes, !notes.isEmpty {
                 xml += "    <content type=\"text\">\(XMLText.escaped(notes))</content>\n"
             }
@@ -101,17 +113,24 @@ public struct AtomFeed: Sendable {
         return date
     }
 
-    /// One line saying what changed.
-    static func summary(_ entry: HistoryEntry) -> String {
+    /// One line saying what changed, in `language`.
+    func summary(_ entry: HistoryEntry, language: String) -> String {
+        var values = ["name": entry.name]
+        let key: LabelKey
         switch entry.kind {
         case .added:
-            "New: \(entry.name)" + (entry.formattedPrice.map { " (\($0))" } ?? "")
+            key = entry.formattedPrice == nil ? .feedAdded : .feedAddedPrice
+            values["price"] = entry.formattedPrice
         case .removed:
-            "\(entry.name) is no longer listed"
+            key = .feedRemoved
         case .updated:
-            "\(entry.name) version \(entry.version ?? "?")"
+            key = .feedUpdated
+            values["version"] = entry.version ?? "?"
         case .price:
-            "\(entry.name): \(entry.formattedPrice ?? "?") (was \(entry.previousFormattedPrice ?? "?"))"
+            key = .feedPrice
+            values["price"] = entry.formattedPrice ?? "?"
+            values["previous"] = entry.previousFormattedPrice ?? "?"
         }
+        return labels.text(key, language: language, values)
     }
 }

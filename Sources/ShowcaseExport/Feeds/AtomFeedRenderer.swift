@@ -19,7 +19,7 @@ public struct AtomFeedRenderer: DocumentRenderer {
             host: roster.host, storefront: roster.storefront, language: roster.language,
             isDefaultLanguage: roster.isDefaultLanguage, platform: document.platform, artistName: roster.artistName,
             entries: roster.changes, quietSince: Self.quietSince(of: roster, document: document),
-            selfURL: context.publicURLIsAbsolute ? context.publicURL(of: feedPath) : nil)
+            selfURL: context.publicURLIsAbsolute ? context.publicURL(of: feedPath) : nil, labels: roster.labels)
         return feed.rendered()
     }
 

@@ -4,12 +4,13 @@ import ShowcaseCore
 /// nginx SSI, a static-site partial — with its schema.org structured data.
 ///
 /// ```html
-/// <section class="showcase" lang="fr-CA" data-host="…" data-storefront="ca" data-platform="ios">
+/// <section class="showcase" lang="fr-CA" [dir="rtl"] data-host="…" data-storefront="ca" data-platform="ios">
 /// <ul class="showcase-apps">
 /// <li class="showcase-app" data-app-id="…"><a class="showcase-link" href="storeUrl" aria-label="Name, App Store">
 ///   <img class="showcase-icon" src="…" alt="" width="64" height="64" loading="lazy"><span class="showcase-text">
-///   <span class="showcase-name">…</span><span class="showcase-tagline">…</span><span class="showcase-meta">
-///   <span class="showcase-price">…</span><span class="showcase-badge">App Store</span></span></span></a></li>
+///   <span class="showcase-name"><bdi>…</bdi></span><span class="showcase-tagline"><bdi>…</bdi></span>
+///   <span class="showcase-meta"><span class="showcase-price"><bdi>…</bdi></span>
+///   <span class="showcase-badge">App Store</span></span></span></a></li>
 /// </ul>
 /// <script type="application/ld+json">{"@type": "ItemList", …}</script>
 /// </section>
@@ -20,6 +21,14 @@ import ShowcaseCore
 /// both. The icon is the mirrored one through `export.public_url` when the document has it (the smallest size
 /// that fills 64 px, and a 2× one for `srcset`), else Apple's `iconUrl`. A roster with no app to show renders
 /// nothing at all: an include of the empty file shows nothing, not an empty box.
+///
+/// Direction (SPEC §19): a document in a language written right to left (ar, he, fa, ur) says so with
+/// `dir="rtl"` on the section, and every text from upstream or the overlay — name, tagline, price — is the only
+/// content of a `<bdi>`, a bidi isolate: its own direction comes from its first strong character, and no control
+/// inside it (a U+202E in a name) reaches the price or badge after it. The isolate sits inside the line's span
+/// rather than being it: the span keeps the block's direction, so a Latin name in an Arabic list still aligns to
+/// the right with the rest (a `dir="auto"` span would align it left). The link's accessible name is
+/// ``LabelKey/appLink`` in the document's language.
 public struct HTMLFragmentRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.html`.
     public static let suffix = ".html"
@@ -28,18 +37,21 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
 
     /// Where the tree is served, for mirrored icons.
     public var tree: PublicTree
+    /// The words the fragment writes itself (each row's accessible name).
+    public var labels: Labels
 
     /// ``suffix``, as the writer asks for it.
     public var suffix: String { Self.suffix }
 
-    /// A renderer linking mirrored icons under `tree`.
-    public init(tree: PublicTree = .standard) {
+    /// A renderer linking mirrored icons under `tree`, writing `labels`.
+    public init(tree: PublicTree = .standard, labels: Labels = .builtIn) {
         self.tree = tree
+        self.labels = labels
     }
 
-    /// The file for `document` in the tree `context` names (its `export.public_url`).
+    /// The file for `document` in the tree `context` names (its `export.public_url`), with its roster's labels.
     public func render(_ document: ExportDocument, in context: RenderContext) -> [UInt8] {
-        Self(tree: PublicTree(context)).render(document)
+        Self(tree: PublicTree(context), labels: context.roster.labels).render(document)
     }
 
     /// The fragment of `document`; empty when it has no app with a safe store link.
@@ -54,24 +66,27 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
         var text: [UInt8] = []
         text.reserveCapacity(rows.count * 1200 + 512)
         HTMLText.markup("<section class=\"showcase\"", into: &text)
-        HTMLText.attribute("lang", document.webLanguage, into: &text)
+        let language = document.webLanguage
+        HTMLText.attribute("lang", language, into: &text)
+        if Labels.isRightToLeft(language) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
         HTMLText.attribute("data-host", document.host, into: &text)
         HTMLText.attribute("data-storefront", document.storefront.code, into: &text)
         HTMLText.attribute("data-platform", document.platform.rawValue, into: &text)
         HTMLText.markup(">\n<ul class=\"showcase-apps\">\n", into: &text)
-        for row in rows { write(row, into: &text) }
+        let linkLabel = labels.template(.appLink, language: language)
+        for row in rows { write(row, linkLabel: linkLabel, into: &text) }
         HTMLText.markup("</ul>\n<script type=\"application/ld+json\">\n", into: &text)
         HTMLText.scriptSafeJSON(StructuredData.itemList(rows, platform: document.platform, tree: tree), into: &text)
         HTMLText.markup("\n</script>\n</section>\n", into: &text)
         return text
     }
 
-    private func write(_ row: WebListing, into text: inout [UInt8]) {
+    private func write(_ row: WebListing, linkLabel: String, into text: inout [UInt8]) {
         HTMLText.markup("<li class=\"showcase-app\"", into: &text)
         HTMLText.attribute("data-app-id", String(row.id), into: &text)
         HTMLText.markup("><a class=\"showcase-link\"", into: &text)
         HTMLText.attribute("href", row.storeUrl, into: &text)
-        HTMLText.attribute("aria-label", row.accessibleName, into: &text)
+        HTMLText.attribute("aria-label", row.accessibleName(linkLabel), into: &text)
         HTMLText.markup(">", into: &text)
         if let icon = icon(of: row) {
             HTMLText.markup("<img class=\"showcase-icon\"", into: &text)
@@ -80,14 +95,14 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
             HTMLText.markup(" alt=\"\" width=\"64\" height=\"64\" loading=\"lazy\">", into: &text)
         }
         HTMLText.element(
-            "<span class=\"showcase-text\"><span class=\"showcase-name\">", row.name, close: "</span>",
+            "<span class=\"showcase-text\"><span class=\"showcase-name\"><bdi>", row.name, close: "</bdi></span>",
             into: &text)
         if let tagline = row.shownTagline {
-            HTMLText.element("<span class=\"showcase-tagline\">", tagline, close: "</span>", into: &text)
+            HTMLText.element("<span class=\"showcase-tagline\"><bdi>", tagline, close: "</bdi></span>", into: &text)
         }
         HTMLText.markup("<span class=\"showcase-meta\">", into: &text)
         if let price = row.formattedPrice, !price.isEmpty {
-            HTMLText.element("<span class=\"showcase-price\">", price, close: "</span>", into: &text)
+            HTMLText.element("<span class=\"showcase-price\"><bdi>", price, close: "</bdi></span>", into: &text)
         }
         HTMLText.element("<span class=\"showcase-badge\">", row.storeLabel, close: "</span>", into: &text)
         HTMLText.markup("</span></span></a></li>\n", into: &text)

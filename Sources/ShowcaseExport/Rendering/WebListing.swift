@@ -57,8 +57,11 @@ struct WebListing {
     /// The store's name as the row shows it, and in the link's accessible name.
     var storeLabel: String { platform == .macos ? "Mac App Store" : "App Store" }
 
-    /// The link's one accessible name: "<name>, App Store".
-    var accessibleName: String { name + ", " + storeLabel }
+    /// The link's one accessible name from `template`, ``LabelKey/appLink`` in the document's language (looked up
+    /// once per document): "<name>, App Store".
+    func accessibleName(_ template: String) -> String {
+        LabelText.filled(template, ["name": name, "store": storeLabel])
+    }
 
     /// A tagline worth a line: nil when absent or only whitespace.
     var shownTagline: String? {

@@ -201,7 +201,8 @@ struct CommandLineParser {
             return .changes(
                 storefront: try storefront(values["storefront"]!), host: try host(spec),
                 since: try count("since", in: 0...Int.max, example: "41", spec),
-                limit: try count("limit", in: RosterChangesRequest.limits, example: "100", spec))
+                limit: try count("limit", in: RosterChangesRequest.limits, example: "100", spec),
+                locale: try locale(spec))
         case "version": return .version
         case "help":
             if let topic = positionals.first, CommandSpec.named(topic) == nil {

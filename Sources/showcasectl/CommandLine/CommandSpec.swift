@@ -208,16 +208,22 @@ struct CommandSpec: Sendable {
                 added or removed, new versions (with their release notes under --json) and price changes, as \
                 the overlay shows them now (excluded apps never appear). Each entry has a serial that only grows: \
                 a job that remembers the latest one it saw passes it as --since next time and gets only what is \
-                new (the oldest first page when more than --limit are new). A storefront not kept warm has no \
-                history (latest 0). Exits 65 for an unknown storefront or host, 64 for a --limit outside 1 to 1000.
+                new (the oldest first page when more than --limit are new). A storefront configured with \
+                languages keeps one history per language: --locale picks one as roster's does (fr or fr-CA: the \
+                French roster), else the storefront's default language, and an empty one names the languages \
+                that have entries. A storefront not kept warm has no history (latest 0). Exits 65 for an unknown \
+                storefront or host, 64 for a --limit outside 1 to 1000 or a --locale that is no language tag.
                 """,
             options: [
                 OptionSpec("storefront", value: "CC", required: true, help: storefrontHelp),
                 OptionSpec("host", value: "BUNDLE_ID", help: hostHelp),
                 OptionSpec("since", value: "SERIAL", help: "only changes with a serial above SERIAL"),
                 OptionSpec("limit", value: "N", help: "at most N changes, 1 to 1000 (default 100)"),
+                OptionSpec(
+                    "locale", value: "LL",
+                    help: "the roster in that language, for a storefront with languages (default: its first)"),
             ],
-            example: "showcasectl changes --storefront de --since 41"),
+            example: "showcasectl changes --storefront ca --locale fr --since 41"),
         CommandSpec(
             "version",
             summary: "print showcasectl's version and, when reachable, the daemon's",

@@ -14,8 +14,9 @@ enum Command: Sendable, Equatable {
     /// The monitoring plugin over `Roster.Health`; nil `maxAge` means twice `refresh.interval`.
     case check(maxAge: Duration?)
     case metrics
-    /// `Roster.Changes`: one page of what changed in a storefront's roster (nil `since`: the newest).
-    case changes(storefront: Storefront, host: String?, since: Int?, limit: Int?)
+    /// `Roster.Changes`: one page of what changed in a storefront's roster (nil `since`: the newest), the roster of
+    /// `locale`'s language (nil: the storefront's default).
+    case changes(storefront: Storefront, host: String?, since: Int?, limit: Int?, locale: String?)
     case version
     /// `--version` or `-V`: this client's version alone, without asking the daemon.
     case clientVersion

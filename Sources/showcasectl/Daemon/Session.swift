@@ -66,8 +66,9 @@ struct Session {
             text.split(separator: "\n", omittingEmptySubsequences: false).forEach {
                 console.line(String($0).escapingControlCharacters())
             }
-        case .changes(let storefront, let host, let since, let limit):
-            let reply = try changes(storefront, host: host, since: since, limit: limit, daemon: daemon)
+        case .changes(let storefront, let host, let since, let limit, let locale):
+            let reply = try changes(
+                storefront, host: host, since: since, limit: limit, locale: locale, daemon: daemon)
             if options.json { return printJSON(reply) }
             let decoded = try decodeForDisplay(
                 RosterChangesReply.self, from: reply, method: ShowcaseInterfaces.Method.changes)
@@ -84,14 +85,16 @@ struct Session {
     /// each asked for with `since` = the newest serial of the one before. One reply back, as the daemon would
     /// have sent it whole: every entry newest first, `latest` and `more` of the last page, every field as sent.
     private func changes(
-        _ storefront: Storefront, host: String?, since: Int?, limit: Int?, daemon: DaemonConnection
+        _ storefront: Storefront, host: String?, since: Int?, limit: Int?, locale: String?,
+        daemon: DaemonConnection
     ) throws(CommandFailure) -> JSONValue {
         var wanted = limit ?? RosterChangesRequest.defaultLimit
         var cursor = since
         var pages: [JSONValue] = []
         var last: JSONValue = .emptyObject
         while true {
-            let request = RosterChangesRequest(storefront: storefront.code, host: host, since: cursor, limit: wanted)
+            let request = RosterChangesRequest(
+                storefront: storefront.code, host: host, since: cursor, limit: wanted, locale: locale)
             last = try daemon.call(ShowcaseInterfaces.Method.changes, request.encoded())
             let page = try decode(RosterChangesReply.self, from: last, method: ShowcaseInterfaces.Method.changes)
             if case .array(let entries)? = last["changes"] { pages.append(contentsOf: entries.reversed()) }

@@ -54,6 +54,28 @@ struct ChangesCommandTests {
         #expect(daemon.calls.first?.parameters["since"] == nil)
     }
 
+    @Test("--locale is sent as locale; an empty roster of a storefront with languages names those that have entries")
+    func locale() throws {
+        let empty: JSONValue = [
+            "storefront": "ca", "host": "h", "latest": 0, "changes": [], "language": "en",
+            "languages": [["language": "en", "latest": 0], ["language": "fr", "latest": 3]],
+        ]
+        let daemon = try FakeDaemon(["io.showcase.Roster.Changes": .reply(empty)])
+        defer { daemon.stop() }
+        let result = try daemon.run(["changes", "--storefront", "ca", "--locale", "fr_CA"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(daemon.calls.first?.parameters["locale"] == "fr_CA")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "ca (en) · latest 0 · 0 changes · host h", "\(lines)")
+        #expect(lines.last == "the fr roster has changes (latest 3): add --locale fr", "\(lines)")
+        let plain = try daemon.run(["changes", "--storefront", "ca"])
+        #expect(daemon.calls.last?.parameters["locale"] == nil)
+        #expect(plain.status == 0)
+        let refused = try daemon.run(["changes", "--storefront", "ca", "--locale", "français"])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--locale must be a language tag"))
+    }
+
     @Test(
         "bad input: a limit out of range is a usage error before any call, the daemon's refusals exit 65",
         arguments: [

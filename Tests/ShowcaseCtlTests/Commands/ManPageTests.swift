@@ -1,6 +1,7 @@
 import Foundation
 import ShowcaseAPI
 import ShowcaseConfig
+import ShowcaseCore
 import Testing
 
 /// The man pages render with `man -l` without warnings and document the contract.
@@ -46,6 +47,17 @@ struct ManPageTests {
             #expect(
                 text.contains("\n       \(status)\n") || text.contains("\n       \(status) "), "lacks exit \(status)")
         }
+    }
+
+    @Test("showcase.yaml(5) lists every label key with its English text, and says which languages are right to left")
+    func labelKeys() throws {
+        let text = try Self.render("showcase.yaml.5").stdout
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for key in LabelKey.allCases {
+            let listed = lines.indices.dropLast().contains { lines[$0] == key.rawValue && lines[$0 + 1] == key.english }
+            #expect(listed, "lacks \(key.rawValue): \(key.english)")
+        }
+        #expect(text.contains("(ar, he, fa, ur)") && text.contains("dir=\"rtl\""))
     }
 
     @Test("showcase.yaml(5) documents every configuration key")

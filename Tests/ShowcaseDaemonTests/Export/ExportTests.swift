@@ -88,7 +88,9 @@ struct ExportTests {
                 #expect(document["revision"] as? Int == 1)
                 #expect((document["revisedAt"] as? String)?.hasSuffix("Z") == true)
                 #expect(
-                    Set(document.keys) == ["schema", "host", "storefront", "platform", "revision", "revisedAt", "apps"])
+                    Set(document.keys) == [
+                        "schema", "host", "storefront", "platform", "revision", "revisedAt", "locale", "labels", "apps",
+                    ])
 
                 let get = try bed.get(storefront, ["host": Self.knotbook, "platform": platform])
                 let apps = try #require(document["apps"] as? [[String: Any]])

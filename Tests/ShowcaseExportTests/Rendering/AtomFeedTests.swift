@@ -65,7 +65,9 @@ struct AtomFeedTests {
         #expect(!xml.contains("<entry>"))
         #expect(xml.contains("<updated>\(RFC3339.seconds(Self.start))</updated>"))
         #expect(
-            xml.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"))
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"de-DE\">"
+            ))
         #expect(xml.hasSuffix("</feed>\n"))
         #expect(Self.feed([mac], platform: .macos).contains("<entry>"))
     }

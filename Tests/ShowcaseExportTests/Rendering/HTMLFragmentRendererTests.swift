@@ -28,12 +28,12 @@ struct HTMLFragmentRendererTests {
             #"<a class="showcase-link" href="https://apps.apple.com/us/app/id1641000103?uo=4" "#,
             #"aria-label="Lanternlight, App Store"><img class="showcase-icon" "#,
             #"src="https://is1-ssl.mzstatic.com/1641000103/512x512bb.jpg" alt="" width="64" height="64" "#,
-            #"loading="lazy"><span class="showcase-text"><span class="showcase-name">Lanternlight</span>"#,
-            #"<span class="showcase-tagline">Tide light</span><span class="showcase-meta">"#,
-            #"<span class="showcase-price">Free</span><span class="showcase-badge">App Store</span>"#,
+            #"loading="lazy"><span class="showcase-text"><span class="showcase-name"><bdi>Lanternlight</bdi></span>"#,
+            #"<span class="showcase-tagline"><bdi>Tide light</bdi></span><span class="showcase-meta">"#,
+            #"<span class="showcase-price"><bdi>Free</bdi></span><span class="showcase-badge">App Store</span>"#,
         ].joined()
         #expect(html.contains(row))
-        #expect(html.contains(#"<span class="showcase-price">$2.99</span>"#))
+        #expect(html.contains(#"<span class="showcase-price"><bdi>$2.99</bdi></span>"#))
         #expect(html.hasSuffix("</script>\n</section>\n"))
     }
 

@@ -9,6 +9,8 @@ extension Overlay {
     /// - `taglines`: this overlay's tagline for an id replaces the base's whole entry (a host may want a
     ///   different voice; mixing locales from two authors would read oddly).
     /// - `productPages`: likewise, this overlay's entry for an id replaces the base's whole entry.
+    /// - `labels`: by language and key; this overlay's text for a key in a language wins, the base's other keys
+    ///   and languages stay (a label is one phrase, so there is no voice to keep whole).
     public func merged(over base: Overlay) -> Overlay {
         var seen = Set<Int>()
         var order: [Int] = []
@@ -19,6 +21,10 @@ extension Overlay {
             order: order,
             excluded: excluded.union(base.excluded),
             taglines: base.taglines.merging(taglines) { _, mine in mine },
-            productPages: base.productPages.merging(productPages) { _, mine in mine })
+            productPages: base.productPages.merging(productPages) { _, mine in mine },
+            labels: Labels(
+                overrides: base.labels.overrides.merging(labels.overrides) { theirs, mine in
+                    theirs.merging(mine) { _, text in text }
+                }))
     }
 }

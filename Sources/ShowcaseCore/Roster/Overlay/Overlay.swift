@@ -12,16 +12,19 @@ public struct Overlay: Sendable, Equatable {
     public var taglines: [Int: Tagline]
     /// Custom Product Pages by app id (SPEC §19): the `ppid` on that app's store URL.
     public var productPages: [Int: ProductPage]
+    /// The words showcased writes itself, with the overlay's `labels` over the built-in table (SPEC §19).
+    public var labels: Labels
 
     /// Creates an overlay.
     public init(
         order: [Int] = [], excluded: Set<Int> = [], taglines: [Int: Tagline] = [:],
-        productPages: [Int: ProductPage] = [:]
+        productPages: [Int: ProductPage] = [:], labels: Labels = .builtIn
     ) {
         self.order = order
         self.excluded = excluded
         self.taglines = taglines
         self.productPages = productPages
+        self.labels = labels
     }
 
     /// The product page id of app `id` on `surface`; nil when none (at once when the overlay names none, since

@@ -5,9 +5,11 @@ import ShowcaseCore
 /// the pages' alternates, switchers and sitemap entries, and which pages are wanted at all.
 ///
 /// A roster whose ``ExportRoster/fingerprint`` is the one the last pass saw is known from ``SiteMemory`` without
-/// building its apps; the others are built once here and kept for rendering. An edition with a roster in a
-/// diagnostic (or still warming) is frozen: its pages stay as they are on disk, and the pages listed for it in the
-/// manifest count as existing.
+/// building its apps; the others are built once here and kept for rendering. An edition with a roster that keeps its
+/// last good files (in a diagnostic, unavailable, or warming after a start) is frozen — its pages stay as they are on
+/// disk, and the pages listed for it in the manifest count as existing — when that roster showed apps when last seen
+/// current, or is warming with nothing known of it (a daemon that just started); a roster never seen with apps (a
+/// host the storefront does not sell) shows nothing and freezes nothing.
 struct SiteLayout {
     /// One developer of an edition: every roster of its artist there, in `hosts` order.
     struct Developer {
@@ -59,7 +61,10 @@ struct SiteLayout {
                 editions.append(Edition(edition: edition, frozen: false))
             }
             facts.append(learn(index, memory: memory))
-            if case .keepLastGood = roster.content { editions[slot].frozen = true }
+            if case .keepLastGood = roster.content {
+                let known = memory.facts[Self.key(of: roster)]
+                if known.map({ !$0.ids.isEmpty }) ?? (roster.state == .warming) { editions[slot].frozen = true }
+            }
             if let known = facts[index] { add(index, known, to: &editions[slot]) }
         }
         for slot in editions.indices {

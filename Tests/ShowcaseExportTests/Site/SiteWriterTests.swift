@@ -296,3 +296,24 @@ struct SiteWriterTests {
         #expect(css.count > widget.count)
     }
 }
+
+extension SiteWriterTests {
+    @Test("a roster in a diagnostic that never showed apps (a host the storefront does not sell) freezes nothing")
+    func diagnosticNeverSeen() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let writer = SiteSamples.writer(directory)
+        func rosters(_ tagline: String, print: Int) -> [ExportRoster] {
+            var rosters = SiteSamples.rosters(harborPrint: [print], tagline: tagline)
+            rosters[5] = ExportRoster(
+                host: SiteSamples.lumen, storefront: Samples.jp, state: .failed, fetchedAt: nil,
+                error: "host app not found", content: .keepLastGood(revision: nil))
+            return rosters
+        }
+        _ = writer.export(rosters("First", print: 1), remembering: &memory)
+        #expect(try SiteSamples.page(directory, "jp/1641000103/index.html").contains("First"))
+        _ = writer.export(rosters("Second", print: 2), remembering: &memory)
+        #expect(try SiteSamples.page(directory, "jp/1641000103/index.html").contains("Second"))
+        #expect(try SiteSamples.page(directory, "jp/index.html").contains("Second"))
+    }
+}

@@ -88,7 +88,9 @@ check-export-web:
 
 # SPEC §14 through the binary: every HTML fragment and email variant parsed by html5lib (strict) with its JSON-LD
 # and email rules checked, the widget and an nginx SSI page rendered in headless Chromium at iPhone, iPad, Mac and
-# desktop sizes in light and dark mode (their screenshots: `make screenshots`).
+# desktop sizes in light and dark mode (their screenshots: `make screenshots`), and SPEC §19's access rules
+# (scripts/check-access.py: axe-core's WCAG 2.0/2.1 A and AA rules, link names, visible focus) on the widget,
+# fragment and email pages at phone and desktop widths, light and dark (screenshots in .build/screenshots/access/).
 check-export-html:
 	scripts/check-export-html.sh
 

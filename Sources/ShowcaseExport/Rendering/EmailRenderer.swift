@@ -3,17 +3,16 @@ import ShowcaseCore
 /// `<platform>.email.html` (SPEC §14): the roster for a newsletter template, in the HTML email clients render.
 ///
 /// A `<table role="presentation">` per list, one row per app: the icon in its own cell, then the name, tagline,
-/// price and store label, each linked to the store, both links named after the app (SPEC §19). Every style is
-/// inline; there is no `<script>`, `<style>`, `class` or relative URL (a mail client has no page to resolve one
-/// against, and strips the rest), and every image has `width` and `height` (clients that block images keep the
-/// layout). The table paints its own white background, so a reader that darkens the message around it leaves the
-/// dark text readable. Mirrored icons are used only through an absolute `export.public_url`; otherwise Apple's
-/// `iconUrl`. No app to show renders nothing.
+/// price and store label, each linked to the store. Every style is inline; there is no `<script>`, `<style>`,
+/// `class` or relative URL (a mail client has no page to resolve one against, and strips the rest), and every
+/// image has `width` and `height` (clients that block images keep the layout). Mirrored icons are used only
+/// through an absolute `export.public_url`; otherwise Apple's `iconUrl`. No app to show renders nothing.
 public struct EmailRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.email.html`.
     public static let suffix = ".email.html"
 
-    // The inline styles, joined once.
+    // The inline styles, joined once. The table paints its own white background, so a reader that darkens the
+    // message around it leaves the dark text readable (SPEC §19).
     private static let tableStyle =
         " style=\"border-collapse:collapse;border-spacing:0;width:100%;max-width:600px;"
         + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f;"
@@ -68,7 +67,7 @@ public struct EmailRenderer: DocumentRenderer {
     private func write(_ row: WebListing, into text: inout [UInt8]) {
         HTMLText.markup("<tr>\n", into: &text)
         HTMLText.markup(
-            "<td style=\"width:64px;padding:8px 12px;vertical-align:top\">", into: &text)
+            "<td style=\"width:64px;padding:8px 12px 8px 0;vertical-align:top\">", into: &text)
         if let icon = icon(of: row) {
             HTMLText.markup("<a", into: &text)
             HTMLText.attribute("href", row.storeUrl, into: &text)
@@ -79,7 +78,7 @@ public struct EmailRenderer: DocumentRenderer {
             HTMLText.markup(
                 Self.imageEnd, into: &text)
         }
-        HTMLText.markup("</td>\n<td style=\"padding:8px 12px 8px 0;vertical-align:middle\"><a", into: &text)
+        HTMLText.markup("</td>\n<td style=\"padding:8px 0;vertical-align:middle\"><a", into: &text)
         HTMLText.attribute("href", row.storeUrl, into: &text)
         HTMLText.attribute("aria-label", row.accessibleName, into: &text)
         HTMLText.element(

@@ -181,8 +181,38 @@ def focus(driver, where, wanted):
         if not (outline or shadow):
             problems.append(f"{where}: link #{index} ({wanted[index]}) shows no focus indicator when tabbed to"
                             f" (outline {active['outline']}, box-shadow {active['shadow']})")
+    driver.execute_script("if (document.activeElement) document.activeElement.blur(); window.scrollTo(0, 0);")
     for index in sorted(set(wanted) - reached):
         problems.append(f"{where}: link #{index} ({wanted[index]}) is never reached with Tab")
+    return problems
+
+
+def check_rendering(driver, where, extra_names, own, incomplete, shot):
+    """The findings on the page as it is shown now: axe-core's, the app links' names, focus; and its screenshot."""
+    result = driver.execute_async_script(RUN_AXE, TAGS)
+    if "error" in result:
+        raise AssertionError(f"{where}: axe-core failed: {result['error']}")
+    problems = []
+    for violation in result["violations"]:
+        nodes = violation["nodes"]
+        summary = " ".join(nodes[0]["summary"].split())
+        more = f" (and {len(nodes) - 1} more nodes)" if len(nodes) > 1 else ""
+        problems.append(f"{where}: axe-core {violation['id']} ({violation['impact']}): {nodes[0]['target']}{more}:"
+                        f" {summary}")
+    for rule in result["incomplete"]:
+        incomplete[rule] = incomplete.get(rule, 0) + 1
+    links, found = app_links(driver, where, extra_names)
+    problems += found
+    if own:
+        hrefs = driver.execute_script(
+            'return Array.from(document.querySelectorAll("a[href]")).map(a => a.getAttribute("href"))')
+        wanted = {i: href for i, href in enumerate(hrefs)}
+    else:
+        wanted = {link["index"]: link["href"] for link in links if link["visible"]}
+    screenshot(driver, shot)
+    problems += focus(driver, where, wanted)
+    print(f"  {where}: {len(result['violations'])} axe violations, {len(links)} app links, {len(wanted)} links tabbed",
+          flush=True)
     return problems
 
 
@@ -196,42 +226,24 @@ def check(urls, axe_path, shots, extra_names, own):
     driver = browser(profile)
     problems, runs, incomplete = [], 0, {}
     try:
+        # A page is loaded once per device (the widget picks apps by user agent) and checked in both schemes
+        # without a reload: media queries follow the emulated prefers-color-scheme at once.
         for device, (width, height, mobile, agent) in DEVICES.items():
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
             driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent})
-            for scheme in SCHEMES:
+            for url in urls:
                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                                       {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-                for url in urls:
-                    where = f"{url} ({device}, {scheme})"
-                    driver.get(url)
-                    settle(driver, url)
-                    driver.execute_script(axe_source)
-                    result = driver.execute_async_script(RUN_AXE, TAGS)
-                    if "error" in result:
-                        raise AssertionError(f"{where}: axe-core failed: {result['error']}")
-                    for violation in result["violations"]:
-                        nodes = violation["nodes"]
-                        summary = " ".join(nodes[0]["summary"].split())
-                        more = f" (and {len(nodes) - 1} more nodes)" if len(nodes) > 1 else ""
-                        problems.append(f"{where}: axe-core {violation['id']} ({violation['impact']}):"
-                                        f" {nodes[0]['target']}{more}: {summary}")
-                    for rule in result["incomplete"]:
-                        incomplete[rule] = incomplete.get(rule, 0) + 1
-                    links, found = app_links(driver, where, extra_names)
-                    problems += found
-                    if own:
-                        hrefs = driver.execute_script(
-                            'return Array.from(document.querySelectorAll("a[href]")).map(a => a.getAttribute("href"))')
-                        wanted = {i: href for i, href in enumerate(hrefs)}
-                    else:
-                        wanted = {link["index"]: link["href"] for link in links if link["visible"]}
-                    screenshot(driver, os.path.join(shots, shot_name(url, device, scheme)))
-                    problems += focus(driver, where, wanted)
+                                       {"features": [{"name": "prefers-color-scheme", "value": SCHEMES[0]}]})
+                driver.get(url)
+                settle(driver, url)
+                driver.execute_script(axe_source)
+                for scheme in SCHEMES:
+                    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                    problems += check_rendering(driver, f"{url} ({device}, {scheme})", extra_names, own, incomplete,
+                                                os.path.join(shots, shot_name(url, device, scheme)))
                     runs += 1
-                    print(f"  {where}: {len(result['violations'])} axe violations, {len(links)} app links,"
-                          f" {len(wanted)} links tabbed", flush=True)
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)

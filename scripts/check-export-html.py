@@ -4,14 +4,9 @@ test pages' probe wrote into the DOM Chromium dumped, `names V1` prints every ap
 import gzip, json, os, re, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "web"))
+from schema import GOOGLE  # noqa: E402
 from visitor import expected_ids  # noqa: E402
 
-GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication", "ShoppingApplication",
-          "SportsApplication", "LifestyleApplication", "BusinessApplication", "DesignApplication",
-          "DeveloperApplication", "DriverApplication", "EducationalApplication", "HealthApplication",
-          "FinanceApplication", "SecurityApplication", "BrowserApplication", "CommunicationApplication",
-          "DesktopEnhancementApplication", "EntertainmentApplication", "MultimediaApplication", "HomeApplication",
-          "UtilitiesApplication", "ReferenceApplication"}
 LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA"}
 
 

@@ -5,7 +5,7 @@ import PackageDescription
 // Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
 // → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
 // ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport turns resolved rosters into the
-// static JSON tree web servers serve (gzip via CZlib); it knows nothing of the daemon, so the daemon calls it with
+// static JSON tree web servers serve (gzip via CZlib, Markdown via CCmarkGFM); it knows nothing of the daemon, so the daemon calls it with
 // plain values.
 // Each target below carries its charter: what it owns, and what it may depend on.
 let package = Package(
@@ -31,6 +31,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // cmark-gfm (CommonMark with GitHub's extensions) through pkg-config `libcmark-gfm`, whose Libs name the
+        // extensions library too; only ShowcaseExport's Markdown renderer may use it.
+        .systemLibrary(
+            name: "CCmarkGFM",
+            path: "Sources/CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
         // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd), and
         // ThreadSanitizer's acquire/release annotations (weak: null outside a -sanitize=thread build).
         .target(name: "CSystem", path: "Sources/CSystem"),
@@ -49,11 +57,14 @@ let package = Package(
         // A directory reached only through its descriptor, never following a link, never blocking on a file, creating
         // files exclusively: how the daemon writes in trees others may write in too. May use CSystem only.
         .target(name: "DirectorySafety", dependencies: ["CSystem"]),
-        // The static export: JSON documents, index.json, the Atom feeds, atomic write-when-changed with a manifest.
-        // May use ShowcaseCore, ShowcaseHistory (the feeds' entries), CZlib and CSystem (syncfs).
+        // The static export: JSON documents, index.json, the Atom feeds, the web fragments, Markdown pages, atomic
+        // write-when-changed with a manifest. May use ShowcaseCore, ShowcaseHistory (the feeds' entries), CZlib,
+        // CCmarkGFM (Markdown), CSystem (syncfs), DirectorySafety (the tree's writes) and Locking.
         .target(
             name: "ShowcaseExport",
-            dependencies: ["ShowcaseCore", "ShowcaseHistory", "CZlib", "CSystem", "DirectorySafety", "Locking"]),
+            dependencies: [
+                "ShowcaseCore", "ShowcaseHistory", "CZlib", "CCmarkGFM", "CSystem", "DirectorySafety", "Locking",
+            ]),
         // The change history (SPEC §15): the diff of consecutive rosters, and the append-only logs and baselines
         // under state.directory/history. Pure but for those files. May use ShowcaseCore, DirectorySafety and Locking.
         .target(name: "ShowcaseHistory", dependencies: ["ShowcaseCore", "DirectorySafety", "Locking"]),

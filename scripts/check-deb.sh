@@ -29,8 +29,10 @@ release=${VERSION_CODENAME:?/etc/os-release names no VERSION_CODENAME}
 mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null \
     | head -n 1)}
 mirror=${mirror:-http://deb.debian.org/debian}
-# What the package needs beyond minbase (its Depends:), so dpkg -i needs no network later.
-include=libcurl4,libyaml-0-2,adduser
+# What the package needs beyond minbase: its own Depends: (the first of each alternative, without versions), so
+# dpkg -i needs no network later, and a new library (cmark-gfm's packages name their version) is never missed.
+include=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | grep . | sort -u | paste -sd,)
+[ -n "$include" ] || fail "$deb has no Depends:"
 # The root outlives the clone: CI runs from a fresh clone each time, so a cache under .build/ was never found
 # again. It is keyed by release and package list (a changed list makes a new root), made when absent, and
 # published by a rename, so a run killed halfway leaves no half-made root for the next to find.

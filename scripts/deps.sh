@@ -51,6 +51,10 @@ need zlib1g-dev pkg-config --exists zlib
 # The daemon's upstream transport (Sources/CCurl) drives libcurl directly: its headers and the
 # OpenSSL flavour's library, which the static release build links too.
 need libcurl4-openssl-dev installed libcurl4-openssl-dev
+# The site's support and privacy pages (SPEC §18): cmark-gfm through a module map (Sources/CCmarkGFM); its
+# pkg-config file (libcmark-gfm) links the extensions library, whose headers come in a package of their own.
+need libcmark-gfm-dev pkg-config --exists libcmark-gfm
+need libcmark-gfm-extensions-dev test -f /usr/include/cmark-gfm-core-extensions.h
 
 # --- demo: `make demo`, `make try` --------------------------------------------------------------------------
 if [ "$demo" = 1 ] || [ "$level" -ge 3 ]; then
@@ -100,6 +104,8 @@ if [ "$level" -ge 3 ]; then
     # scripts/check-export-html.sh: the same with nginx SSI, and html5lib (pinned, from PyPI) in a venv;
     # scripts/check-feeds.sh: Python's feedparser (pinned, from PyPI) in a venv.
     need python3-venv python3 -c 'import ensurepip, venv'
+    # ShowcaseExportTests parse the Markdown pages' HTML with Debian's html5lib (strict mode) in /usr/bin/python3.
+    need python3-html5lib /usr/bin/python3 -c 'import html5lib'
     # scripts/check-export-sync.sh: showcase-export-sync.service's rclone command run against a real SFTP
     # server (sshd started by the check on a loopback port with its own config; ssh-keygen makes its keys).
     # Only the binary is wanted: see below for the system service the package would otherwise start.

@@ -105,12 +105,13 @@ public struct Configuration: Sendable, Equatable {
         let sections: [(String, [String])] = [
             ("refresh", RefreshSchedule.keys), ("lookup", LookupSettings.keys), ("cache", CacheSettings.keys),
             ("socket", SocketSettings.keys), ("metrics", MetricsSettings.keys), ("export", ExportSettings.keys),
-            ("export.icons", IconSettings.keys), ("state", StateSettings.keys), ("history", HistorySettings.keys),
+            ("export.icons", IconSettings.keys), ("export.site", SiteSettings.keys), ("state", StateSettings.keys),
+            ("history", HistorySettings.keys),
             ("attribution", attributionKeys),
             ("attribution.campaign_tokens", AttributionSurface.names),
         ]
         return keys + sections.flatMap { section, keys in keys.map { "\(section).\($0)" } } + HostConfiguration.keys
-            + storefrontEntryKeys + Overlay.keys
+            + storefrontEntryKeys + SiteSettings.pageKeys + Overlay.keys
     }
 
     /// The rosters `storefront` is kept as: one per configured language (the default first), or the one fetched

@@ -66,6 +66,25 @@ struct CheckConfigCommandTests {
         #expect(result.stderr == "\(path):4:13: 'refresh.interval' must be at most 365d, found '9223372036854775s'\n")
     }
 
+    @Test("refuses an export.site.url that is not https and a missing page file (exit 78, file:line:column)")
+    func badSite() throws {
+        let directory = try TemporaryDirectory(files: [
+            "showcase.yaml": minimalHosts
+                + "export:\n  directory: /srv/export\n  site:\n    url: http://example.com/apps/\n"
+                + "    pages: {1641000101: {support: pages/support.md}}\n"
+        ])
+        let path = directory.file("showcase.yaml")
+        let result = try checkConfig([path])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "\(path):6:10: 'export.site.url' must be an absolute https URL like https://example.com/apps/, "
+                + "found 'http://example.com/apps/'\n"
+                + "\(path):7:35: 'export.site.pages.1641000101.support': cannot read "
+                + "'\(directory.file("pages/support.md"))': no such file; check the path\n")
+    }
+
     @Test("exits 78 naming the file, with no line and column, when the configuration does not exist")
     func missing() throws {
         let result = try checkConfig(["/nonexistent/showcase.yaml"])

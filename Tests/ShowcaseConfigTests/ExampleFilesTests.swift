@@ -68,7 +68,7 @@ struct ExampleFilesTests {
             "invalid/alias-bomb.yaml", "invalid/bad-bundle-ids.yaml", "invalid/bad-indentation.yaml",
             "invalid/bad-languages.yaml", "invalid/bad-overlay.yaml", "invalid/many-errors.yaml",
             "invalid/missing-overlay.yaml", "invalid/multiple-documents.yaml", "invalid/no-hosts.yaml",
-            "invalid/tab-indentation.yaml",
+            "invalid/tab-indentation.yaml", "invalid/bad-site.yaml",
         ])
     func invalidFixtures(name: String) throws {
         #expect(throws: ConfigErrors.self) { try ConfigLoader.load(path: fixture(name), defaults: testDefaults) }

@@ -47,7 +47,7 @@ public struct ExportSettings: Sendable, Equatable {
     /// True when ``publicURL`` is an absolute `https://` URL rather than a path on the page's own origin.
     public var publicURLIsAbsolute: Bool { publicURL.hasPrefix("https://") }
 
-    static let keys = ["directory", "gzip", "html", "feed", "public_url", "icons"]
+    static let keys = ["directory", "gzip", "html", "feed", "public_url", "icons", "site"]
 
     /// Reads the section; nil after reporting when it cannot be used (no directory, or an unusable one).
     /// `cacheDirectory` is the already-resolved `cache.directory`, which the export must stay clear of.
@@ -64,6 +64,7 @@ public struct ExportSettings: Sendable, Equatable {
             publicURL = url
         }
         let icons = fields["icons"].flatMap { IconSettings(reading: $0, diagnostics: &diagnostics) }
+        let site = fields["site"].flatMap { SiteSettings(reading: $0, base: base, diagnostics: &diagnostics) }
         guard let value = fields["directory"] else {
             diagnostics.report(
                 .missing, at: node,
@@ -90,48 +91,65 @@ public struct ExportSettings: Sendable, Equatable {
                     + "which would publish the cache; choose a directory of its own, like /var/lib/showcase/export")
             return nil
         }
-        self.init(directory: directory, gzip: gzip, html: html, feed: feed, publicURL: publicURL, icons: icons)
+        self.init(
+            directory: directory, gzip: gzip, html: html, feed: feed, publicURL: publicURL, icons: icons, site: site)
     }
 
     /// `export.public_url`: an absolute path or an `https://host[:port]/path` URL, without query, fragment,
     /// userinfo or characters a URL must escape; returned ending in `/`. Nil after reporting anything else.
     static func publicURL(_ node: YAMLNode, diagnostics: inout ConfigDiagnostics) -> String? {
-        guard let text = diagnostics.string(node, "export.public_url", expected: "a path or an https URL") else {
-            return nil
-        }
-        let path: Substring
+        let key = "export.public_url"
+        guard let text = diagnostics.string(node, key, expected: "a path or an https URL") else { return nil }
         if text.hasPrefix("https://") {
-            let rest = text.dropFirst("https://".count)
-            let authority = rest.prefix { $0 != "/" }
-            let hostPattern = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let hostIsValid =
-                !authority.isEmpty && !authority.contains("@")
-                && hostPattern[0].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-                && !hostPattern[0].isEmpty
-                && (hostPattern.count == 1 || (hostPattern[1].allSatisfy(\.isASCII) && UInt16(hostPattern[1]) != nil))
-            guard hostIsValid else {
-                diagnostics.report(
-                    .invalidValue, at: node,
-                    "'export.public_url' \(text) has no usable host; write it like https://example.com/showcase/v1/")
-                return nil
-            }
-            path = rest.dropFirst(authority.count)
-        } else if text.hasPrefix("/") {
-            path = Substring(text)
-        } else {
+            return httpsURL(
+                text, at: node, key: key, example: "https://example.com/showcase/v1/", diagnostics: &diagnostics)
+        }
+        guard text.hasPrefix("/") else {
             diagnostics.report(
                 .invalidValue, at: node,
-                "'export.public_url' must be an absolute path like /showcase/v1/ or an https URL like "
+                "'\(key)' must be an absolute path like /showcase/v1/ or an https URL like "
                     + "https://example.com/showcase/v1/, found '\(text.escapingControlCharacters())'")
             return nil
         }
+        return urlPath(
+            Substring(text), of: text, at: node, key: key, example: "/showcase/v1/", diagnostics: &diagnostics)
+    }
+
+    /// `text`, which starts with `https://`, ending in `/` when it has a host (letters, digits, dots and dashes, an
+    /// optional port) and a path without query, fragment or characters a URL must escape; nil after reporting
+    /// anything else. `key` and `example` word the messages.
+    static func httpsURL(
+        _ text: String, at node: YAMLNode, key: String, example: String, diagnostics: inout ConfigDiagnostics
+    ) -> String? {
+        let rest = text.dropFirst("https://".count)
+        let authority = rest.prefix { $0 != "/" }
+        let hostPattern = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let hostIsValid =
+            !authority.isEmpty && !authority.contains("@")
+            && hostPattern[0].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+            && !hostPattern[0].isEmpty
+            && (hostPattern.count == 1 || (hostPattern[1].allSatisfy(\.isASCII) && UInt16(hostPattern[1]) != nil))
+        guard hostIsValid else {
+            diagnostics.report(
+                .invalidValue, at: node, "'\(key)' \(text) has no usable host; write it like \(example)")
+            return nil
+        }
+        return urlPath(
+            rest.dropFirst(authority.count), of: text, at: node, key: key, example: example, diagnostics: &diagnostics)
+    }
+
+    /// `text` ending in `/` when its `path` has only characters a URL path may carry unescaped; nil after reporting.
+    private static func urlPath(
+        _ path: Substring, of text: String, at node: YAMLNode, key: String, example: String,
+        diagnostics: inout ConfigDiagnostics
+    ) -> String? {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/%!$&()*+,;=:@")
         if let bad = path.first(where: { !allowed.contains($0) }) {
             diagnostics.report(
                 .invalidValue, at: node,
-                "'export.public_url' may not contain '\(String(bad).escapingControlCharacters())' (no query, "
-                    + "fragment, spaces or quotes; percent-encode what a URL needs escaped), found '\(text.escapingControlCharacters())'"
-            )
+                "'\(key)' may not contain '\(String(bad).escapingControlCharacters())' (no query, fragment, spaces "
+                    + "or quotes; percent-encode what a URL needs escaped), found '\(text.escapingControlCharacters())'; "
+                    + "write it like \(example)")
             return nil
         }
         return text.hasSuffix("/") ? text : text + "/"

@@ -14,6 +14,10 @@ public enum TextBound {
     public static let releaseNotesBytes = 4096
     /// The most UTF-8 bytes any other text keeps (1 KiB), and a name, version or seller too.
     public static let otherBytes = 1024
+    /// The most UTF-8 bytes the Markdown source of a site page (`export.site.pages`, SPEC §18) may have (256 KiB):
+    /// a larger file is a configuration error, and the renderer cuts anything longer. The bound keeps the worst
+    /// case of the Markdown parser (cmark-gfm) to a fraction of a second per page.
+    public static let markdownBytes = 256 << 10
     /// What marks a text that was cut.
     public static let cutMark = "…"
 

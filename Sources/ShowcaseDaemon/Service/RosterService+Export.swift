@@ -35,6 +35,12 @@ extension RosterService {
             plan.hostRenderers += WebSurfaces.hostRenderers
         }
         if settings.feed { plan.renderers.append(AtomFeedRenderer()) }
+        if let site = settings.site {
+            plan.site = SiteWriter(
+                settings: SiteDescription(
+                    url: site.url, title: site.title,
+                    pages: site.pages.mapValues { SiteTexts(support: $0.support?.text, privacy: $0.privacy?.text) }))
+        }
         return plan
     }
 
@@ -75,7 +81,7 @@ extension RosterService {
             // The feeds' entries, from the history's copy in memory: no file is read for a history that did not
             // change since it was last read.
             let history =
-                snapshot.configuration.export?.feed == true
+                snapshot.configuration.export.map { $0.feed || $0.site != nil } == true
                 ? self.history.reading(
                     HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep,
                     urlRules: snapshot.configuration.lookup.urlRules)
@@ -131,15 +137,17 @@ extension RosterService {
         }
     }
 
-    /// The web surfaces (`html`, `email`) whose store links for `host` may differ from the JSON documents' (their own
+    /// The web surfaces (`html`, `email`, `site`) whose store links for `host` may differ from the JSON documents' (their own
     /// campaign token or a product page of their own): only those get a URL of their own per app, so an export
     /// without per-surface attribution does no more work than before it existed.
     private func webSurfaces(linkingApart host: HostConfiguration, in configuration: Configuration)
         -> [AttributionSurface]
     {
-        guard configuration.export?.html == true else { return [] }
+        let surfaces =
+            (configuration.export?.html == true ? [AttributionSurface.html, .email] : [])
+            + (configuration.export?.site != nil ? [AttributionSurface.site] : [])
         let tokens = configuration.attribution.campaignTokens
-        return [AttributionSurface.html, .email].filter { surface in
+        return surfaces.filter { surface in
             (configuration.attribution.providerToken != nil && tokens[surface] != tokens[.json])
                 || host.overlay.productPages.values.contains { $0.id(on: surface) != $0.id(on: .json) }
         }

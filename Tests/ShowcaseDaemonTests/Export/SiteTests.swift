@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// SPEC §18 through the binary: `export.site` written by `showcased --once` and by the daemon, in us, jp, ca (en,
-/// fr) and gb (where Quiet Harbor sells nothing but the host, so there is no page), and a reload that changes one
+/// fr) and gb (where the lookup finds none of Quiet Harbor's apps, so there is no page), and a reload that changes one
 /// developer's tagline rewriting exactly the pages that show it.
 @Suite("The site, end to end", .serialized)
 struct SiteTests {
@@ -69,11 +69,11 @@ struct SiteTests {
         let files = siteFiles(bed).filter { !$0.hasSuffix(".gz") }
         let pages = files.filter { $0.hasSuffix("/index.html") }
         #expect(!files.contains { $0.hasPrefix("site/gb/") })
-        for (edition, apps) in [("us", 16), ("jp", 15), ("ca", 16), ("ca/fr", 16)] {
+        for (edition, apps) in [("us", 17), ("jp", 16), ("ca", 17), ("ca/fr", 17)] {
             let inEdition = pages.filter {
                 $0.hasPrefix("site/\(edition)/") && !(edition == "ca" && $0.hasPrefix("site/ca/fr/"))
             }
-            // The developer page, one page per app, Lanternlight's support and privacy pages.
+            // The developer page, one page per app (TideLog, the host, too), Lanternlight's support and privacy.
             #expect(inEdition.count == 1 + apps + 2, "\(edition): \(inEdition)")
         }
         #expect(files.contains("site/showcase.css") && files.contains("site/sitemap.xml"))
@@ -102,11 +102,14 @@ struct SiteTests {
         try "{}\n".write(to: bed.directory.appendingPathComponent("beacon.yaml"), atomically: true, encoding: .utf8)
         bed.hostOverlays = [Self.beacon: "beacon.yaml"]
         try bed.start(environment: ["STATE_DIRECTORY": bed.directory.appendingPathComponent("state").path])
-        try bed.refresh()
+        try bed.waitUntilWarm()
         #expect(try bed.export().error == nil)
         let us = try text(bed, "site/us/index.html")
         #expect(us.contains("Quiet Harbor Labs") && us.contains("Lamplight Works"))
         #expect(!(try text(bed, "site/jp/index.html")).contains("Lamplight Works"))
+        // No host is excluded on the site: TideLog and Beacon have pages of their own.
+        #expect(siteFiles(bed).contains("site/us/1641000101/index.html"))
+        #expect(siteFiles(bed).contains("site/us/1642000101/index.html"))
         #expect(!siteFiles(bed).contains { $0.hasPrefix("site/gb/") })
 
         for file in siteFiles(bed) {
@@ -125,8 +128,8 @@ struct SiteTests {
         let showing = try siteFiles(bed).filter { $0.hasSuffix(".html") }
             .filter { try text(bed, $0).contains("Worn on the wrist") }
         #expect(rewritten == (showing + ["site/sitemap.xml"]).sorted())
-        // Lamplight's us developer page and its 8 app pages; none of Quiet Harbor's.
-        #expect(showing.count == 9)
-        #expect(bed.daemon?.log.contains("; 9 site pages rendered, ") == true, "\(bed.daemon?.log ?? "")")
+        // Lamplight's us developer page and its 9 app pages (Beacon's own included); none of Quiet Harbor's.
+        #expect(showing.count == 10)
+        #expect(bed.daemon?.log.contains("; 10 site pages rendered, ") == true, "\(bed.daemon?.log ?? "")")
     }
 }

@@ -317,3 +317,17 @@ extension SiteWriterTests {
         #expect(try SiteSamples.page(directory, "jp/index.html").contains("Second"))
     }
 }
+
+extension SiteWriterTests {
+    @Test("export.site removed: the site's files go, files it did not write stay")
+    func siteRemoved() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        try directory.write("site/robots.txt", "User-agent: *")
+        let report = ExportWriter(directory: directory.path).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(report.succeeded, "\(report.errors)")
+        #expect(directory.files().filter { $0.hasPrefix("site/") } == ["site/robots.txt"])
+        #expect(directory.exists("v1/index.json"))
+    }
+}

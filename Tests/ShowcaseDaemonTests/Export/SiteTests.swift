@@ -130,6 +130,6 @@ struct SiteTests {
         #expect(rewritten == (showing + ["site/sitemap.xml"]).sorted())
         // Lamplight's us developer page and its 9 app pages (Beacon's own included); none of Quiet Harbor's.
         #expect(showing.count == 10)
-        #expect(bed.daemon?.log.contains("; 10 site pages rendered, ") == true, "\(bed.daemon?.log ?? "")")
+        #expect(bed.daemon?.log.contains("; 10 site pages rendered, 78 reused") == true, "\(bed.daemon?.log ?? "")")
     }
 }

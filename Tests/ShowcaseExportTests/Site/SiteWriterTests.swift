@@ -331,3 +331,20 @@ extension SiteWriterTests {
         #expect(directory.exists("v1/index.json"))
     }
 }
+
+extension SiteWriterTests {
+    @Test("a page in a right-to-left language says so on <html>; upstream text sits in isolates")
+    func rightToLeft() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let sa = try Storefront(parsing: "sa")
+        let rosters = [SiteSamples.roster(SiteSamples.harbor, sa, apps: SiteSamples.harborApps())]
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        let page = try SiteSamples.page(directory, "sa/1641000103/index.html")
+        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"ar-SA\" dir=\"rtl\">"))
+        #expect(page.contains("<h1><bdi>Lanternlight</bdi></h1>"))
+        #expect(page.contains("<p class=\"showcase-secondary\" dir=\"auto\">Tides, lit</p>"))
+        let us = try SiteSamples.page(directory, "sa/index.html")
+        #expect(us.contains("<meta property=\"og:locale\" content=\"ar_SA\">"))
+    }
+}

@@ -109,7 +109,7 @@ struct SiteWriterTests {
         #expect(page.contains("<time datetime=\"2026-11-01\">2026-11-01</time>"))
         #expect(page.contains("Moon phases."))
         #expect(page.contains("<h2>Earlier versions</h2>\n<h3>Version <bdi>2.0</bdi></h3>"))
-        #expect(page.contains("<h2><bdi>More from Quiet Harbor Labs</bdi></h2>"))
+        #expect(page.contains("<h2>More from <bdi>Quiet Harbor Labs</bdi></h2>"))
         #expect(page.contains("href=\"../../us/1641000202/\" aria-label=\"ChartTable, Mac App Store\""))
         #expect(page.contains("\"@type\":\"SoftwareApplication\",\"name\":\"Lanternlight\""))
         #expect(!page.contains("<script>") && !page.contains("<script src"))

@@ -3,7 +3,7 @@ SWIFT ?= swift
 SWIFT_FORMAT ?= swift format
 
 .PHONY: all deps deps-build deps-demo deps-package build test lint conformance check-export-web check-export-html \
-    check-export-icons check-feeds check-export-sync check-once-recipes check-hostile-export
+    check-site check-export-icons check-feeds check-export-sync check-once-recipes check-hostile-export
 
 all: build
 
@@ -53,6 +53,7 @@ test-steps: deps
 	    env SHOWCASE_REFERENCE_PARSER=required $(SWIFT) test --skip-build
 	@$(STEP) check-export-web 10m $(MAKE) --no-print-directory check-export-web
 	@$(STEP) check-export-html 10m $(MAKE) --no-print-directory check-export-html
+	@$(STEP) check-site 20m $(MAKE) --no-print-directory check-site
 	@$(STEP) check-export-icons 10m $(MAKE) --no-print-directory check-export-icons
 	@$(STEP) check-feeds 10m $(MAKE) --no-print-directory check-feeds
 	@$(STEP) check-export-sync 10m $(MAKE) --no-print-directory check-export-sync
@@ -89,9 +90,19 @@ check-export-web:
 
 # SPEC §14 through the binary: every HTML fragment and email variant parsed by html5lib (strict) with its JSON-LD
 # and email rules checked, the widget and an nginx SSI page rendered in headless Chromium at iPhone, iPad, Mac and
-# desktop sizes in light and dark mode (their screenshots: `make screenshots`).
+# desktop sizes in light and dark mode (their screenshots: `make screenshots`), and SPEC §19's access rules
+# (scripts/check-access.py: axe-core's WCAG 2.0/2.1 A and AA rules, link names, visible focus) on the widget,
+# fragment and email pages at phone and desktop widths, light and dark (screenshots in .build/screenshots/access/).
 check-export-html:
 	scripts/check-export-html.sh
+
+# The site (SPEC §18, §19 "Access"), scripts/check-site.sh: a self-test on a hand-written site and a defective copy
+# of it, then the site `showcased --once` writes, through the W3C Nu HTML Checker (vnu.jar), extruct's JSON-LD,
+# hreflang reciprocity and the sitemap, and every page through scripts/check-access.py (axe-core, phone and desktop,
+# light and dark; screenshots in .build/screenshots/access/site/). `scripts/check-site.sh SITE URL` checks a site
+# directory served at URL without the daemon.
+check-site:
+	scripts/check-site.sh
 
 # Mirrored icons (SPEC §16): the daemon mirrors the replay's invented icons, nginx serves them immutable, and a
 # page served from the tree makes no request to any other origin (Chromium's net log).

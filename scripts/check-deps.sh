@@ -42,7 +42,8 @@ require() {
     ok "make $target installs $*"
 }
 
-test_tools=(chromium nginx prometheus lintian debootstrap fish zsh systemd man-db)
+test_tools=(chromium chromium-driver python3-selenium default-jre-headless nginx prometheus lintian debootstrap fish zsh
+    systemd man-db)
 build_packages=(pkg-config libyaml-dev zlib1g-dev libcurl4-openssl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev)
 for target in install release build demo try; do
     require "$target" "${build_packages[@]}"
@@ -54,7 +55,8 @@ require demo python3-yaml
 require try python3-yaml
 refuse install python3-yaml
 require deb "${build_packages[@]}" debhelper dpkg-dev lintian
-refuse deb chromium nginx prometheus debootstrap fish zsh
-require test "${build_packages[@]}" debhelper lintian chromium nginx prometheus debootstrap zsh fish systemd
+refuse deb chromium chromium-driver default-jre-headless nginx prometheus debootstrap fish zsh
+require test "${build_packages[@]}" debhelper lintian chromium chromium-driver python3-selenium default-jre-headless \
+    nginx prometheus debootstrap zsh fish systemd
 
 echo "check-deps: $passed passed, 0 failed"

@@ -1,17 +1,12 @@
 """Checks of check-export-html.sh that need a parser: `fragments V1` checks every fragment the daemon wrote
 against its document (html5lib in strict mode: any parse error fails), `probe DOM EXPECT_JSON` checks what the
-test pages' probe wrote into the DOM Chromium dumped."""
+test pages' probe wrote into the DOM Chromium dumped, `names V1` prints every app's names for check-access.py."""
 import gzip, json, os, re, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "web"))
+from schema import GOOGLE  # noqa: E402
 from visitor import expected_ids  # noqa: E402
 
-GOOGLE = {"GameApplication", "SocialNetworkingApplication", "TravelApplication", "ShoppingApplication",
-          "SportsApplication", "LifestyleApplication", "BusinessApplication", "DesignApplication",
-          "DeveloperApplication", "DriverApplication", "EducationalApplication", "HealthApplication",
-          "FinanceApplication", "SecurityApplication", "BrowserApplication", "CommunicationApplication",
-          "DesktopEnhancementApplication", "EntertainmentApplication", "MultimediaApplication", "HomeApplication",
-          "UtilitiesApplication", "ReferenceApplication"}
 LOCALES = {"us": "en-US", "jp": "ja-JP", "de": "de-DE", "ca": "en-CA", "sa": "ar-SA", "il": "he-IL"}
 RIGHT_TO_LEFT = {"ar", "he", "fa", "ur"}
 
@@ -165,6 +160,13 @@ def check_email(path, document):
                 assert node.get(attribute).startswith("https://"), f"{path}: {attribute}={node.get(attribute)}"
         if node.tag == "img":
             assert node.get("width") and node.get("height"), f"{path}: an image without width/height"
+            assert node.get("alt") == "", f"{path}: an image whose alt is {node.get('alt')!r}, not \"\" (SPEC §19)"
+        if node.tag == "a":  # SPEC §19: every link's accessible name starts with its app's name
+            app = next((app for app in apps if re.search(rf"/id{app['id']}(\D|$)", node.get("href", ""))), None)
+            assert app, f"{path}: a link to {node.get('href')} names no app of the document"
+            name = " ".join((node.get("aria-label") or texts(node)).split())
+            assert name.startswith(" ".join(html_text(app["name"]).split())), \
+                f"{path}: a link to {app['id']} is named {name!r}, not after the app {app['name']!r}"
         if node.tag in ("table", "td", "a", "span", "img"):
             assert node.get("style"), f"{path}: <{node.tag}> without an inline style"
 
@@ -187,6 +189,18 @@ def fragments(v1):
             documents += 1
     print(f"  {documents} documents: every .html and .email.html parses without error; {rendered} rows checked")
     return documents
+
+
+def names(v1):
+    """{trackId: [every name it has in a document]}, for scripts/check-access.py's --names (the email variant's
+    links have no name on their page to compare with)."""
+    found = {}
+    for directory, _, files in os.walk(v1):
+        for name in files:
+            if name.endswith(".json") and name != "index.json":
+                for app in json.load(open(os.path.join(directory, name), encoding="utf-8"))["apps"]:
+                    found.setdefault(str(app["id"]), set()).add(html_text(app["name"]))
+    json.dump({key: sorted(value) for key, value in found.items()}, sys.stdout, ensure_ascii=False)
 
 
 def probe(dom_path, expected):
@@ -228,6 +242,8 @@ if __name__ == "__main__":
     try:
         if sys.argv[1] == "fragments":
             fragments(sys.argv[2])
+        elif sys.argv[1] == "names":
+            names(sys.argv[2])
         elif sys.argv[1] == "probe":
             probe(sys.argv[2], sys.argv[3])
         elif sys.argv[1] == "same-host":

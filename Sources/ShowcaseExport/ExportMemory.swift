@@ -55,6 +55,8 @@ public struct ExportMemory: Sendable {
     /// The manifest as last read, trusted like any remembered file while its identity holds: a pass that finds it
     /// so does not parse it again.
     var manifest: (identity: FileIdentity, listed: ExportManifest)?
+    /// What the site's passes (``SiteWriter``) remember of `site/`.
+    var site = SiteMemory()
     /// The wall clock a file's ctime is measured against to decide whether it has settled: the daemon's, so a test
     /// that moves a manual clock past the settle margin needs no sleep.
     let clock: any ShowcaseClock

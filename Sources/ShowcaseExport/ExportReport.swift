@@ -25,6 +25,11 @@ public struct ExportReport: Sendable, Hashable {
     public var rostersReused = 0
     /// Rosters whose documents were built and rendered in this pass (current content that could not be reused).
     public var rostersRendered = 0
+    /// Site pages (SPEC §18) rendered in this pass: those whose inputs changed, or whose file did not hold what the
+    /// last pass left there.
+    public var pagesRendered = 0
+    /// Site pages neither rendered nor written: their inputs were the last pass's and their file still held its bytes.
+    public var pagesReused = 0
 
     /// A report of counts and errors.
     public init(directory: String, written: Int = 0, unchanged: Int = 0, removed: Int = 0, errors: [ExportError] = []) {

@@ -42,13 +42,16 @@ public struct ExportWriter: Sendable {
     public var hostRenderers: [any HostFileRenderer]
     /// `export.public_url`, for the renderers' ``RenderContext``.
     public var publicURL: String
+    /// `export.site`: the static site written after the documents, from the same rosters; nil for none.
+    public var site: SiteWriter?
 
     /// A writer for `directory` (absolute, as the configuration resolved it), writing each document's JSON and
     /// what `renderers` and `hostRenderers` render beside it.
     public init(
         directory: String, gzip: Bool = true, renderers: [any DocumentRenderer] = [],
-        hostRenderers: [any HostFileRenderer] = [], publicURL: String = "/showcase/v1/"
+        hostRenderers: [any HostFileRenderer] = [], publicURL: String = "/showcase/v1/", site: SiteWriter? = nil
     ) {
+        self.site = site
         self.directory = directory
         self.gzip = gzip
         self.renderers = renderers
@@ -262,12 +265,23 @@ public struct ExportWriter: Sendable {
             files.syncDirectories()
         }
         report.filesRead = existing.readCount
+        var siteMemory = memory.site
+        if let site {
+            site.write(
+                shown, directory: directory, gzip: gzip, publicURL: publicURL, now: memory.clock.now,
+                memory: &siteMemory, report: &report)
+        } else if siteMemory.root != nil || memory.root == nil {
+            // No site configured: one written earlier goes (checked once per process, then after a site pass).
+            SiteWriter.removeSite(directory: directory, report: &report)
+            siteMemory = SiteMemory()
+        }
         // A roster any of whose files failed is rendered again next time, whatever its fingerprint.
         let failed = Set(
             (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
         let rendered = planned.rendered.filter { _, memo in memo.files.keys.allSatisfy { !failed.contains($0) } }
         memory = ExportMemory(
             root: root, files: remembered, rendered: rendered, manifest: knownManifest, clock: memory.clock)
+        memory.site = siteMemory
         return report
     }
 

@@ -26,6 +26,8 @@ final class Exporter: Sendable {
         var renderers: [any DocumentRenderer] = []
         /// What is rendered once per host (`export.html`'s Smart App Banner).
         var hostRenderers: [any HostFileRenderer] = []
+        /// `export.site`'s pages, written after the documents; nil without a site.
+        var site: SiteWriter?
         /// `state.directory`, where the icon index lives.
         var stateDirectory: String = ""
         /// What the icon fetcher may do under this configuration; nil without `export.icons`.
@@ -198,7 +200,7 @@ final class Exporter: Sendable {
             guard let plan = plan() else { return nil }
             let writer = ExportWriter(
                 directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
-                hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL)
+                hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL, site: plan.site)
             var memory = memory
             let report = self.export(plan, with: writer, remembering: &memory)
             return (Pass(report: report, finishedAt: clock.now), memory)
@@ -227,7 +229,9 @@ final class Exporter: Sendable {
         } else if report.written + report.removed > 0 {
             log.info(
                 "\(report.summary); \(report.rostersRendered) \(report.rostersRendered == 1 ? "roster" : "rosters") "
-                    + "rendered, \(report.rostersReused) reused")
+                    + "rendered, \(report.rostersReused) reused"
+                    + (report.pagesRendered + report.pagesReused > 0
+                        ? "; \(report.pagesRendered) site pages rendered, \(report.pagesReused) reused" : ""))
         }
     }
 

@@ -35,6 +35,14 @@ extension RosterService {
             plan.hostRenderers += WebSurfaces.hostRenderers
         }
         if settings.feed { plan.renderers.append(AtomFeedRenderer()) }
+        if let site = settings.site {
+            plan.site = SiteWriter(
+                settings: SiteDescription(
+                    url: site.url, title: site.title,
+                    pages: site.pages.mapValues { SiteTexts(support: $0.support?.text, privacy: $0.privacy?.text) }),
+                // One site serves every host: its words follow the global overlay's `labels`.
+                labels: snapshot.configuration.overlay.labels)
+        }
         return plan
     }
 
@@ -75,7 +83,7 @@ extension RosterService {
             // The feeds' entries, from the history's copy in memory: no file is read for a history that did not
             // change since it was last read.
             let history =
-                snapshot.configuration.export?.feed == true
+                snapshot.configuration.export.map { $0.feed || $0.site != nil } == true
                 ? self.history.reading(
                     HistoryKey(host: host.bundleID, edition: edition), keep: snapshot.configuration.historyKeep,
                     urlRules: snapshot.configuration.lookup.urlRules)
@@ -116,6 +124,7 @@ extension RosterService {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt
             }
+            if snapshot.configuration.export?.site != nil { exported.siteApps = Self.withHost(view) }
             return exported
         case .warming:
             return ExportRoster(
@@ -132,15 +141,42 @@ extension RosterService {
         }
     }
 
-    /// The web surfaces (`html`, `email`) whose store links for `host` may differ from the JSON documents' (their own
+    /// The site's apps of a roster (SPEC §18, "no host is excluded here"): the documents' apps, with the host app
+    /// itself where the overlay's order puts it (its store link attributed for the site; no mirrored icon, since no
+    /// document lists it).
+    private static func withHost(_ view: @escaping @Sendable (Platform) -> RosterView)
+        -> @Sendable ([Platform: [ExportedApp]]) -> [Platform: [ExportedApp]]
+    {
+        { apps in
+            var shown: [Platform: [ExportedApp]] = [:]
+            for platform in Platform.allCases {
+                let platformView = view(platform)
+                var query = platformView.resolution
+                query.includesHost = true
+                query.surface = .site
+                let listed = Dictionary((apps[platform] ?? []).map { ($0.resolved.id, $0) }) { first, _ in first }
+                shown[platform] = (platformView.roster.map(query.resolve) ?? []).map { resolved in
+                    if let known = listed[resolved.id] { return known }
+                    var host = ExportedApp(resolved, tagline: platformView.resolution.overlay.taglines[resolved.id])
+                    host.storeUrls[.site] = resolved.storeUrl
+                    return host
+                }
+            }
+            return shown
+        }
+    }
+
+    /// The web surfaces (`html`, `email`, `site`) whose store links for `host` may differ from the JSON documents' (their own
     /// campaign token or a product page of their own): only those get a URL of their own per app, so an export
     /// without per-surface attribution does no more work than before it existed.
     private func webSurfaces(linkingApart host: HostConfiguration, in configuration: Configuration)
         -> [AttributionSurface]
     {
-        guard configuration.export?.html == true else { return [] }
+        let surfaces =
+            (configuration.export?.html == true ? [AttributionSurface.html, .email] : [])
+            + (configuration.export?.site != nil ? [AttributionSurface.site] : [])
         let tokens = configuration.attribution.campaignTokens
-        return [AttributionSurface.html, .email].filter { surface in
+        return surfaces.filter { surface in
             (configuration.attribution.providerToken != nil && tokens[surface] != tokens[.json])
                 || host.overlay.productPages.values.contains { $0.id(on: surface) != $0.id(on: .json) }
         }

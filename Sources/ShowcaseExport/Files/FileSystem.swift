@@ -49,11 +49,11 @@ final class FileSystem {
     /// Open descriptors of the versions ``commit(_:to:)`` replaced, until ``releaseReplaced()``.
     private var replaced: [Int32] = []
 
-    /// The tree `<directory>/v1`: `directory` is the operator's (made when missing), `v1` is opened without following a
-    /// link and made 0755 when missing.
-    init(directory: String) throws(DirectoryError) {
+    /// The tree `<directory>/<tree>` (`v1`, or the site's `site`): `directory` is the operator's (made when missing),
+    /// `tree` is opened without following a link and made 0755 when missing.
+    init(directory: String, tree: String = "v1") throws(DirectoryError) {
         let top = try TrustedDirectory.open(directory, creating: 0o755)
-        root = try top.subdirectory("v1", creating: 0o755)
+        root = try top.subdirectory(tree, creating: 0o755)
         directories = ["": root]
     }
 

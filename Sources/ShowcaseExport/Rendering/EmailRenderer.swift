@@ -16,10 +16,12 @@ public struct EmailRenderer: DocumentRenderer {
     /// The file beside `<platform>.json`: `<platform>.email.html`.
     public static let suffix = ".email.html"
 
-    // The inline styles, joined once.
+    // The inline styles, joined once. The table paints its own white background, so a reader that darkens the
+    // message around it leaves the dark text readable (SPEC §19).
     private static let tableStyle =
         " style=\"border-collapse:collapse;border-spacing:0;width:100%;max-width:600px;"
-        + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f\">\n"
+        + "font-family:-apple-system,'Helvetica Neue',Helvetica,Arial,sans-serif;color:#1d1d1f;"
+        + "background-color:#ffffff\">\n"
     private static let imageEnd =
         " alt=\"\" width=\"64\" height=\"64\" style=\"display:block;width:64px;height:64px;border:0;"
         + "border-radius:14px\"></a>"
@@ -80,6 +82,8 @@ public struct EmailRenderer: DocumentRenderer {
         if let icon = icon(of: row) {
             HTMLText.markup("<a", into: &text)
             HTMLText.attribute("href", row.storeUrl, into: &text)
+            // The image's alt is empty (the name beside it says what it is), so the link is named here.
+            HTMLText.attribute("aria-label", row.accessibleName(linkLabel), into: &text)
             HTMLText.markup(" style=\"text-decoration:none\"><img", into: &text)
             HTMLText.attribute("src", icon, into: &text)
             HTMLText.markup(

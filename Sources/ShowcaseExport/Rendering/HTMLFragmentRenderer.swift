@@ -81,7 +81,9 @@ public struct HTMLFragmentRenderer: DocumentRenderer {
         return text
     }
 
-    private func write(_ row: WebListing, linkLabel: String, into text: inout [UInt8]) {
+    /// Appends one row: its `<li>` and the one link wrapping icon, name, tagline, price and badge, named by
+    /// `linkLabel` (the `app_link` label of the row's language).
+    func write(_ row: WebListing, linkLabel: String, into text: inout [UInt8]) {
         HTMLText.markup("<li class=\"showcase-app\"", into: &text)
         HTMLText.attribute("data-app-id", String(row.id), into: &text)
         HTMLText.markup("><a class=\"showcase-link\"", into: &text)

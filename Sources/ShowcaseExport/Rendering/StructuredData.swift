@@ -14,30 +14,46 @@ enum StructuredData {
         var text: [UInt8] = []
         text.reserveCapacity(rows.count * 600 + 96)
         text.append(contentsOf: #"{"@context":"https://schema.org","@type":"ItemList","itemListElement":["#.utf8)
-        let system = platform == .macos ? #","operatingSystem":"macOS""# : #","operatingSystem":"iOS""#
         for (index, row) in rows.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
             text.append(contentsOf: #"{"@type":"ListItem","position":"#.utf8)
             text.append(contentsOf: String(index + 1).utf8)
-            text.append(contentsOf: #","item":{"@type":"SoftwareApplication","name":"#.utf8)
-            JSONText.quote(HTMLText.stripped(row.name), into: &text)
-            member("url", row.storeUrl, into: &text)
-            if let image = image(of: row, tree: tree) { member("image", image, into: &text) }
-            text.append(contentsOf: system.utf8)
-            if let category = AppCategory.schemaOrg(genreId: row.genreId) {
-                member("applicationCategory", category, into: &text)
-            }
-            if let price = row.price, price.isFinite, price >= 0, let currency = row.currency, !currency.isEmpty {
-                text.append(contentsOf: #","offers":{"@type":"Offer","price":"#.utf8)
-                JSONText.double(price).write(to: &text, indent: 0)
-                member("priceCurrency", HTMLText.stripped(currency), into: &text)
-                text.append(UInt8(ascii: "}"))
-            }
-            if let tagline = row.shownTagline { member("description", HTMLText.stripped(tagline), into: &text) }
-            text.append(contentsOf: "}}".utf8)
+            text.append(contentsOf: #","item":"#.utf8)
+            application(row, platform: platform, tree: tree, into: &text)
+            text.append(UInt8(ascii: "}"))
         }
         text.append(contentsOf: "]}".utf8)
         return text
+    }
+
+    /// A page's own `SoftwareApplication` (an app page of the site, SPEC §18), with its `@context`.
+    static func application(_ row: WebListing, tree: PublicTree) -> [UInt8] {
+        var text = Array(#"{"@context":"https://schema.org","#.utf8)
+        var item: [UInt8] = []
+        application(row, platform: row.platform, tree: tree, into: &item)
+        text.append(contentsOf: item.dropFirst())
+        return text
+    }
+
+    /// Appends one `SoftwareApplication` object.
+    private static func application(_ row: WebListing, platform: Platform, tree: PublicTree, into text: inout [UInt8]) {
+        text.append(contentsOf: #"{"@type":"SoftwareApplication","name":"#.utf8)
+        JSONText.quote(HTMLText.stripped(row.name), into: &text)
+        member("url", row.storeUrl, into: &text)
+        if let image = image(of: row, tree: tree) { member("image", image, into: &text) }
+        text.append(
+            contentsOf: (platform == .macos ? #","operatingSystem":"macOS""# : #","operatingSystem":"iOS""#).utf8)
+        if let category = AppCategory.schemaOrg(genreId: row.genreId) {
+            member("applicationCategory", category, into: &text)
+        }
+        if let price = row.price, price.isFinite, price >= 0, let currency = row.currency, !currency.isEmpty {
+            text.append(contentsOf: #","offers":{"@type":"Offer","price":"#.utf8)
+            JSONText.double(price).write(to: &text, indent: 0)
+            member("priceCurrency", HTMLText.stripped(currency), into: &text)
+            text.append(UInt8(ascii: "}"))
+        }
+        if let tagline = row.shownTagline { member("description", HTMLText.stripped(tagline), into: &text) }
+        text.append(UInt8(ascii: "}"))
     }
 
     /// Appends `,"key":"value"`.

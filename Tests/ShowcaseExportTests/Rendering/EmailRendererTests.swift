@@ -35,6 +35,21 @@ struct EmailRendererTests {
         #expect(renderer.render(WebSamples.document([])).isEmpty)
     }
 
+    @Test("names both links of a row after the app, the icon's too, whose image has an empty alt, on a white table")
+    func linkNames() {
+        let rows = [WebSamples.row(1, "Lanternlight"), WebSamples.row(2, "Knotbook", tagline: "Knots")]
+        let html = text(EmailRenderer(tree: .standard).render(WebSamples.document([]), listings: rows))
+        let links = html.components(separatedBy: "<a ").dropFirst()
+        #expect(links.count == 4)
+        for (index, link) in links.enumerated() {
+            let name = index < 2 ? "Lanternlight" : "Knotbook"
+            #expect(link.contains(#"aria-label="\#(name), App Store""#), "link \(index): \(link.prefix(120))")
+        }
+        #expect(occurrences(of: #"alt="""#, in: html) == 2)
+        // Its own background: the dark text stays readable in a reader that darkens the message around it.
+        #expect(html.prefix(while: { $0 != "\n" }).contains("color:#1d1d1f;background-color:#ffffff\""))
+    }
+
     @Test("uses mirrored icons through an absolute public URL, the 2× size for the 64 px cell")
     func absoluteIcons() {
         let renderer = EmailRenderer(tree: PublicTree(url: "https://example.com/showcase/v1/", isAbsolute: true))

@@ -1,0 +1,110 @@
+import ShowcaseCore
+
+/// The frame every site page shares (SPEC §18): a complete HTML5 document without JavaScript — `<html lang>` (and
+/// `dir="rtl"` for a right-to-left language), `<title>`, the description, the canonical URL under `site.url`, a
+/// reciprocal `hreflang` alternate for every edition the same page exists in plus `x-default`, Open Graph, the one
+/// stylesheet, and the storefront switcher; the page's own content goes in its `<main>`.
+struct SitePageFrame {
+    /// What a page puts in its `<head>` besides what every page has.
+    struct Head {
+        /// `<title>` and `og:title`.
+        var title: String
+        /// `<meta name="description">`.
+        var description: String
+        /// `og:image`: an absolute URL, when the page has an icon to show.
+        var image: String?
+        /// The Smart App Banner's `app-id` (an iOS app's page only).
+        var banner: Int?
+        /// A JSON-LD object for the head (an app page's `SoftwareApplication`).
+        var structuredData: [UInt8]?
+    }
+
+    /// `export.site.url`, ending in `/`.
+    var siteURL: String
+    /// The words the site writes itself.
+    var labels: Labels
+
+    /// The absolute URL of `page`.
+    func url(of page: SitePage) -> String { siteURL + page.directory }
+
+    /// The whole document of `page`, which exists in `editions` (configuration order, `page`'s own among them).
+    func document(_ page: SitePage, in editions: [SiteEdition], head: Head, main: [UInt8]) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(main.count + 4096)
+        let tag = page.edition.tag
+        HTMLText.markup("<!DOCTYPE html>\n<html", into: &text)
+        HTMLText.attribute("lang", tag, into: &text)
+        if Labels.isRightToLeft(tag) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
+        HTMLText.markup(">\n<head>\n<meta charset=\"utf-8\">\n", into: &text)
+        HTMLText.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", into: &text)
+        HTMLText.element("<title>", head.title, close: "</title>\n", into: &text)
+        meta(name: "description", head.description, into: &text)
+        link("canonical", url(of: page), into: &text)
+        for edition in editions {
+            alternate(edition.tag, url(of: SitePage(kind: page.kind, edition: edition)), into: &text)
+        }
+        if let first = editions.first {
+            alternate("x-default", url(of: SitePage(kind: page.kind, edition: first)), into: &text)
+        }
+        property("og:title", head.title, into: &text)
+        property("og:type", "website", into: &text)
+        property("og:url", url(of: page), into: &text)
+        property("og:locale", page.edition.openGraphLocale, into: &text)
+        if let image = head.image { property("og:image", image, into: &text) }
+        if let banner = head.banner, banner > 0 { meta(name: "apple-itunes-app", "app-id=\(banner)", into: &text) }
+        link("stylesheet", page.link(to: SiteStylesheet.fileName), into: &text)
+        if let data = head.structuredData {
+            HTMLText.markup("<script type=\"application/ld+json\">\n", into: &text)
+            HTMLText.scriptSafeJSON(data, into: &text)
+            HTMLText.markup("\n</script>\n", into: &text)
+        }
+        HTMLText.markup("</head>\n<body class=\"showcase-site\">\n<main class=\"showcase-page\">\n", into: &text)
+        text.append(contentsOf: main)
+        HTMLText.markup("</main>\n", into: &text)
+        switcher(page, in: editions, into: &text)
+        HTMLText.markup("</body>\n</html>\n", into: &text)
+        return text
+    }
+
+    /// The storefront switcher: the same page in every other edition it exists in, each link in its own language.
+    private func switcher(_ page: SitePage, in editions: [SiteEdition], into text: inout [UInt8]) {
+        let others = editions.filter { $0 != page.edition }
+        guard !others.isEmpty else { return }
+        let heading = labels.text(.storefronts, language: page.edition.tag)
+        HTMLText.markup("<footer class=\"showcase-page showcase-switcher\">\n<nav", into: &text)
+        HTMLText.attribute("aria-label", heading, into: &text)
+        HTMLText.element(">\n<h2>", heading, close: "</h2>\n<ul>\n", into: &text)
+        for edition in others {
+            HTMLText.markup("<li><a", into: &text)
+            HTMLText.attribute(
+                "href", page.link(to: SitePage(kind: page.kind, edition: edition).directory), into: &text)
+            HTMLText.attribute("hreflang", edition.tag, into: &text)
+            HTMLText.attribute("lang", edition.tag, into: &text)
+            HTMLText.element(">", edition.switcherName, close: "</a></li>\n", into: &text)
+        }
+        HTMLText.markup("</ul>\n</nav>\n</footer>\n", into: &text)
+    }
+
+    private func meta(name: String, _ content: String, into text: inout [UInt8]) {
+        void("meta", [("name", name), ("content", content)], into: &text)
+    }
+
+    private func property(_ name: String, _ content: String, into text: inout [UInt8]) {
+        void("meta", [("property", name), ("content", content)], into: &text)
+    }
+
+    private func link(_ rel: String, _ href: String, into text: inout [UInt8]) {
+        void("link", [("rel", rel), ("href", href)], into: &text)
+    }
+
+    private func alternate(_ hreflang: String, _ href: String, into text: inout [UInt8]) {
+        void("link", [("rel", "alternate"), ("hreflang", hreflang), ("href", href)], into: &text)
+    }
+
+    /// Appends a void element of the head (`<meta>`, `<link>`) with its attributes, each value escaped.
+    private func void(_ element: String, _ attributes: [(String, String)], into text: inout [UInt8]) {
+        HTMLText.markup("<" + element, into: &text)
+        for (name, value) in attributes { HTMLText.attribute(name, value, into: &text) }
+        HTMLText.markup(">\n", into: &text)
+    }
+}

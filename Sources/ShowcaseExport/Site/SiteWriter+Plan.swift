@@ -1,0 +1,154 @@
+import FoundationEssentials
+import ShowcaseCore
+
+extension SiteWriter {
+    /// What a pass wants under `site/`.
+    struct Planned {
+        /// The pages rendered now (each with its `.gz` when gzip is on) and the stylesheet.
+        var files: [PlannedFile] = []
+        /// Every page the site has now, rendered, reused or frozen: the sitemap's entries.
+        var pages: [SitePage] = []
+        /// Files kept as they are (reused pages, frozen editions' pages), with their `.gz`.
+        var kept: Set<String> = []
+        /// The inputs each rendered page came from, by path, for the memory.
+        var inputs: [String: ContentDigest] = [:]
+    }
+
+    /// Every page the layout calls for: reused when its inputs and its file are as the last pass left them,
+    /// rendered otherwise.
+    func plan(_ layout: inout SiteLayout, pass: Pass, memory: inout SiteMemory, report: inout ExportReport)
+        -> Planned
+    {
+        let renderer = SiteRenderer(settings: settings, tree: siteTree(pass.publicURL), labels: labels)
+        var planned = Planned()
+        var developers: [Int: [Int: SiteRenderer.Developer]] = [:]
+        for slot in layout.editions.indices {
+            let edition = layout.editions[slot].edition
+            for kind in kinds(in: slot, layout: layout) {
+                let page = SitePage(kind: kind, edition: edition)
+                planned.pages.append(page)
+                let names = [page.file] + (pass.gzip ? [page.file + ".gz"] : [])
+                if layout.editions[slot].frozen {
+                    planned.kept.formUnion(names.filter { pass.previous.paths.contains($0) })
+                    continue
+                }
+                let editions = (layout.existence[kind] ?? []).map { layout.editions[$0].edition }
+                let inputs = self.inputs(of: page, in: editions, layout: layout, slot: slot, pass: pass)
+                if let inputs, let memo = memory.files[page.file], memo.inputs == inputs,
+                    let held = stillHolds(page.file, memo, pass: pass)
+                {
+                    memory.files[page.file] = held
+                    planned.kept.formUnion(names)
+                    report.pagesReused += 1
+                    continue
+                }
+                var shown = developers[slot] ?? [:]
+                let bytes = render(
+                    page, in: editions, slot: slot, layout: &layout, developers: &shown, renderer: renderer)
+                developers[slot] = shown
+                report.pagesRendered += 1
+                planned.inputs[page.file] = inputs ?? SiteWriter.neverEqual
+                planned.files += planFile(page.file, Data(bytes), gzip: pass.gzip)
+            }
+        }
+        return planned
+    }
+
+    /// A digest no rendering has: the inputs of a page whose rosters' fingerprints are unknown.
+    static var neverEqual: ContentDigest {
+        var digest = ContentDigest(Data())
+        digest.count = -1
+        return digest
+    }
+
+    /// The pages of edition `slot`: the developer page, then each app's pages in the developers' order; a frozen
+    /// edition's as the manifest lists them.
+    func kinds(in slot: Int, layout: SiteLayout) -> [SitePageKind] {
+        let edition = layout.editions[slot]
+        guard !edition.frozen else {
+            return layout.existence.filter { $0.value.contains(slot) }.map(\.key)
+                .sorted {
+                    SitePage(kind: $0, edition: edition.edition).file
+                        < SitePage(kind: $1, edition: edition.edition).file
+                }
+        }
+        guard layout.existence[.developer]?.contains(slot) == true else { return [] }
+        var kinds: [SitePageKind] = [.developer]
+        for id in edition.developers.flatMap(\.apps) {
+            kinds.append(.app(id))
+            if settings.pages[id]?.support != nil { kinds.append(.support(id)) }
+            if settings.pages[id]?.privacy != nil { kinds.append(.privacy(id)) }
+        }
+        return kinds
+    }
+
+    /// The digest of everything `page` is rendered from; nil when a roster's fingerprint is unknown.
+    func inputs(of page: SitePage, in editions: [SiteEdition], layout: SiteLayout, slot: Int, pass: Pass)
+        -> ContentDigest?
+    {
+        guard let prints = layout.fingerprints(of: page.kind, in: slot) else { return nil }
+        var text = [settings.url, settings.title ?? "\u{0}", pass.publicURL, page.file].joined(separator: "\u{1}")
+        text += "\u{2}" + editions.map(\.folder).joined(separator: ",")
+        text += "\u{2}" + prints.map { $0.map(String.init).joined(separator: ".") }.joined(separator: ",")
+        text +=
+            "\u{2}"
+            + labels.overrides.sorted { $0.key < $1.key }.map { tag, texts in
+                tag + ":"
+                    + texts.sorted { $0.key.rawValue < $1.key.rawValue }.map { $0.key.rawValue + "=" + $0.value }
+                    .joined(separator: "\u{3}")
+            }.joined(separator: "\u{4}")
+        switch page.kind {
+        case .developer, .app: break
+        case .support(let id): text += "\u{2}" + (settings.pages[id]?.support ?? "")
+        case .privacy(let id): text += "\u{2}" + (settings.pages[id]?.privacy ?? "")
+        }
+        if case .app(let id) = page.kind, let pages = settings.pages[id] {
+            text += "\u{2}" + (pages.support == nil ? "-" : "s") + (pages.privacy == nil ? "-" : "p")
+        }
+        return ContentDigest(Data(text.utf8))
+    }
+
+    /// The bytes of `page`.
+    func render(
+        _ page: SitePage, in editions: [SiteEdition], slot: Int, layout: inout SiteLayout,
+        developers: inout [Int: SiteRenderer.Developer], renderer: SiteRenderer
+    ) -> [UInt8] {
+        func developer(_ index: Int) -> SiteRenderer.Developer {
+            if let known = developers[index] { return known }
+            let made = layout.developer(index, in: slot)
+            developers[index] = made
+            return made
+        }
+        switch page.kind {
+        case .developer:
+            let shown = layout.editions[slot].developers.indices.map(developer).filter { !$0.apps.isEmpty }
+            return renderer.developerPage(page, in: editions, developers: shown)
+        case .app(let id), .support(let id), .privacy(let id):
+            let owner = developer(layout.editions[slot].owner[id] ?? 0)
+            guard let app = owner.apps.first(where: { $0.resolved.id == id }) else { return [] }
+            switch page.kind {
+            case .support(let id):
+                return renderer.textPage(page, in: editions, app: app, markdown: settings.pages[id]?.support ?? "")
+            case .privacy(let id):
+                return renderer.textPage(page, in: editions, app: app, markdown: settings.pages[id]?.privacy ?? "")
+            case .developer, .app: return renderer.appPage(page, in: editions, app: app, developer: owner)
+            }
+        }
+    }
+
+    /// Where `v1/` is served, as an absolute URL: `export.public_url` when it is one, else that path on the site's
+    /// own origin (Open Graph needs an absolute image URL).
+    func siteTree(_ publicURL: String) -> PublicTree {
+        if publicURL.hasPrefix("https://") { return PublicTree(url: publicURL, isAbsolute: true) }
+        let afterScheme = settings.url.dropFirst("https://".count)
+        let origin = "https://" + afterScheme.prefix { $0 != "/" }
+        return PublicTree(url: origin + (publicURL.hasPrefix("/") ? publicURL : "/" + publicURL), isAbsolute: true)
+    }
+
+    /// `path` with `bytes`, and its `.gz` when gzip is on.
+    func planFile(_ path: String, _ bytes: Data, gzip: Bool) -> [PlannedFile] {
+        let digest = ContentDigest(bytes)
+        let file = PlannedFile(path: path, source: bytes, digest: digest, isGzip: false)
+        return gzip ? [file, PlannedFile(path: path + ".gz", source: bytes, digest: digest, isGzip: true)] : [file]
+    }
+}

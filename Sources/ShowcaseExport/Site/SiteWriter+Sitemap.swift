@@ -1,0 +1,121 @@
+import DirectorySafety
+import FoundationEssentials
+import ShowcaseCore
+
+extension SiteWriter {
+    /// `showcase.css`, planned like a page (its inputs are its bytes).
+    func stylesheet(pass: Pass, memory: SiteMemory) -> [PlannedFile] {
+        planFile(SiteStylesheet.fileName, Data(SiteStylesheet.bytes), gzip: pass.gzip)
+    }
+
+    /// The sitemap files for `pages`, each page's `lastmod` its file's mtime (a page is written only when its bytes
+    /// change, so that is when its content did); a page whose file is not there (its write failed) is left out.
+    func sitemapFiles(_ pages: [SitePage], layout: SiteLayout, pass: Pass, memory: SiteMemory) -> [PlannedFile] {
+        let frame = SitePageFrame(siteURL: settings.url, labels: labels)
+        var entries: [Sitemap.Entry] = []
+        entries.reserveCapacity(pages.count)
+        for page in pages {
+            guard let identity = pass.files.identity(of: page.file) else { continue }
+            let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
+            var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
+            if let first = editions.first {
+                alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+            }
+            entries.append(
+                Sitemap.Entry(
+                    url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
+                    alternates: alternates))
+        }
+        let sitemap = Sitemap(siteURL: settings.url, limit: sitemapLimit)
+        return sitemap.files(entries, indexModified: pass.now).flatMap { name, bytes in
+            planFile(name, Data(bytes), gzip: pass.gzip)
+        }
+    }
+
+    /// After publishing: each planned file's memory holds the inputs it was rendered from and, when the file holds
+    /// its bytes, the identities seen; a failed one is forgotten (rendered again next time).
+    func settle(_ files: [PlannedFile], inputs: [String: ContentDigest], memory: inout SiteMemory) {
+        let failed = Set(files.filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })
+        for file in files where !file.isGzip {
+            guard !failed.contains(file.path) else {
+                memory.files[file.path] = nil
+                continue
+            }
+            let known = memory.files[file.path].flatMap { $0.digest == file.digest ? $0 : nil }
+            memory.files[file.path] = SiteMemory.File(
+                inputs: inputs[file.path] ?? file.digest, digest: file.digest, identity: known?.identity,
+                gzipIdentity: known?.gzipIdentity)
+        }
+    }
+
+    /// Removes the files the manifest lists that are no longer wanted, then writes the manifest without them (and
+    /// without files that failed to be written for the first time).
+    func removeUnwanted(
+        wanted: Set<String>, failed: [PlannedFile], listed: ExportManifest, pass: Pass, memory: inout SiteMemory,
+        report: inout ExportReport
+    ) {
+        var final = listed
+        for stale in listed.paths.subtracting(wanted).sorted() {
+            switch pass.files.remove(stale) {
+            case .removed:
+                report.removed += 1
+                final.paths.remove(stale)
+            case .alreadyGone: final.paths.remove(stale)
+            case .failed(let failure):
+                report.add(
+                    ExportError(
+                        failure.unexpected == nil ? .removeFailed : .unexpectedEntry,
+                        path: failure.unexpected ?? pass.path(stale),
+                        "could not remove \(pass.path(stale)), a site file showcased wrote earlier and no longer "
+                            + "needs: \(failure.reason); it stays listed and is retried on the next export"))
+            }
+            memory.files[stale] = nil
+        }
+        for file in failed where !pass.previous.paths.contains(file.path) { final.paths.remove(file.path) }
+        if final != listed, let failure = pass.files.writeAtomically(final.encoded(), to: ExportManifest.fileName) {
+            report.add(
+                ExportError(
+                    .writeFailed, path: pass.path(ExportManifest.fileName),
+                    "could not update the site manifest: \(failure.reason); removed files stay listed, which is "
+                        + "harmless, until a later export succeeds"))
+        }
+        if pass.files.hasChangedDirectories {
+            if pass.files.syncFileSystem() == nil { pass.files.forgetChangedDirectories() }
+            pass.files.syncDirectories()
+        }
+    }
+}
+
+extension SiteWriter {
+    /// Removes every file the site manifest lists, then the manifest, when `export.site` is no longer configured
+    /// (files it did not write stay, and so does `site/` when they do); a tree that never had a site is not touched.
+    static func removeSite(directory: String, report: inout ExportReport) {
+        guard let top = try? TrustedDirectory.open(directory), let site = top.entry("site"), site.kind == .directory,
+            let files = try? FileSystem(directory: directory, tree: "site")
+        else { return }
+        let listed = ExportManifest(
+            parsing: files.read(ExportManifest.fileName, limit: ExportWriter.readLimit)?.bytes ?? Data())
+        var left = listed
+        for path in listed.paths.sorted() {
+            switch files.remove(path) {
+            case .removed:
+                report.removed += 1
+                left.paths.remove(path)
+            case .alreadyGone: left.paths.remove(path)
+            case .failed(let failure):
+                report.add(
+                    ExportError(
+                        failure.unexpected == nil ? .removeFailed : .unexpectedEntry,
+                        path: failure.unexpected ?? directory + "/site/" + path,
+                        "could not remove \(directory)/site/\(path) after export.site was removed: \(failure.reason); "
+                            + "it is retried on the next export"))
+            }
+        }
+        if left.paths.isEmpty {
+            _ = files.remove(ExportManifest.fileName)
+        } else if left != listed {
+            _ = files.writeAtomically(left.encoded(), to: ExportManifest.fileName)
+        }
+        files.syncDirectories()
+    }
+}

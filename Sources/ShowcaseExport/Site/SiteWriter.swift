@@ -1,0 +1,87 @@
+import FoundationEssentials
+import ShowcaseCore
+
+/// Keeps `<export.directory>/site/` (SPEC §18) current: the developer page of every storefront and language with
+/// apps, a page per app (and its support and privacy pages), `sitemap.xml` and `showcase.css`.
+///
+/// It runs at the end of each export pass (``ExportWriter/site``) over the same rosters, by the export's rules:
+/// written atomically and only when the bytes change, a `.gz` beside each file with `gzip`, every file listed in
+/// `site/.showcase-manifest` before it first exists, nothing it did not write replaced or removed, nothing followed.
+/// A page whose inputs — the fingerprints of the rosters it shows, the editions it exists in, the site's settings —
+/// are the ones the last pass rendered it from, and whose file is still as that pass left it, is not rendered
+/// again (``ExportReport/pagesReused``); the rest are (``ExportReport/pagesRendered``). Pages of an edition with a
+/// roster in a diagnostic stay byte for byte; pages no longer wanted (an app gone, a storefront without apps) are
+/// removed.
+public struct SiteWriter: Sendable {
+    /// `export.site`.
+    public var settings: SiteDescription
+    /// The words the site writes itself, with the overlay's `labels`.
+    public var labels: Labels
+    /// URLs per sitemap file before `sitemap.xml` becomes an index (the protocol's 50,000; tests use fewer).
+    public var sitemapLimit: Int
+
+    /// A writer of the site `settings` describes.
+    public init(settings: SiteDescription, labels: Labels = .builtIn, sitemapLimit: Int = 50_000) {
+        self.settings = settings
+        self.labels = labels
+        self.sitemapLimit = sitemapLimit
+    }
+
+    /// The pass's surroundings: the export's directory and settings, and what the memory's clock says now.
+    struct Pass {
+        var directory: String
+        var gzip: Bool
+        var publicURL: String
+        var now: Date
+        var files: FileSystem
+        var previous: ExportManifest
+
+        /// `relative` (to `site/`) as an absolute path.
+        func path(_ relative: String) -> String { directory + "/site/" + relative }
+    }
+
+    /// Brings `site/` up to date with `rosters` (every configured roster, as the export pass got them), adding what
+    /// it did to `report` and leaving what it saw in `memory`.
+    func write(
+        _ rosters: [ExportRoster], directory: String, gzip: Bool, publicURL: String, now: Date,
+        memory: inout SiteMemory, report: inout ExportReport
+    ) {
+        let files: FileSystem
+        do {
+            files = try FileSystem(directory: directory, tree: "site")
+        } catch {
+            report.add(
+                ExportError(
+                    error.isUnexpectedEntry ? .unexpectedEntry : .directoryUnusable, path: directory + "/site",
+                    "cannot use the site directory \(directory)/site: \(error.message); create it writable by the "
+                        + "daemon's user, or remove export.site"))
+            return
+        }
+        let root = directory + "/site"
+        if memory.root != root { memory = SiteMemory() }
+        memory.root = root
+        let read = files.read(ExportManifest.fileName, limit: ExportWriter.readLimit)
+        let pass = Pass(
+            directory: directory, gzip: gzip, publicURL: publicURL, now: now, files: files,
+            previous: ExportManifest(parsing: read?.bytes ?? Data()))
+        var layout = SiteLayout(
+            rosters: rosters, memory: memory, listed: pass.previous.paths, pages: settings.pages)
+        var planned = plan(&layout, pass: pass, memory: &memory, report: &report)
+        planned.files.append(contentsOf: stylesheet(pass: pass, memory: memory))
+        var listed = pass.previous
+        guard list(planned.files.map(\.path), in: &listed, pass: pass, report: &report) else { return }
+        publish(&planned.files, pass: pass, memory: &memory, report: &report)
+        settle(planned.files, inputs: planned.inputs, memory: &memory)
+        var sitemaps = sitemapFiles(planned.pages, layout: layout, pass: pass, memory: memory)
+        guard list(sitemaps.map(\.path), in: &listed, pass: pass, report: &report) else { return }
+        publish(&sitemaps, pass: pass, memory: &memory, report: &report)
+        settle(sitemaps, inputs: [:], memory: &memory)
+        let wanted = Set((planned.files + sitemaps).map(\.path)).union(planned.kept)
+        removeUnwanted(
+            wanted: wanted, failed: (planned.files + sitemaps).filter(\.failed), listed: listed, pass: pass,
+            memory: &memory, report: &report)
+        memory.facts = Dictionary(
+            zip(rosters, layout.facts).compactMap { roster, facts in facts.map { (SiteLayout.key(of: roster), $0) } },
+            uniquingKeysWith: { first, _ in first })
+    }
+}

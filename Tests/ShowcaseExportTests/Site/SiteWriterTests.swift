@@ -1,0 +1,350 @@
+import Foundation
+import ShowcaseCore
+import ShowcaseExport
+import ShowcaseHistory
+import Testing
+
+@Suite("The site (SPEC §18)")
+struct SiteWriterTests {
+    @Test("writes a developer page per storefront and language with apps, a page per app, the stylesheet and sitemap")
+    func layout() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let report = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(report.succeeded, "\(report.errors)")
+        let site = directory.files().filter { $0.hasPrefix("site/") && !$0.hasSuffix(".gz") }
+        #expect(
+            site == [
+                "site/.showcase-manifest",
+                "site/ca/1641000103/index.html", "site/ca/1641000105/index.html", "site/ca/1641000202/index.html",
+                "site/ca/1700000001/index.html",
+                "site/ca/fr/1641000103/index.html", "site/ca/fr/1641000105/index.html",
+                "site/ca/fr/1641000202/index.html", "site/ca/fr/1700000001/index.html", "site/ca/fr/index.html",
+                "site/ca/index.html",
+                "site/jp/1641000103/index.html", "site/jp/1641000105/index.html", "site/jp/1641000202/index.html",
+                "site/jp/index.html",
+                "site/showcase.css", "site/sitemap.xml",
+                "site/us/1641000103/index.html", "site/us/1641000105/index.html", "site/us/1641000202/index.html",
+                "site/us/1700000001/index.html", "site/us/index.html",
+            ])
+        #expect(directory.exists("site/us/index.html.gz"))
+        #expect(report.pagesRendered == 19)
+        let manifest = String(decoding: try directory.read("site/.showcase-manifest"), as: UTF8.self)
+        #expect(manifest.contains("\nus/1641000103/index.html.gz\n"))
+    }
+
+    @Test("a storefront where no developer has an app has no page, and no alternate or sitemap entry names it")
+    func emptyStorefront() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let rosters = SiteSamples.rosters().map { roster -> ExportRoster in
+            guard roster.storefront == Samples.jp else { return roster }
+            var empty = roster
+            empty.content = .latest(apps: [:], now: Samples.revisedAt)
+            return empty
+        }
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        #expect(!directory.exists("site/jp"))
+        let us = try SiteSamples.page(directory, "us/index.html")
+        #expect(!us.contains("/jp/"))
+        #expect(!(try SiteSamples.page(directory, "sitemap.xml")).contains("/jp/"))
+        // Lumen Works has nothing in jp: its app has no page there, and its page's alternates skip jp.
+        let glowworm = try SiteSamples.page(directory, "us/1700000001/index.html")
+        #expect(!glowworm.contains("/jp/"))
+    }
+
+    @Test("every alternate of a page links back to it: hreflang is reciprocal, x-default is the first storefront")
+    func reciprocal() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        for page in ["us/1641000103/", "jp/1641000103/", "ca/1641000103/", "ca/fr/1641000103/", "us/", "ca/fr/"] {
+            let text = try SiteSamples.page(directory, page + "index.html")
+            let own = "https://example.com/apps/" + page
+            #expect(text.contains("<link rel=\"canonical\" href=\"\(own)\">"))
+            #expect(text.contains("<meta property=\"og:url\" content=\"\(own)\">"))
+            let alternates = SiteSamples.alternates(text)
+            #expect(alternates["x-default"]?.hasPrefix("https://example.com/apps/us/") == true)
+            #expect(alternates.values.contains(own), "\(page) lists itself")
+            for (language, url) in alternates where language != "x-default" {
+                let other = try SiteSamples.page(
+                    directory, String(url.dropFirst("https://example.com/apps/".count)) + "index.html")
+                #expect(SiteSamples.alternates(other) == alternates, "\(url) lists the same set back")
+            }
+        }
+        let french = try SiteSamples.page(directory, "ca/fr/1641000103/index.html")
+        #expect(french.hasPrefix("<!DOCTYPE html>\n<html lang=\"fr-CA\">"))
+        #expect(SiteSamples.alternates(french)["en-CA"] == "https://example.com/apps/ca/1641000103/")
+        #expect(SiteSamples.alternates(french)["ja-JP"] == "https://example.com/apps/jp/1641000103/")
+        #expect(french.contains("<meta property=\"og:locale\" content=\"fr_CA\">"))
+        // The switcher links relatively to the other storefronts and languages, never to itself.
+        #expect(french.contains("href=\"../../../us/1641000103/\" hreflang=\"en-US\""))
+        #expect(!french.contains("href=\"../../../ca/fr/1641000103/\""))
+        #expect(french.contains("<link rel=\"stylesheet\" href=\"../../../showcase.css\">"))
+    }
+
+    @Test("an app page: banner on iOS only, store link attributed for the site, JSON-LD, what's new, more from")
+    func appPage() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        var rosters = SiteSamples.rosters()
+        rosters[0].changes = [
+            HistoryEntry(
+                serial: 1, at: Samples.revisedAt, kind: .updated, id: 1_641_000_103, name: "Lanternlight",
+                platform: .ios, storeUrl: "https://apps.apple.com/us/app/id1641000103", iconUrl: "https://x/1.jpg",
+                version: "2.0", versionDate: "2026-10-01T00:00:00Z", releaseNotes: "Tide tables for Maine."),
+            HistoryEntry(
+                serial: 2, at: Samples.revisedAt, kind: .updated, id: 1_641_000_103, name: "Lanternlight",
+                platform: .ios, storeUrl: "https://apps.apple.com/us/app/id1641000103", iconUrl: "https://x/1.jpg",
+                version: "2.1", versionDate: "2026-11-01T00:00:00Z", releaseNotes: "Moon phases."),
+        ]
+        var apps = SiteSamples.harborApps()
+        apps[.ios]![0].storeUrls[.site] = "https://apps.apple.com/us/app/id1641000103?ct=site"
+        rosters[0].content = .latest(apps: apps, now: Samples.revisedAt)
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        let page = try SiteSamples.page(directory, "us/1641000103/index.html")
+        #expect(page.contains("<meta name=\"apple-itunes-app\" content=\"app-id=1641000103\">"))
+        #expect(page.contains("href=\"https://apps.apple.com/us/app/id1641000103?ct=site\""))
+        #expect(page.contains("<h2>What’s new</h2>\n<h3>Version <bdi>2.1</bdi></h3>"))
+        #expect(page.contains("<time datetime=\"2026-11-01\">2026-11-01</time>"))
+        #expect(page.contains("Moon phases."))
+        #expect(page.contains("<h2>Earlier versions</h2>\n<h3>Version <bdi>2.0</bdi></h3>"))
+        #expect(page.contains("<h2>More from <bdi>Quiet Harbor Labs</bdi></h2>"))
+        #expect(page.contains("href=\"../../us/1641000202/\" aria-label=\"ChartTable, Mac App Store\""))
+        #expect(page.contains("\"@type\":\"SoftwareApplication\",\"name\":\"Lanternlight\""))
+        #expect(!page.contains("<script>") && !page.contains("<script src"))
+        let mac = try SiteSamples.page(directory, "us/1641000202/index.html")
+        #expect(!mac.contains("apple-itunes-app"))
+        let developer = try SiteSamples.page(directory, "us/index.html")
+        #expect(developer.contains("<h2><bdi>Quiet Harbor Labs</bdi></h2>"))
+        #expect(developer.contains("<h2><bdi>Lumen Works</bdi></h2>"))
+        #expect(developer.range(of: "Quiet Harbor Labs")!.lowerBound < developer.range(of: "Lumen Works")!.lowerBound)
+        #expect(developer.contains("\"@type\":\"ItemList\""))
+    }
+
+    @Test("hostile names and taglines are escaped and isolated on every page")
+    func hostile() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let name = "<script>alert(\"x\")</script>\u{202E}evil'"
+        let rosters = SiteSamples.rosters(tagline: "\"><img src=x onerror=y>", name: name)
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        for path in ["us/1641000103/index.html", "us/index.html", "us/1641000105/index.html"] {
+            let page = try SiteSamples.page(directory, path)
+            #expect(!page.contains("<script>alert"), "\(path)")
+            #expect(!page.contains("<img src=x"), "\(path)")
+            #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"), "\(path)")
+        }
+        let page = try SiteSamples.page(directory, "us/1641000103/index.html")
+        #expect(page.contains("<h1><bdi>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\u{202E}evil&#39;</bdi></h1>"))
+        #expect(page.contains("\\u003cscript\\u003e"))
+    }
+
+    @Test("a page is not rendered again on an unchanged export, and the sitemap's lastmod stays")
+    func noOp() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        let sitemap = try directory.read("site/sitemap.xml")
+        let stamp = try SiteSamples.stamp(directory, "site/sitemap.xml")
+        clock.settleEverything()
+        let again = writer.export(SiteSamples.rosters(), remembering: &memory)
+        #expect(again.pagesRendered == 0)
+        #expect(again.pagesReused == 19)
+        #expect(again.written == 0)
+        #expect(try directory.read("site/sitemap.xml") == sitemap)
+        #expect(try SiteSamples.stamp(directory, "site/sitemap.xml") == stamp)
+        // A fresh memory (a new --once run) renders but writes nothing: the same bytes, the same lastmod.
+        var fresh = ExportMemory(clock: clock)
+        let rerun = writer.export(SiteSamples.rosters(), remembering: &fresh)
+        #expect(rerun.written == 0)
+        #expect(try directory.read("site/sitemap.xml") == sitemap)
+    }
+
+    @Test("a tagline change rewrites exactly the pages that show it, and re-renders only that developer's")
+    func taglineReload() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        // Long-past mtimes, so a page written again has another lastmod whatever second it is now.
+        for file in directory.files() where file.hasPrefix("site/") { try directory.age(file) }
+        clock.settleEverything()
+        let before = try Dictionary(
+            uniqueKeysWithValues: directory.files().filter { $0.hasPrefix("site/") }.map {
+                ($0, try SiteSamples.stamp(directory, $0))
+            })
+        let changed = writer.export(
+            SiteSamples.rosters(harborPrint: [2], tagline: "Tides, lit at night"), remembering: &memory)
+        let rewritten = try before.keys.filter { try SiteSamples.stamp(directory, $0) != before[$0] }
+            .filter { !$0.hasSuffix(".gz") && $0 != "site/.showcase-manifest" }.sorted()
+        let showing = directory.files().filter {
+            $0.hasPrefix("site/") && !$0.hasSuffix(".gz")
+                && ((try? SiteSamples.page(directory, String($0.dropFirst(5))))?.contains("Tides, lit at night")
+                    ?? false)
+        }
+        #expect(rewritten == (showing + ["site/sitemap.xml"]).sorted())
+        // Quiet Harbor's 4 developer pages and its 12 app pages (each shows the tagline, in "More from" at least);
+        // none of Lumen Works' 3 app pages is rendered.
+        #expect(showing.count == 16)
+        #expect(changed.pagesRendered == 16)
+        #expect(changed.pagesReused == 3)
+        #expect(
+            try SiteSamples.page(directory, "sitemap.xml").contains("<lastmod>\(RFC3339.seconds(Date()).prefix(10))"))
+    }
+
+    @Test("an app gone from a storefront loses its page there, and the sitemap forgets it")
+    func removedApp() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        #expect(directory.exists("site/us/1700000001/index.html.gz"))
+        var rosters = SiteSamples.rosters()
+        rosters[4].content = .latest(apps: [:], now: Samples.revisedAt)
+        rosters[4].fingerprint = [9]
+        let report = writer.export(rosters, remembering: &memory)
+        #expect(report.succeeded)
+        #expect(!directory.exists("site/us/1700000001"))
+        #expect(directory.exists("site/ca/1700000001/index.html"))
+        #expect(!(try SiteSamples.page(directory, "sitemap.xml")).contains("us/1700000001/"))
+        #expect(!(try SiteSamples.page(directory, "ca/1700000001/index.html")).contains("/us/1700000001/"))
+        let manifest = String(decoding: try directory.read("site/.showcase-manifest"), as: UTF8.self)
+        #expect(!manifest.contains("us/1700000001/"))
+    }
+
+    @Test("a foreign file where a page belongs is left alone and reported; files it did not write stay")
+    func foreign() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("site/us/index.html", "mine")
+        try directory.write("site/robots.txt", "User-agent: *")
+        var memory = ExportMemory(clock: WallClock())
+        let report = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(report.errors.map(\.code) == [.foreignFile])
+        #expect(try SiteSamples.page(directory, "us/index.html") == "mine")
+        #expect(try SiteSamples.page(directory, "robots.txt") == "User-agent: *")
+        #expect(directory.exists("site/us/1641000103/index.html"))
+    }
+
+    @Test("over the sitemap limit, sitemap.xml is an index of parts holding every URL once")
+    func sitemapIndex() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory, limit: 5).export(SiteSamples.rosters(), remembering: &memory)
+        let index = try SiteSamples.page(directory, "sitemap.xml")
+        #expect(index.contains("<sitemapindex"))
+        let parts = (1...4).map { "sitemap-\($0).xml" }
+        for part in parts { #expect(index.contains("<loc>https://example.com/apps/\(part)</loc>")) }
+        #expect(!directory.exists("site/sitemap-5.xml"))
+        let urls = try parts.flatMap { part in
+            try SiteSamples.page(directory, part).components(separatedBy: "<loc>").dropFirst()
+        }
+        #expect(urls.count == 19)
+        // Back under the limit, the parts are removed.
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(!directory.exists("site/sitemap-1.xml"))
+        #expect(!(try SiteSamples.page(directory, "sitemap.xml")).contains("<sitemapindex"))
+    }
+
+    @Test("support and privacy pages are written and linked when export.site.pages names them")
+    func textPages() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let site = SiteDescription(
+            url: "https://example.com/apps/",
+            pages: [1_641_000_103: SiteTexts(support: "# Help\n<script>x</script>", privacy: "No data.")])
+        _ = SiteSamples.writer(directory, site: site).export(SiteSamples.rosters(), remembering: &memory)
+        let app = try SiteSamples.page(directory, "ca/fr/1641000103/index.html")
+        #expect(app.contains("<a href=\"../../../ca/fr/1641000103/support/\"><bdi>Lanternlight</bdi> – Support</a>"))
+        let support = try SiteSamples.page(directory, "ca/fr/1641000103/support/index.html")
+        #expect(!support.contains("<script>x"))
+        #expect(SiteSamples.alternates(support)["ja-JP"] == "https://example.com/apps/jp/1641000103/support/")
+        #expect(directory.exists("site/us/1641000103/privacy/index.html"))
+        #expect(
+            (try SiteSamples.page(directory, "sitemap.xml")).contains(
+                "<loc>https://example.com/apps/jp/1641000103/privacy/</loc>"))
+    }
+
+    @Test("a storefront in a diagnostic keeps its pages byte for byte")
+    func keptInDiagnostic() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        let page = try directory.read("site/jp/1641000103/index.html")
+        var rosters = SiteSamples.rosters(harborPrint: [3], tagline: "Changed")
+        rosters[1].content = .keepLastGood(revision: nil)
+        rosters[1].fingerprint = nil
+        _ = writer.export(rosters, remembering: &memory)
+        #expect(try directory.read("site/jp/1641000103/index.html") == page)
+        #expect(SiteSamples.alternates(try SiteSamples.page(directory, "us/1641000103/index.html"))["ja-JP"] != nil)
+    }
+
+    @Test("showcase.css starts with the widget's stylesheet, byte for byte")
+    func stylesheet() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        let widget = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../examples/web/showcase-widget.css"))
+        let css = try directory.read("site/showcase.css")
+        #expect(css.prefix(widget.count) == widget)
+        #expect(css.count > widget.count)
+    }
+}
+
+extension SiteWriterTests {
+    @Test("a roster in a diagnostic that never showed apps (a host the storefront does not sell) freezes nothing")
+    func diagnosticNeverSeen() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let writer = SiteSamples.writer(directory)
+        func rosters(_ tagline: String, print: Int) -> [ExportRoster] {
+            var rosters = SiteSamples.rosters(harborPrint: [print], tagline: tagline)
+            rosters[5] = ExportRoster(
+                host: SiteSamples.lumen, storefront: Samples.jp, state: .failed, fetchedAt: nil,
+                error: "host app not found", content: .keepLastGood(revision: nil))
+            return rosters
+        }
+        _ = writer.export(rosters("First", print: 1), remembering: &memory)
+        #expect(try SiteSamples.page(directory, "jp/1641000103/index.html").contains("First"))
+        _ = writer.export(rosters("Second", print: 2), remembering: &memory)
+        #expect(try SiteSamples.page(directory, "jp/1641000103/index.html").contains("Second"))
+        #expect(try SiteSamples.page(directory, "jp/index.html").contains("Second"))
+    }
+}
+
+extension SiteWriterTests {
+    @Test("export.site removed: the site's files go, files it did not write stay")
+    func siteRemoved() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        try directory.write("site/robots.txt", "User-agent: *")
+        let report = ExportWriter(directory: directory.path).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(report.succeeded, "\(report.errors)")
+        #expect(directory.files().filter { $0.hasPrefix("site/") } == ["site/robots.txt"])
+        #expect(directory.exists("v1/index.json"))
+    }
+}
+
+extension SiteWriterTests {
+    @Test("a page in a right-to-left language says so on <html>; upstream text sits in isolates")
+    func rightToLeft() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let sa = try Storefront(parsing: "sa")
+        let rosters = [SiteSamples.roster(SiteSamples.harbor, sa, apps: SiteSamples.harborApps())]
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        let page = try SiteSamples.page(directory, "sa/1641000103/index.html")
+        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"ar-SA\" dir=\"rtl\">"))
+        #expect(page.contains("<h1><bdi>Lanternlight</bdi></h1>"))
+        #expect(page.contains("<p class=\"showcase-secondary\" dir=\"auto\">Tides, lit</p>"))
+        let us = try SiteSamples.page(directory, "sa/index.html")
+        #expect(us.contains("<meta property=\"og:locale\" content=\"ar_SA\">"))
+    }
+}

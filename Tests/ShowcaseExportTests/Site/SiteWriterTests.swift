@@ -258,7 +258,11 @@ struct SiteWriterTests {
             pages: [1_641_000_103: SiteTexts(support: "# Help\n<script>x</script>", privacy: "No data.")])
         _ = SiteSamples.writer(directory, site: site).export(SiteSamples.rosters(), remembering: &memory)
         let app = try SiteSamples.page(directory, "ca/fr/1641000103/index.html")
-        #expect(app.contains("<a href=\"../../../ca/fr/1641000103/support/\"><bdi>Lanternlight</bdi> – Support</a>"))
+        // The link's words are the page's language's (French here), after the app's name.
+        let supportLabel = Labels.builtIn.text(.support, language: "fr-CA")
+        #expect(supportLabel != LabelKey.support.english)
+        #expect(
+            app.contains("<a href=\"../../../ca/fr/1641000103/support/\"><bdi>Lanternlight</bdi> – \(supportLabel)</a>"))
         let support = try SiteSamples.page(directory, "ca/fr/1641000103/support/index.html")
         #expect(!support.contains("<script>x"))
         #expect(SiteSamples.alternates(support)["ja-JP"] == "https://example.com/apps/jp/1641000103/support/")

@@ -262,7 +262,8 @@ struct SiteWriterTests {
         let supportLabel = Labels.builtIn.text(.support, language: "fr-CA")
         #expect(supportLabel != LabelKey.support.english)
         #expect(
-            app.contains("<a href=\"../../../ca/fr/1641000103/support/\"><bdi>Lanternlight</bdi> – \(supportLabel)</a>"))
+            app.contains("<a href=\"../../../ca/fr/1641000103/support/\"><bdi>Lanternlight</bdi> – \(supportLabel)</a>")
+        )
         let support = try SiteSamples.page(directory, "ca/fr/1641000103/support/index.html")
         #expect(!support.contains("<script>x"))
         #expect(SiteSamples.alternates(support)["ja-JP"] == "https://example.com/apps/jp/1641000103/support/")

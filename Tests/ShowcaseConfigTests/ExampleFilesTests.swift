@@ -62,6 +62,17 @@ struct ExampleFilesTests {
         #expect(!configuration.hosts.isEmpty)
     }
 
+    @Test("the demo configuration's site has TideLog's support and privacy pages, read from beside it")
+    func demoSite() throws {
+        let configuration = try ConfigLoader.load(path: fixture("../demo/showcase.yaml"), defaults: testDefaults)
+        let site = try #require(configuration.export?.site)
+        #expect(site.url == "https://apps.quietharbor.example/")
+        let pages = try #require(site.pages[1_641_000_101])
+        #expect(pages.support?.path.hasSuffix("/demo/support.md") == true)
+        #expect(pages.support?.text.hasPrefix("# TideLog support\n") == true)
+        #expect(pages.privacy?.text.hasPrefix("# TideLog privacy policy\n") == true)
+    }
+
     @Test(
         "rejects every invalid fixture",
         arguments: [

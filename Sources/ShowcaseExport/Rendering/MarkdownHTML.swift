@@ -1,4 +1,5 @@
 import CCmarkGFM
+import Locking
 import ShowcaseCore
 
 #if canImport(Glibc)
@@ -30,31 +31,37 @@ public enum MarkdownHTML {
     public static let maximumTableCells = 200_000
 
     /// The HTML of `markdown` (block elements, no surrounding document), as the type's documentation describes.
+    /// Safe to call from any thread; renders run one at a time (see ``library``).
     public static func render(_ markdown: String) -> String {
-        let text = TextBound.capped(markdown, characters: .max, bytes: TextBound.markdownBytes)
-        let extensions = SyntaxExtensions.shared
-        let options = CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
-        guard let parser = cmark_parser_new(options) else { return "" }
-        defer { cmark_parser_free(parser) }
-        if tablesFit(text), let table = extensions.table {
-            cmark_parser_attach_syntax_extension(parser, table)
+        var text = TextBound.capped(markdown, characters: .max, bytes: TextBound.markdownBytes)
+        let tables = tablesFit(text)
+        return library.withLock { extensions in
+            let options = CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
+            guard let parser = cmark_parser_new(options) else { return "" }
+            defer { cmark_parser_free(parser) }
+            if tables, let table = extensions.table { cmark_parser_attach_syntax_extension(parser, table) }
+            if let strikethrough = extensions.strikethrough {
+                cmark_parser_attach_syntax_extension(parser, strikethrough)
+            }
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
+            }
+            guard let document = cmark_parser_finish(parser) else { return "" }
+            defer { cmark_node_free(document) }
+            makeSafe(document)
+            guard let html = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
+                return ""
+            }
+            defer { free(html) }
+            return HTMLText.stripped(String(cString: html))
         }
-        if let strikethrough = extensions.strikethrough {
-            cmark_parser_attach_syntax_extension(parser, strikethrough)
-        }
-        var source = text
-        source.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
-        }
-        guard let document = cmark_parser_finish(parser) else { return "" }
-        defer { cmark_node_free(document) }
-        makeSafe(document)
-        guard let html = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
-            return ""
-        }
-        defer { free(html) }
-        return HTMLText.stripped(String(cString: html))
     }
+
+    /// cmark-gfm, held by one render at a time: `cmark_parser_finish` adds its extensions' characters (`~`, `|`) to
+    /// a table of special characters shared by every parser and removes them when done, so two parses at once
+    /// could each miss the other's tables or strikethrough. The lock owns the registered extensions, so nothing
+    /// reaches the library without it.
+    private static let library = Lock(SyntaxExtensions.registered())
 
     /// Whether tables can be read within the bounds (see the type's documentation): counted on the text, before
     /// the parser could pad a row.
@@ -149,18 +156,19 @@ public enum MarkdownHTML {
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// The two GitHub extensions used, registered once (cmark-gfm's registration is not thread-safe; Swift runs a
-    /// `static let`'s initializer exactly once).
+    /// The two GitHub extensions used, registered once (``library``'s initializer runs exactly once; cmark-gfm's
+    /// own registration is not thread-safe).
     private struct SyntaxExtensions: @unchecked Sendable {
-        // @unchecked: the extensions are immutable after registration and only read by parsers.
+        // @unchecked: the pointers name extensions the library never frees or changes after registration, and are
+        // only used under ``library``'s lock.
         let table: OpaquePointer?
         let strikethrough: OpaquePointer?
 
-        static let shared: SyntaxExtensions = {
+        static func registered() -> SyntaxExtensions {
             cmark_gfm_core_extensions_ensure_registered()
             return SyntaxExtensions(
                 table: cmark_find_syntax_extension("table"),
                 strikethrough: cmark_find_syntax_extension("strikethrough"))
-        }()
+        }
     }
 }

@@ -127,6 +127,41 @@ struct MarkdownHTMLTests {
         #expect(MarkdownHTML.tablesFit(fine))
     }
 
+    @Test(
+        "the demo's support and privacy pages render with their tables and parse without error",
+        arguments: [
+            "support.md", "privacy.md",
+        ])
+    func demoPages(name: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let markdown = try String(
+            contentsOf: root.appendingPathComponent("Fixtures/demo/\(name)"), encoding: .utf8)
+        let html = MarkdownHTML.render(markdown)
+        #expect(html.hasPrefix("<h1>TideLog "), "\(html)")
+        #expect(html.contains("<table>") && html.contains(#"style="text-align: "#))
+        #expect(html.contains(#"<a href="mailto:"#))
+        #expect(try html5libError(html) == nil)
+    }
+
+    @Test("renders the same from several threads at once (cmark-gfm keeps its extensions' characters in a global)")
+    func concurrent() async {
+        let markdown = "| a | b |\n|---|:-:|\n| ~~x~~ | y |\n\nSome ~~struck~~ text and more ~~words~~ here.\n"
+        let expected = MarkdownHTML.render(markdown)
+        #expect(expected.contains("<del>struck</del>") && expected.contains("<td><del>x</del></td>"))
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var count = 0
+                    for _ in 0..<2000 where MarkdownHTML.render(markdown) != expected { count += 1 }
+                    return count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("allows http, https, mailto and scheme-less links only")
     func allowedLinks() {
         for url in [

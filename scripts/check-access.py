@@ -8,6 +8,7 @@ light and dark mode (prefers-color-scheme through CDP's Emulation.setEmulatedMed
   - injects axe-core's axe.min.js (AXE_JS: the copy PyPI's axe-playwright-python ships) and runs the WCAG 2.0
     and 2.1 A and AA rules (tags wcag2a, wcag2aa, wcag21a, wcag21aa): every violation fails, listed by rule,
     node, page and mode;
+  - checks that the page does not scroll sideways (WCAG 2.1 reflow, which axe-core leaves out);
   - checks that every app link (a link inside a [data-app-id] row, or to an App Store product page) has an
     accessible name (axe's own computation) that starts with the app's name: the row's .showcase-name, the
     page's JSON-LD SoftwareApplication with that id in its url, or NAMES_JSON ({"<trackId>": [names]});
@@ -212,6 +213,11 @@ def check_rendering(driver, where, extra_names, own, incomplete, shot):
         incomplete[rule] = incomplete.get(rule, 0) + 1
     links, found = app_links(driver, where, extra_names)
     problems += found
+    # WCAG 2.1 1.4.10 (reflow), which axe-core does not test: nothing scrolls sideways, down to a phone's width.
+    overflow = driver.execute_script("const e = document.documentElement; return [e.scrollWidth, e.clientWidth];")
+    if overflow[0] > overflow[1]:
+        problems.append(f"{where}: the page is {overflow[0]} px wide in a {overflow[1]} px viewport: it scrolls"
+                        " sideways (WCAG 1.4.10, reflow)")
     if own:
         hrefs = driver.execute_script(
             'return Array.from(document.querySelectorAll("a[href]")).map(a => a.getAttribute("href"))')

@@ -143,7 +143,7 @@ def language_of(page):
     return parts[0], parts[1] if len(parts) > 1 and not parts[1].isdigit() else None
 
 
-def check_page(site, page, fragments, problems, alternates):
+def check_page(site, page, fragments, problems, alternates, compared):
     import extruct
     from lxml import html as lxml_html
     where = page
@@ -206,6 +206,7 @@ def check_page(site, page, fragments, problems, alternates):
         track = re.search(r"/id(\d+)", str(item.get("url")))
         fragment = track and fragments.get((storefront, language, track.group(1)))
         if fragments and fragment:
+            compared.append(page)
             for key in ("name", "operatingSystem", "offers", "applicationCategory"):
                 need(item.get(key) == fragment.get(key), f"JSON-LD {key} {item.get(key)!r} differs from its"
                      f" fragment's {fragment.get(key)!r} (v1 {storefront}{'/' + language if language else ''})")
@@ -294,15 +295,19 @@ def main():
     site = Site(*args)
     if not site.pages:
         sys.exit(f"check-site: no page under {site.root}")
-    problems, alternates, kinds = [], {}, {}
+    problems, alternates, kinds, compared = [], {}, {}, []
     vnu(jar, site, problems)
     fragments = fragment_items(v1)
     for page in site.pages:
-        kind = check_page(site, page, fragments, problems, alternates)
+        kind = check_page(site, page, fragments, problems, alternates, compared)
         kinds[kind] = kinds.get(kind, 0) + 1
     check_alternates(site, alternates, problems)
     check_sitemap(site, problems)
     print(f"  {len(site.pages)} pages: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())))
+    if v1:
+        print(f"  {len(compared)} app pages' JSON-LD equal to their fragment's")
+        if not compared:
+            problems.append(f"no app page's SoftwareApplication matched a fragment under {v1} (export.html off?)")
     for problem in problems:
         print(f"  {problem}", file=sys.stderr)
     if problems:

@@ -266,9 +266,15 @@ public struct ExportWriter: Sendable {
         }
         report.filesRead = existing.readCount
         var siteMemory = memory.site
-        site?.write(
-            shown, directory: directory, gzip: gzip, publicURL: publicURL, now: memory.clock.now, memory: &siteMemory,
-            report: &report)
+        if let site {
+            site.write(
+                shown, directory: directory, gzip: gzip, publicURL: publicURL, now: memory.clock.now,
+                memory: &siteMemory, report: &report)
+        } else if siteMemory.root != nil || memory.root == nil {
+            // No site configured: one written earlier goes (checked once per process, then after a site pass).
+            SiteWriter.removeSite(directory: directory, report: &report)
+            siteMemory = SiteMemory()
+        }
         // A roster any of whose files failed is rendered again next time, whatever its fingerprint.
         let failed = Set(
             (documents + indexFiles).filter(\.failed).map { $0.isGzip ? String($0.path.dropLast(3)) : $0.path })

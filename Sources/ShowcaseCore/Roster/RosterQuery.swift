@@ -27,6 +27,9 @@ public struct RosterQuery: Sendable {
     public var attribution: Attribution
     /// Where the answer is shown: picks the campaign token and product page (default `varlink`, a client's reply).
     public var surface: AttributionSurface = .varlink
+    /// Whether the host app itself is listed too: false for every reply and document (a roster never lists its
+    /// host); true only for the site's pages (SPEC §18: "no host is excluded here").
+    public var includesHost = false
 
     /// Creates a query.
     public init(
@@ -65,7 +68,8 @@ public struct RosterQuery: Sendable {
     /// Whether `app` passes the filters of ``resolve(_:)`` before the overlay: not the host, the platform, the
     /// device family, the OS floor.
     private func matches(_ app: App) -> Bool {
-        !isHost(app) && app.platform == platform && runsOnDevice(app) && osVersion.map { app.minimumOS <= $0 } != false
+        (includesHost || !isHost(app)) && app.platform == platform && runsOnDevice(app)
+            && osVersion.map { app.minimumOS <= $0 } != false
     }
 
     /// One app by id, resolved like ``resolve(_:)`` but without platform or floor filters (`GetApp` names the app

@@ -121,6 +121,7 @@ extension RosterService {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt
             }
+            if snapshot.configuration.export?.site != nil { exported.siteApps = Self.withHost(view) }
             return exported
         case .warming:
             return ExportRoster(
@@ -134,6 +135,31 @@ extension RosterService {
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ServedState(answer), fetchedAt: nil, error: error,
                 content: .keepLastGood(revision: nil))
+        }
+    }
+
+    /// The site's apps of a roster (SPEC §18, "no host is excluded here"): the documents' apps, with the host app
+    /// itself where the overlay's order puts it (its store link attributed for the site; no mirrored icon, since no
+    /// document lists it).
+    private static func withHost(_ view: @escaping @Sendable (Platform) -> RosterView)
+        -> @Sendable ([Platform: [ExportedApp]]) -> [Platform: [ExportedApp]]
+    {
+        { apps in
+            var shown: [Platform: [ExportedApp]] = [:]
+            for platform in Platform.allCases {
+                let platformView = view(platform)
+                var query = platformView.resolution
+                query.includesHost = true
+                query.surface = .site
+                let listed = Dictionary((apps[platform] ?? []).map { ($0.resolved.id, $0) }) { first, _ in first }
+                shown[platform] = (platformView.roster.map(query.resolve) ?? []).map { resolved in
+                    if let known = listed[resolved.id] { return known }
+                    var host = ExportedApp(resolved, tagline: platformView.resolution.overlay.taglines[resolved.id])
+                    host.storeUrls[.site] = resolved.storeUrl
+                    return host
+                }
+            }
+            return shown
         }
     }
 

@@ -65,6 +65,9 @@ public struct ExportRoster: Sendable {
     /// things; nil when the caller does not know (the writer then always renders). With the writer's
     /// ``ExportMemory``, an equal fingerprint means the files of the last pass are still the right ones.
     public var fingerprint: [Int]?
+    /// The apps the site shows for this roster (SPEC §18: every app of the developer, the host itself included), from
+    /// the apps its documents list (icons filled): nil when they are the same.
+    public var siteApps: (@Sendable ([Platform: [ExportedApp]]) -> [Platform: [ExportedApp]])?
 
     /// A roster's export: `content` decides the documents, the rest goes to `index.json`.
     public init(

@@ -145,13 +145,15 @@ struct SiteLayout {
 }
 
 extension ExportRoster {
-    /// Its apps when it is current (``Content-swift.enum/deferred(now:apps:)`` ones built now); nil for a roster
-    /// in a diagnostic, warming or never fetched.
+    /// The apps its site pages show when it is current (``Content-swift.enum/deferred(now:apps:)`` ones built now,
+    /// with the host when ``siteApps`` adds it); nil for a roster in a diagnostic, warming or never fetched.
     var currentApps: [Platform: [ExportedApp]]? {
+        let apps: [Platform: [ExportedApp]]
         switch content {
-        case .current(_, _, let apps), .latest(let apps, _): apps
-        case .deferred(_, let apps): apps()
-        case .keepLastGood, .absent: nil
+        case .current(_, _, let current), .latest(let current, _): apps = current
+        case .deferred(_, let build): apps = build()
+        case .keepLastGood, .absent: return nil
         }
+        return siteApps.map { $0(apps) } ?? apps
     }
 }

@@ -1,3 +1,4 @@
+import DirectorySafety
 import FoundationEssentials
 import ShowcaseCore
 
@@ -82,5 +83,39 @@ extension SiteWriter {
             if pass.files.syncFileSystem() == nil { pass.files.forgetChangedDirectories() }
             pass.files.syncDirectories()
         }
+    }
+}
+
+extension SiteWriter {
+    /// Removes every file the site manifest lists, then the manifest, when `export.site` is no longer configured
+    /// (files it did not write stay, and so does `site/` when they do); a tree that never had a site is not touched.
+    static func removeSite(directory: String, report: inout ExportReport) {
+        guard let top = try? TrustedDirectory.open(directory), let site = top.entry("site"), site.kind == .directory,
+            let files = try? FileSystem(directory: directory, tree: "site")
+        else { return }
+        let listed = ExportManifest(
+            parsing: files.read(ExportManifest.fileName, limit: ExportWriter.readLimit)?.bytes ?? Data())
+        var left = listed
+        for path in listed.paths.sorted() {
+            switch files.remove(path) {
+            case .removed:
+                report.removed += 1
+                left.paths.remove(path)
+            case .alreadyGone: left.paths.remove(path)
+            case .failed(let failure):
+                report.add(
+                    ExportError(
+                        failure.unexpected == nil ? .removeFailed : .unexpectedEntry,
+                        path: failure.unexpected ?? directory + "/site/" + path,
+                        "could not remove \(directory)/site/\(path) after export.site was removed: \(failure.reason); "
+                            + "it is retried on the next export"))
+            }
+        }
+        if left.paths.isEmpty {
+            _ = files.remove(ExportManifest.fileName)
+        } else if left != listed {
+            _ = files.writeAtomically(left.encoded(), to: ExportManifest.fileName)
+        }
+        files.syncDirectories()
     }
 }

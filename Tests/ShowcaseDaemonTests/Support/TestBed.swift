@@ -33,6 +33,8 @@ final class TestBed: @unchecked Sendable {
     var endpoint: String
     /// `hosts[].app_id` per bundle id, for the hosts that set one.
     var appIDs: [String: Int] = [:]
+    /// `hosts[].overlay` per bundle id (a path relative to the configuration), for the hosts that set one.
+    var hostOverlays: [String: String] = [:]
     /// `socket.admin_uids`; omitted from the file when empty.
     var adminUIDs: [Int] = []
     /// More `socket:` keys, one `key: value` line each (e.g. `max_connections_per_uid: 4`).
@@ -72,6 +74,7 @@ final class TestBed: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: overlayURL.path) { try writeOverlay("{}\n") }
         let hostLines = hosts.map { host in
             "  - bundle_id: \(host)" + (appIDs[host].map { "\n    app_id: \($0)" } ?? "")
+                + (hostOverlays[host].map { "\n    overlay: \($0)" } ?? "")
         }
         let adminList = adminUIDs.map(String.init).joined(separator: ", ")
         let adminLine =

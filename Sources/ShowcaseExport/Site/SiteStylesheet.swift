@@ -18,8 +18,8 @@ enum SiteStylesheet {
          *
          * Every selector starts at .showcase: nothing here touches the page around the block (no body, main or bare
          * element selectors). Light and dark follow prefers-color-scheme; a page can pin either by setting
-         * --showcase-* custom properties on .showcase. The block paints its own background in both, so its text keeps
-         * its contrast on any host page (light text on a page that stays white in dark mode was unreadable, 1.08:1).
+         * --showcase-* custom properties on .showcase. The block paints its own background in both, so its text
+         * keeps its contrast on any host page (light text on a page that stays white in dark mode read at 1.08:1).
          * Rows are at least 44 px tall (64 px icon), the whole row is the link, and keyboard focus is visible.
          */
         .showcase {
@@ -53,6 +53,9 @@ enum SiteStylesheet {
           }
         }
         .showcase[hidden] { display: none !important; }
+        /* A page's own heading inside the block lines up with the rows' text edge, not the block's. */
+        .showcase > h2,
+        .showcase > h3 { margin-left: 8px; margin-right: 8px; }
         .showcase .showcase-apps { list-style: none; margin: 0; padding: 0; }
         .showcase .showcase-app { margin: 0; padding: 0; border-top: 1px solid var(--showcase-separator); }
         .showcase .showcase-app:first-child { border-top: none; }

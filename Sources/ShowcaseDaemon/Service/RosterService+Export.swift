@@ -137,7 +137,7 @@ extension RosterService {
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ServedState(answer), fetchedAt: nil, error: error,
-                content: .keepLastGood(revision: nil))
+                content: .keepLastGood(revision: nil), hostAppId: identity?.trackId ?? host.appID)
         }
     }
 

@@ -123,6 +123,7 @@ extension RosterService {
             if let history {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt
+                exported.releases = history.releases
             }
             if snapshot.configuration.export?.site != nil { exported.siteApps = Self.withHost(view) }
             return exported

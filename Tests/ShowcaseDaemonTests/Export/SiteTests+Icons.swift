@@ -6,23 +6,20 @@ import Testing
 extension SiteTests {
     static let tideLogId = 1_641_000_101
 
-    /// A bed exporting TideLog in us with a site and 128 px icons, artwork served by the replay.
-    func iconBed() throws -> TestBed {
+    /// A bed exporting TideLog in us with a site, and with `icons` 128 px icons, artwork served by the replay.
+    func usBed(icons: Bool) throws -> TestBed {
         let bed = try TestBed()
         bed.hosts = [TestBed.tideLog]
         bed.storefronts = ["us"]
-        bed.replay.serveArtworkHere(true)
-        bed.lookupLines = ["artwork_hosts: [\"\(bed.replay.artworkPrefix)\"]"]
+        if icons {
+            bed.replay.serveArtworkHere(true)
+            bed.lookupLines = ["artwork_hosts: [\"\(bed.replay.artworkPrefix)\"]"]
+        }
         bed.extra = """
             export:
               directory: \(bed.exportDirectory.path)
               gzip: false
-              icons:
-                sizes: [128]
-              site:
-                url: https://example.com/apps/
-
-            """
+            """ + (icons ? "\n  icons:\n    sizes: [128]" : "") + "\n  site:\n    url: https://example.com/apps/\n"
         try bed.writeConfig()
         return bed
     }
@@ -45,7 +42,7 @@ extension SiteTests {
 
     @Test("the host app's page shows its mirrored icon (img and og:image), in --once and in the daemon, and keeps it")
     func hostIconMirrored() throws {
-        let bed = try iconBed()
+        let bed = try usBed(icons: true)
         let run = try OneShotRun.run(bed)
         #expect(run.status == 0, "\(run)")
         let once = try hostPageIcons(bed)
@@ -71,7 +68,7 @@ extension SiteTests {
 
     @Test("a daemon started without a cache mirrors the host app's icon for its site page")
     func hostIconMirroredByDaemon() throws {
-        let bed = try iconBed()
+        let bed = try usBed(icons: true)
         try bed.start()
         try bed.waitUntilWarm()
         var shown: (image: Set<String>, openGraph: Set<String>) = ([], [])

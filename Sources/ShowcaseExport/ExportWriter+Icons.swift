@@ -24,14 +24,15 @@ extension ExportWriter {
         var available: Set<String> { present.union(files.filter { !$0.failed }.map(\.path)) }
     }
 
-    /// Every icon path `rosters` reference (only well-formed icon paths: nothing else can be named so); a deferred
-    /// roster's apps are not built for this, its icons are among the caller's `known` ones.
+    /// Every icon path `rosters` reference (only well-formed icon paths: nothing else can be named so), in their
+    /// documents or on their site pages (which show the host app too); a deferred roster's apps are not built for
+    /// this, its icons are among the caller's `known` ones.
     static func referencedIcons(_ rosters: [ExportRoster]) -> Set<String> {
         var paths = Set<String>()
         for roster in rosters {
             switch roster.content {
             case .current(_, _, let apps), .latest(let apps, _):
-                for app in apps.values.joined() {
+                for app in (roster.siteApps?(apps) ?? apps).values.joined() {
                     for path in app.icons.values where IconName.isIconPath(path) { paths.insert(path) }
                 }
             case .deferred, .keepLastGood, .absent: break
@@ -121,6 +122,7 @@ extension ExportRoster {
         case .deferred(let now, let apps): copy.content = .deferred(now: now, apps: { limit(apps()) })
         case .keepLastGood, .absent: break
         }
+        if let site = siteApps { copy.siteApps = { @Sendable apps in limit(site(apps)) } }
         return copy
     }
 }

@@ -41,6 +41,37 @@ public struct HistoryBaseline: Sendable, Hashable, Codable {
         }
     }
 
+    /// An app's current version as the last roster that described it gave it: its date and release notes, for the
+    /// site's "What's new" (SPEC §18), whether or not the history recorded that version.
+    public struct Release: Sendable, Hashable, Codable {
+        /// `version`.
+        public var version: String?
+        /// `currentVersionReleaseDate`, as upstream wrote it.
+        public var versionDate: String?
+        /// `releaseNotes`, capped (``ReleaseNotes/capped(_:)``).
+        public var releaseNotes: String?
+
+        /// A release with every field given.
+        public init(version: String?, versionDate: String?, releaseNotes: String?) {
+            self.version = version
+            self.versionDate = versionDate
+            self.releaseNotes = ReleaseNotes.capped(releaseNotes)
+        }
+
+        /// The release as it may be shown (SPEC §20, checked on read like an entry): notes within
+        /// ``ReleaseNotes/maximumBytes``, a date only when it is a real RFC 3339 date no more than
+        /// ``HistoryEntry/releaseDateLead`` after `now`.
+        public func checked(now: Date) -> Release {
+            var release = Release(version: version, versionDate: nil, releaseNotes: releaseNotes)
+            if let text = versionDate, let date = RFC3339.parse(text),
+                date.timeIntervalSince(now) <= HistoryEntry.releaseDateLead
+            {
+                release.versionDate = text
+            }
+            return release
+        }
+    }
+
     /// The developer (`artistId`) the roster was fetched for: another one means the host was transferred.
     public var artistId: Int
     /// The developer's name as the last roster that had one gave it (the feeds' author); nil when none did.
@@ -51,6 +82,10 @@ public struct HistoryBaseline: Sendable, Hashable, Codable {
     public var apps: [Int: App]
     /// The newest serial whose change this baseline already includes (0 before any).
     public var lastSerial: Int
+    /// Each app's current release by trackId, the host app's too (never compared, so never recorded): kept here, not
+    /// in the cache, so a page shows the same notes after a restart or a run from a restored cache; nil in a baseline
+    /// written before it existed.
+    public var releases: [Int: Release]?
 
     /// A baseline with every field given.
     public init(artistId: Int, at: Date, apps: [Int: App], lastSerial: Int) {

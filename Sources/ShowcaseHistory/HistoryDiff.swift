@@ -11,6 +11,9 @@ import FoundationEssentials
 ///   dropped as unusable. A dropped row keeps its baseline, so it is neither removed now nor added when it is
 ///   usable again. The host app (`hostTrackId`) is in neither the entries nor the baseline.
 ///
+/// The baseline also keeps each app's current release (``HistoryBaseline/Release``), the host's included; it is never
+/// compared, only shown.
+///
 /// A roster holds at most 200 apps, so one comparison brings at most 600 entries (200 updated and repriced, 200
 /// removed), however long the daemon was down: it compares with the baseline, never replays refreshes.
 public enum HistoryDiff {
@@ -26,6 +29,7 @@ public enum HistoryDiff {
             var fresh = HistoryBaseline(
                 artistId: roster.artistId, at: roster.fetchedAt, apps: apps, lastSerial: lastSerial)
             fresh.artistName = roster.artistName
+            fresh.releases = releases(roster, after: nil)
             return ([], fresh)
         }
         var entries: [HistoryEntry] = []
@@ -72,6 +76,28 @@ public enum HistoryDiff {
         var next = HistoryBaseline(
             artistId: roster.artistId, at: at, apps: apps, lastSerial: lastSerial + entries.count)
         next.artistName = roster.artistName ?? baseline.artistName
+        next.releases = releases(roster, after: baseline.releases)
         return (entries, next)
+    }
+
+    /// Each app's current release in `roster` (the host's too), empty ones left out: an app whose row gave neither a
+    /// date nor notes (a roster without its raw body) or that was dropped as unusable keeps its earlier release while
+    /// its version is the same, so a page never loses its notes to a roster that could not tell them.
+    static func releases(_ roster: RosterObservation, after earlier: [Int: HistoryBaseline.Release]?)
+        -> [Int: HistoryBaseline.Release]
+    {
+        var releases: [Int: HistoryBaseline.Release] = [:]
+        for app in roster.apps where releases[app.id] == nil {
+            if app.versionDate != nil || app.releaseNotes != nil {
+                // A date that is no real one, or lies over a day after the fetch, is dropped as an entry's is.
+                releases[app.id] = HistoryBaseline.Release(
+                    version: app.state.version, versionDate: app.versionDate, releaseNotes: app.releaseNotes
+                ).checked(now: roster.fetchedAt)
+            } else if let kept = earlier?[app.id], kept.version == app.state.version {
+                releases[app.id] = kept
+            }
+        }
+        for id in roster.droppedIds where releases[id] == nil { releases[id] = earlier?[id] }
+        return releases
     }
 }

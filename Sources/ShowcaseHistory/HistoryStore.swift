@@ -163,6 +163,8 @@ public final class HistoryStore: Sendable {
             }
             var reading = HistoryReading(entries: shown, latest: latest, baselineAt: baseline?.at)
             reading.artistName = baseline?.artistName
+            let now = now()
+            reading.releases = (baseline?.releases ?? [:]).mapValues { $0.checked(now: now) }
             reading.skippedLines = log.skippedLines
             reading.refusedEntries = refused
             reading.refusal = refusal
@@ -330,6 +332,8 @@ public struct HistoryReading: Sendable {
     public var baselineAt: Date?
     /// The developer's name the baseline keeps (the feeds' author).
     public var artistName: String?
+    /// Each app's current release as the baseline keeps it, checked (``HistoryBaseline/Release/checked(now:)``).
+    public var releases: [Int: HistoryBaseline.Release] = [:]
     /// Lines of the log that were no entry (foreign, too long, a time out of range), skipped.
     public var skippedLines = 0
     /// Entries left out because a URL fails §5's rules (``HistoryEntry/refusal(under:)``).

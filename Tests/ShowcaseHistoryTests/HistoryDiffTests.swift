@@ -152,4 +152,26 @@ struct HistoryDiffTests {
         #expect(caughtUp.lastSerial == expected.lastSerial)
         #expect(HistoryDiff.compare(roster, with: caughtUp, hostTrackId: nil).entries.isEmpty)
     }
+
+    @Test(
+        "the baseline keeps each app's current release, the host's too; a row without one keeps it while its version stays"
+    )
+    func releases() {
+        let first = S.roster([
+            S.app(1, notes: "First", date: "2026-12-01T08:00:00Z"), S.app(S.host, notes: "Host", date: nil),
+        ])
+        let baseline = S.baseline(first, host: S.host)
+        #expect(baseline.apps[S.host] == nil)
+        #expect(
+            baseline.releases?[1] == .init(version: "1.0", versionDate: "2026-12-01T08:00:00Z", releaseNotes: "First"))
+        #expect(baseline.releases?[S.host]?.releaseNotes == "Host")
+        // A roster read without its raw body tells no release: the same version keeps the one kept.
+        let (_, same) = HistoryDiff.compare(
+            S.roster([S.app(1), S.app(S.host)], at: 1), with: baseline, hostTrackId: S.host)
+        #expect(same.releases == baseline.releases)
+        // A new version without details has none: the old version's notes are not shown for it.
+        let (_, newer) = HistoryDiff.compare(
+            S.roster([S.app(1, version: "2.0"), S.app(S.host)], at: 2), with: baseline, hostTrackId: S.host)
+        #expect(newer.releases?[1] == nil && newer.releases?[S.host]?.releaseNotes == "Host")
+    }
 }

@@ -90,6 +90,32 @@ struct HistoryUntrustedTests {
         #expect(next.baseline == .started && next.entries.isEmpty)
     }
 
+    @Test(
+        "a planted baseline release is checked on read: notes cut to 4 KiB, a date not RFC 3339 or over a day ahead dropped"
+    )
+    func plantedRelease() throws {
+        let scratch = try Scratch()
+        let store = HistoryStore(directory: scratch.root)
+        _ = store.record(S.roster([S.app(1), S.app(2), S.app(3)]), for: Self.key, hostTrackId: nil, keep: 100)
+        let data = try Data(contentsOf: URL(fileURLWithPath: scratch.baseline))
+        var baseline = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        baseline["releases"] = [
+            "1": [
+                "version": "1.0", "versionDate": "9999-12-31T00:00:00Z",
+                "releaseNotes": String(repeating: "é", count: 5000),
+            ],
+            "2": ["version": "1.0", "versionDate": "2026-02-30T00:00:00Z"],
+            "3": ["version": "1.0", "versionDate": "2026-02-03T00:00:00Z", "releaseNotes": "Fine"],
+        ]
+        try JSONSerialization.data(withJSONObject: baseline).write(to: URL(fileURLWithPath: scratch.baseline))
+        let releases = try store.read(Self.key, keep: 100).get().releases
+        #expect(releases[1]?.versionDate == nil)
+        #expect((releases[1]?.releaseNotes?.utf8.count ?? .max) <= ReleaseNotes.maximumBytes)
+        #expect(releases[1]?.releaseNotes?.hasSuffix("…") == true)
+        #expect(releases[2]?.versionDate == nil)
+        #expect(releases[3] == .init(version: "1.0", versionDate: "2026-02-03T00:00:00Z", releaseNotes: "Fine"))
+    }
+
     @Test("entries whose store or icon URL fails §5 (javascript:, data:, a foreign host) are never read back")
     func hostileURLs() throws {
         let (_, store) = try Self.planted(

@@ -59,7 +59,11 @@ extension Exporter {
         index.forget(paths: index.files.filter { !Self.isRegularFile(tree + $0) })
         state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
         let requests = LockedBox<[IconFetcher.Request]>([])
-        for roster in plan.rosters { _ = Self.filling(roster, sizes: sizes, from: index, requests: requests) }
+        for roster in plan.rosters {
+            let filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
+            // The site's pages show the host app too (SPEC §18): its icons are asked for with the documents'.
+            if case .latest(let apps, _) = filled.content { _ = filled.siteApps?(apps) }
+        }
         let asked = requests.withLock { $0 }
         let lacking = asked.filter { index[$0.key] == nil }
         guard !lacking.isEmpty else { return Set(asked.map(\.key)) }
@@ -118,8 +122,8 @@ extension Exporter {
     }
 
     /// `roster` with each app's icons at `sizes` taken from `index`, adding a request for every (app, size) to
-    /// `requests` as its apps are built (the caller keeps only those the index lacks). An app whose artwork URL
-    /// cannot be sized gets none.
+    /// `requests` as its apps are built (the caller keeps only those the index lacks) — its site's apps too, the host
+    /// app among them. An app whose artwork URL cannot be sized gets none.
     static func filling(
         _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: LockedBox<[IconFetcher.Request]>
     ) -> ExportRoster {
@@ -149,6 +153,8 @@ extension Exporter {
         case .deferred(let now, let apps): filled.content = .deferred(now: now, apps: { fill(apps()) })
         case .keepLastGood, .absent: break
         }
+        // The site's apps add the host app, whose icon no document lists: filled and asked for the same way.
+        if let site = roster.siteApps { filled.siteApps = { @Sendable apps in fill(site(apps)) } }
         return filled
     }
 }

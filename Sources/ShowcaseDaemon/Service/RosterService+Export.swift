@@ -123,6 +123,7 @@ extension RosterService {
             if let history {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
                 exported.changesSince = history.baselineAt
+                exported.releases = history.releases
             }
             if snapshot.configuration.export?.site != nil { exported.siteApps = Self.withHost(view) }
             return exported
@@ -137,13 +138,13 @@ extension RosterService {
             return ExportRoster(
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ServedState(answer), fetchedAt: nil, error: error,
-                content: .keepLastGood(revision: nil))
+                content: .keepLastGood(revision: nil), hostAppId: identity?.trackId ?? host.appID)
         }
     }
 
     /// The site's apps of a roster (SPEC §18, "no host is excluded here"): the documents' apps, with the host app
-    /// itself where the overlay's order puts it (its store link attributed for the site; no mirrored icon, since no
-    /// document lists it).
+    /// itself where the overlay's order puts it (its store link attributed for the site; its icons mirrored with the
+    /// documents' apps', ``Exporter/filling(_:sizes:from:requests:)``).
     private static func withHost(_ view: @escaping @Sendable (Platform) -> RosterView)
         -> @Sendable ([Platform: [ExportedApp]]) -> [Platform: [ExportedApp]]
     {

@@ -60,6 +60,8 @@ public struct ExportRoster: Sendable {
     /// When the history's baseline was taken: an empty feed's `updated`, stable while nothing changes; nil when
     /// there is none yet (the feed then uses the document's revision time).
     public var changesSince: Date?
+    /// Each app's current release (date and notes) as the history's baseline keeps it: the site's "What's new".
+    public var releases: [Int: HistoryBaseline.Release] = [:]
     /// The words its rendered files write themselves (feed titles and summaries, a row's accessible name), in the
     /// roster's language: the built-in table under the host's overlay `labels` (SPEC §19).
     public var labels: Labels = .builtIn

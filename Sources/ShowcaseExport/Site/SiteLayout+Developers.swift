@@ -16,6 +16,7 @@ extension SiteLayout {
                 if seen.insert(app.resolved.id).inserted { shown.mac.append(app) }
             }
             shown.changes += rosters[index].changes
+            shown.releases.merge(rosters[index].releases) { first, _ in first }
         }
         return shown
     }

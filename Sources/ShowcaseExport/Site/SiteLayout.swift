@@ -8,8 +8,9 @@ import ShowcaseCore
 /// building its apps; the others are built once here and kept for rendering. An edition with a roster that keeps its
 /// last good files (in a diagnostic, unavailable, or warming after a start) is frozen — its pages stay as they are on
 /// disk, and the pages listed for it in the manifest count as existing — when that roster showed apps when last seen
-/// current, or is warming with nothing known of it (a daemon that just started); a roster never seen with apps (a
-/// host the storefront does not sell) shows nothing and freezes nothing.
+/// current, or with nothing known of it (a daemon that just started, a `--once` run) is warming or has its host app's
+/// page listed in the manifest (the host has a page wherever its roster showed apps); a roster never seen with apps
+/// (a host the storefront does not sell) shows nothing and freezes nothing.
 struct SiteLayout {
     /// One developer of an edition: every roster of its artist there, in `hosts` order.
     struct Developer {
@@ -63,7 +64,14 @@ struct SiteLayout {
             facts.append(learn(index, memory: memory))
             if case .keepLastGood = roster.content {
                 let known = memory.facts[Self.key(of: roster)]
-                if known.map({ !$0.ids.isEmpty }) ?? (roster.state == .warming) { editions[slot].frozen = true }
+                // Nothing remembered (a new process: `--once`, a restart): the host app's own page, listed in the
+                // manifest, says the roster showed apps here when last current.
+                let listedHost = roster.hostAppId.map {
+                    listed.contains(SitePage(kind: .app($0), edition: edition).file)
+                }
+                if known.map({ !$0.ids.isEmpty }) ?? (roster.state == .warming || listedHost == true) {
+                    editions[slot].frozen = true
+                }
             }
             if let known = facts[index] { add(index, known, to: &editions[slot]) }
         }

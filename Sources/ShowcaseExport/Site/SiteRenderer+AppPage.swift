@@ -35,7 +35,7 @@ extension SiteRenderer {
             HTMLText.markup("</a>", into: &main)
         }
         HTMLText.markup("</p>\n", into: &main)
-        whatsNew(app, changes: developer.changes, page: page, into: &main)
+        whatsNew(app, changes: developer.changes, release: developer.releases[app.resolved.id], page: page, into: &main)
         pageLinks(app, page: page, into: &main)
         let others = developer.apps.filter { $0.resolved.id != app.resolved.id }
         if !others.isEmpty {
@@ -55,8 +55,12 @@ extension SiteRenderer {
     }
 
     /// "What's new": the current version with its date and notes (from the history's entry for it, when there is
-    /// one), then the earlier versions the history recorded, newest first.
-    private func whatsNew(_ app: ExportedApp, changes: [HistoryEntry], page: SitePage, into main: inout [UInt8]) {
+    /// one, else from the current `release` the baseline keeps), then the earlier versions the history recorded,
+    /// newest first.
+    private func whatsNew(
+        _ app: ExportedApp, changes: [HistoryEntry], release: HistoryBaseline.Release?, page: SitePage,
+        into main: inout [UInt8]
+    ) {
         let updates = changes.filter {
             $0.kind == .updated && $0.id == app.resolved.id && $0.platform == app.resolved.app.platform
                 && $0.version != nil
@@ -66,25 +70,34 @@ extension SiteRenderer {
         guard current != nil || !updates.isEmpty else { return }
         HTMLText.element("<h2>", label(.whatsNew, page), close: "</h2>\n", into: &main)
         if let current {
-            version(current, entry: updates.first { $0.version == current }, page: page, into: &main)
+            if let entry = updates.first(where: { $0.version == current }) {
+                version(current, date: entry.versionDate, notes: entry.releaseNotes, page: page, into: &main)
+            } else {
+                let shown = release?.version == current ? release : nil
+                version(current, date: shown?.versionDate, notes: shown?.releaseNotes, page: page, into: &main)
+            }
         }
         let earlier = updates.filter { $0.version != current }
         guard !earlier.isEmpty else { return }
         HTMLText.element("<h2>", label(.earlierVersions, page), close: "</h2>\n", into: &main)
-        for entry in earlier { version(entry.version ?? "", entry: entry, page: page, into: &main) }
+        for entry in earlier {
+            version(entry.version ?? "", date: entry.versionDate, notes: entry.releaseNotes, page: page, into: &main)
+        }
     }
 
     /// One version: its heading, date and release notes.
-    private func version(_ number: String, entry: HistoryEntry?, page: SitePage, into main: inout [UInt8]) {
+    private func version(
+        _ number: String, date: String?, notes: String?, page: SitePage, into main: inout [UInt8]
+    ) {
         HTMLText.markup("<h3>", into: &main)
         isolated(.version, page, "version", number, into: &main)
         HTMLText.markup("</h3>\n", into: &main)
-        if let date = entry?.versionDate.map({ String($0.prefix(10)) }), Self.isDate(date) {
+        if let date = date.map({ String($0.prefix(10)) }), Self.isDate(date) {
             HTMLText.markup("<p class=\"showcase-secondary\"><time", into: &main)
             HTMLText.attribute("datetime", date, into: &main)
             HTMLText.element(">", date, close: "</time></p>\n", into: &main)
         }
-        if let notes = entry?.releaseNotes, notes.contains(where: { !$0.isWhitespace }) {
+        if let notes, notes.contains(where: { !$0.isWhitespace }) {
             HTMLText.element("<p class=\"showcase-notes\" dir=\"auto\">", notes, close: "</p>\n", into: &main)
         }
     }

@@ -16,6 +16,8 @@ struct SiteRenderer {
         var mac: [ExportedApp] = []
         /// Its rosters' change history there, as the overlay shows it.
         var changes: [HistoryEntry] = []
+        /// Its apps' current releases, by trackId.
+        var releases: [Int: HistoryBaseline.Release] = [:]
 
         /// Every app, iOS first.
         var apps: [ExportedApp] { ios + mac }

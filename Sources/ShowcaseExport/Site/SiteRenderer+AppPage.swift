@@ -12,7 +12,7 @@ extension SiteRenderer {
         HTMLText.attribute(
             "href", page.link(to: SitePage(kind: .developer, edition: page.edition).directory), into: &main)
         HTMLText.markup(">", into: &main)
-        HTMLText.escaped(label(.allApps, page, ["developer": developer.name]), into: &main)
+        isolated(.allApps, page, "developer", developer.name, into: &main)
         HTMLText.markup("</a></p>\n<div class=\"showcase-hero\">", into: &main)
         if let icon = heroIcon(of: app) {
             HTMLText.markup("<img", into: &main)
@@ -39,8 +39,9 @@ extension SiteRenderer {
         pageLinks(app, page: page, into: &main)
         let others = developer.apps.filter { $0.resolved.id != app.resolved.id }
         if !others.isEmpty {
-            HTMLText.element(
-                "<h2><bdi>", label(.moreFrom, page, ["developer": developer.name]), close: "</bdi></h2>\n", into: &main)
+            HTMLText.markup("<h2>", into: &main)
+            isolated(.moreFrom, page, "developer", developer.name, into: &main)
+            HTMLText.markup("</h2>\n", into: &main)
             for platform in Platform.allCases {
                 let apps = others.filter { $0.resolved.app.platform == platform }
                 list(apps, platform: platform, host: developer.host, from: page, into: &main)
@@ -76,10 +77,7 @@ extension SiteRenderer {
     /// One version: its heading, date and release notes.
     private func version(_ number: String, entry: HistoryEntry?, page: SitePage, into main: inout [UInt8]) {
         HTMLText.markup("<h3>", into: &main)
-        let parts = label(.version, page).split(separator: "{version}", omittingEmptySubsequences: false)
-        HTMLText.escaped(String(parts.first ?? ""), into: &main)
-        HTMLText.element("<bdi>", number, close: "</bdi>", into: &main)
-        HTMLText.escaped(parts.dropFirst().joined(separator: ""), into: &main)
+        isolated(.version, page, "version", number, into: &main)
         HTMLText.markup("</h3>\n", into: &main)
         if let date = entry?.versionDate.map({ String($0.prefix(10)) }), Self.isDate(date) {
             HTMLText.markup("<p class=\"showcase-secondary\"><time", into: &main)

@@ -40,11 +40,28 @@ struct SiteRenderer {
         frame.labels.text(key, language: page.edition.tag, values)
     }
 
+    /// Appends `key`'s text with `placeholder` filled by `value` in an isolate of its own (`<bdi>`), so a name from
+    /// upstream cannot reorder the words around it; the rest escaped.
+    func isolated(_ key: LabelKey, _ page: SitePage, _ placeholder: String, _ value: String, into text: inout [UInt8]) {
+        // NUL: no label can hold it (the overlay's are refused with control characters, the table has none).
+        let parts = label(key, page, [placeholder: "\u{0}"]).split(separator: "\u{0}", omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { HTMLText.element("<bdi>", value, close: "</bdi>", into: &text) }
+            HTMLText.escaped(String(part), into: &text)
+        }
+    }
+
     /// The developer page: one section per developer, iOS then Mac, each list in the §14 markup with its `ItemList`.
     func developerPage(_ page: SitePage, in editions: [SiteEdition], developers: [Developer]) -> [UInt8] {
         let title = settings.title ?? label(.appsBy, page, ["developer": developers.first?.name ?? ""])
         var main: [UInt8] = []
-        HTMLText.element("<h1><bdi>", title, close: "</bdi></h1>\n", into: &main)
+        if let title = settings.title {
+            HTMLText.element("<h1><bdi>", title, close: "</bdi></h1>\n", into: &main)
+        } else {
+            HTMLText.markup("<h1>", into: &main)
+            isolated(.appsBy, page, "developer", developers.first?.name ?? "", into: &main)
+            HTMLText.markup("</h1>\n", into: &main)
+        }
         for developer in developers where !developer.apps.isEmpty {
             HTMLText.element("<section>\n<h2><bdi>", developer.name, close: "</bdi></h2>\n", into: &main)
             for (platform, apps, heading) in [

@@ -109,7 +109,7 @@ struct SiteWriterTests {
         #expect(page.contains("<time datetime=\"2026-11-01\">2026-11-01</time>"))
         #expect(page.contains("Moon phases."))
         #expect(page.contains("<h2>Earlier versions</h2>\n<h3>Version <bdi>2.0</bdi></h3>"))
-        #expect(page.contains("<h2><bdi>More from Quiet Harbor Labs</bdi></h2>"))
+        #expect(page.contains("<h2>More from <bdi>Quiet Harbor Labs</bdi></h2>"))
         #expect(page.contains("href=\"../../us/1641000202/\" aria-label=\"ChartTable, Mac App Store\""))
         #expect(page.contains("\"@type\":\"SoftwareApplication\",\"name\":\"Lanternlight\""))
         #expect(!page.contains("<script>") && !page.contains("<script src"))
@@ -329,5 +329,22 @@ extension SiteWriterTests {
         #expect(report.succeeded, "\(report.errors)")
         #expect(directory.files().filter { $0.hasPrefix("site/") } == ["site/robots.txt"])
         #expect(directory.exists("v1/index.json"))
+    }
+}
+
+extension SiteWriterTests {
+    @Test("a page in a right-to-left language says so on <html>; upstream text sits in isolates")
+    func rightToLeft() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let sa = try Storefront(parsing: "sa")
+        let rosters = [SiteSamples.roster(SiteSamples.harbor, sa, apps: SiteSamples.harborApps())]
+        _ = SiteSamples.writer(directory).export(rosters, remembering: &memory)
+        let page = try SiteSamples.page(directory, "sa/1641000103/index.html")
+        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"ar-SA\" dir=\"rtl\">"))
+        #expect(page.contains("<h1><bdi>Lanternlight</bdi></h1>"))
+        #expect(page.contains("<p class=\"showcase-secondary\" dir=\"auto\">Tides, lit</p>"))
+        let us = try SiteSamples.page(directory, "sa/index.html")
+        #expect(us.contains("<meta property=\"og:locale\" content=\"ar_SA\">"))
     }
 }

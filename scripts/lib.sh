@@ -184,22 +184,13 @@ EOF_SSI
 }
 
 serve_site() { # SITE: nginx (start_nginx: unprivileged) serving a copy of SITE at / with SSI and its export tree,
-    #            SITE/showcase, at /showcase/ by etc/nginx/showcase.conf, its static site (export.site) at
-    #            /showcase/site/ as HTML, CSS and XML (the export's location answers JSON). A copy in a shared_dir,
-    #            because SITE may lie in a checkout nobody may enter. Sets served (the copy: stop_site removes it),
-    #            nginx_pid, port and base.
+    #            SITE/showcase, at /showcase/ by etc/nginx/showcase.conf (its static site, export.site, at
+    #            /showcase/site/). A copy in a shared_dir, because SITE may lie in a checkout nobody may enter. Sets
+    #            served (the copy: stop_site removes it), nginx_pid, port and base.
     served=$(shared_dir site)
     cp -R "$1" "$served/site"
     chmod -R a+rX "$served/site"
-    start_nginx "$served/nginx" "$served/site/showcase" "        location / { root $served/site; ssi on; }
-        location /showcase/site/ {
-            alias $served/site/showcase/site/;
-            types { text/html html; text/css css; application/xml xml; }
-            charset utf-8;
-            charset_types text/css application/xml;
-            gzip_static on;
-            location ~ /\\. { return 404; }
-        }"
+    start_nginx "$served/nginx" "$served/site/showcase" "        location / { root $served/site; ssi on; }"
 }
 
 stop_site() { # stops serve_site's nginx and removes its copy

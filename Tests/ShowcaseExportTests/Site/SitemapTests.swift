@@ -42,4 +42,31 @@ struct SitemapTests {
             entries(3, alternates: 5), indexModified: Date())
         #expect(split.map(\.name) == ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"])
     }
+
+    @Test("with nothing changed the sitemap is not built again: its files, as the last pass left them, are kept")
+    func notBuiltAgain() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        clock.settleEverything()
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        // Bytes the memory takes for the last pass's own: a pass that built the sitemap would put its own back.
+        let planted = Data("<urlset/>\n".utf8)
+        let path = directory.file("site/sitemap.xml")
+        #expect(FileManager.default.createFile(atPath: path, contents: planted))
+        var info = stat()
+        #expect(lstat(path, &info) == 0)
+        memory.site.files["sitemap.xml"]?.identity = FileIdentity(info)
+        memory.site.files["sitemap.xml"]?.digest = ContentDigest(planted)
+        let again = writer.export(SiteSamples.rosters(), remembering: &memory)
+        #expect(again.written == 0)
+        #expect(try directory.read("site/sitemap.xml") == planted)
+        // A page that changes makes it built again.
+        var rosters = SiteSamples.rosters()
+        rosters.removeLast()
+        _ = writer.export(rosters, remembering: &memory)
+        #expect(try SiteSamples.page(directory, "sitemap.xml").contains("<urlset xmlns="))
+    }
 }

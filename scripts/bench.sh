@@ -26,7 +26,7 @@ STOREFRONTS_V=("${STOREFRONTS_S[@]}" br mx kr cn in ru se no dk fi ch at be pt p
 FANOUT_SUBSCRIBERS=${BENCH_SUBSCRIBERS:-1000}    # Watch fan-out: subscribers on one storefront
 DEVELOPERS=${BENCH_DEVELOPERS:-20}               # the scale row: developers (one host each) × every storefront
 SCALE_ROUNDS=${BENCH_SCALE_ROUNDS:-3}            # starts of the 20-developer daemon
-SITE_TIMEOUT=${BENCH_SITE_TIMEOUT:-600}          # seconds for each export pass of the site row
+SITE_TIMEOUT=${BENCH_SITE_TIMEOUT:-600}          # seconds for each export pass of the site row (else: not measured)
 HOSTS_H=3                                       # hosts of the one bench developer (H = 3)
 ROSTER_APPS=31                                  # the host hides itself: 30 apps in the reply
 TEMPLATE=Fixtures/lookup/roster-1641000001-us.json
@@ -327,23 +327,30 @@ site_twenty() {
         S20_PID=$!
         PIDS+=("$S20_PID")
         wait_socket "$WORK/s20.sock" || { log "showcased did not answer; see $WORK/daemon-site20.log"; exit 1; }
-        # The first pass renders every page (20 × 173 × 30 app pages); the row times the reload after it.
-        "$BENCH" call --socket "$WORK/s20.sock" --call '{"method":"io.showcase.Admin.Export"}' \
-            --timeout "$SITE_TIMEOUT" >/dev/null 2>&1 || true
-        log "site: first pass $(((($(date +%s%N) - started)) / 1000000)) ms; $(find "$WORK/export-site20/site" -name index.html 2>/dev/null | wc -l) pages; showcased RSS $(ps -o rss= -p "$S20_PID") KiB"
-        "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/s20.sock" --export-dir "$WORK/export-site20" \
-            --overlay "$WORK/overlay-site20.yaml" --app-id 1650000102 --tagline bench-site-marker \
-            --timeout "$SITE_TIMEOUT" --site --label site-reload-20 | record \
-            || skip site-20 "not measured (the reload did not finish within ${SITE_TIMEOUT} s; see daemon-site20.log)"
-        kill "$S20_PID" 2>/dev/null || true
-        # The reload's pass is the last one that wrote: its log line counts the site pages it rendered and reused.
-        counts=$(grep -o '[0-9]* site pages rendered, [0-9]* reused' "$WORK/daemon-site20.log" | tail -1)
-        if [ -n "$counts" ]; then
-            echo "{\"label\": \"site-rendered-20\", \"pagesRendered\": $(echo "$counts" | awk '{print $1}'), \"pagesReused\": $(echo "$counts" | awk '{print $5}'), \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}" \
-                | record
+        # The first pass renders every page (20 × 173 × 30 app pages); the row times the reload after it. A daemon
+        # still in a pass finishes it before it heeds SIGTERM, so the row's daemon is killed outright.
+        if "$BENCH" call --socket "$WORK/s20.sock" --call '{"method":"io.showcase.Admin.Export"}' \
+            --timeout "$SITE_TIMEOUT" >/dev/null 2>&1; then
+            log "site: first pass $(((($(date +%s%N) - started)) / 1000000)) ms; $(find "$WORK/export-site20/site" -name index.html | wc -l) pages; showcased RSS $(ps -o rss= -p "$S20_PID") KiB"
+            if "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/s20.sock" --export-dir "$WORK/export-site20" \
+                --overlay "$WORK/overlay-site20.yaml" --app-id 1650000102 --tagline bench-site-marker \
+                --timeout "$SITE_TIMEOUT" --site --label site-reload-20 >"$WORK/site-reload-20.json"; then
+                record <"$WORK/site-reload-20.json"
+                # The reload's pass is the last one that wrote: its log line counts the pages it rendered and reused.
+                counts=$(grep -o '[0-9]* site pages rendered, [0-9]* reused' "$WORK/daemon-site20.log" | tail -1)
+                if [ -n "$counts" ]; then
+                    echo "{\"label\": \"site-rendered-20\", \"pagesRendered\": $(echo "$counts" | awk '{print $1}'), \"pagesReused\": $(echo "$counts" | awk '{print $5}'), \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}" \
+                        | record
+                else
+                    skip site-20 "not measured (the daemon logged no site page counts; see daemon-site20.log)"
+                fi
+            else
+                skip site-20 "not measured (the reload's pass did not end within ${SITE_TIMEOUT} s)"
+            fi
         else
-            skip site-20 "not measured (the daemon logged no site page counts; see daemon-site20.log)"
+            skip site-20 "not measured (the first pass did not end within ${SITE_TIMEOUT} s; showcased RSS $(ps -o rss= -p "$S20_PID" | tr -d ' ') KiB)"
         fi
+        kill -KILL "$S20_PID" 2>/dev/null || true
         rm -rf "$WORK/cache-site20" "$WORK/export-site20"
     else
         skip site-20 "not measured (export not available)"

@@ -11,8 +11,8 @@
 # BENCH_THREADS client threads (1), BENCH_PIN (1: client on CPU 0, servers on CPU 1, so every round gets
 # the same placement instead of the scheduler's coin toss), BENCH_KEEP=1 keeps the work directory,
 # BENCH_ONLY=once runs only the `showcased --once` row; BENCH_ONLY=export20 only the twenty-developer export
-# row; BENCH_ONLY=icons only the icon row; BENCH_ONLY=history only the change-history row; BENCH_ONLY=binaries
-# only the binary sizes and startup.
+# row; BENCH_ONLY=site20 only the twenty-developer site row; BENCH_ONLY=icons only the icon row;
+# BENCH_ONLY=history only the change-history row; BENCH_ONLY=binaries only the binary sizes and startup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,7 @@ STOREFRONTS_V=("${STOREFRONTS_S[@]}" br mx kr cn in ru se no dk fi ch at be pt p
 FANOUT_SUBSCRIBERS=${BENCH_SUBSCRIBERS:-1000}    # Watch fan-out: subscribers on one storefront
 DEVELOPERS=${BENCH_DEVELOPERS:-20}               # the scale row: developers (one host each) × every storefront
 SCALE_ROUNDS=${BENCH_SCALE_ROUNDS:-3}            # starts of the 20-developer daemon
+SITE_TIMEOUT=${BENCH_SITE_TIMEOUT:-600}          # seconds for each export pass of the site row (else: not measured)
 HOSTS_H=3                                       # hosts of the one bench developer (H = 3)
 ROSTER_APPS=31                                  # the host hides itself: 30 apps in the reply
 TEMPLATE=Fixtures/lookup/roster-1641000001-us.json
@@ -302,6 +303,60 @@ PY
     fi
 }
 
+# --- the site on (SPEC §18) over twenty developers: one developer's tagline re-renders only the pages showing it -----
+# The twenty-developer setup (30 apps a roster, one host each) with export.site and the JSON documents only (no
+# fragments, feeds or icons: the row is the site's). The tagline is in developer 0's own overlay; every storefront's
+# developer page lists every developer's apps, so all of those change, as do developer 0's app pages (the app's own
+# and the "More from" lists of the others); the 19 other developers' app pages must keep inode and mtime, and the
+# daemon's log line for the reload's pass ("N site pages rendered, M reused") must count no more pages than change.
+# `BENCH_ONLY=site20 scripts/bench.sh` builds, runs this row alone and prints the table.
+site_twenty() {
+    if [ "$DAEMON_REAL" = 1 ] && "$BIN/showcasectl" --help 2>&1 | grep -qE '^ +export '; then
+        log "site: $DEVELOPERS developers × every storefront × 30 apps with export.site, then one developer's tagline"
+        generated=$("$BENCH" gen-cache --template "$TEMPLATE" --dir "$WORK/cache-site20" --storefronts all --apps 30 \
+            --hosts 1 --developers "$DEVELOPERS" --hosts-file "$WORK/hosts-site20.txt" --label gen-cache-site20)
+        echo "$generated" | record
+        printf 'order: []\n' >"$WORK/overlay-site20.yaml"
+        write_config "$WORK/showcase-site20.yaml" "$WORK/cache-site20" "$WORK/s20.sock" \
+            "${REPLAY:-http://127.0.0.1:9}/lookup" all 0 "{}" "$WORK/hosts-site20.txt"
+        sed -i "0,/^  - bundle_id: .*/s//&\n    overlay: overlay-site20.yaml/" "$WORK/showcase-site20.yaml"
+        echo "export: {directory: \"$WORK/export-site20\", gzip: true, site: {url: \"https://example.com/apps/\"}}" \
+            >>"$WORK/showcase-site20.yaml"
+        started=$(date +%s%N)
+        "${SERVER_PIN[@]}" "$BIN/showcased" --config "$WORK/showcase-site20.yaml" >"$WORK/daemon-site20.log" 2>&1 &
+        S20_PID=$!
+        PIDS+=("$S20_PID")
+        wait_socket "$WORK/s20.sock" || { log "showcased did not answer; see $WORK/daemon-site20.log"; exit 1; }
+        # The first pass renders every page (20 × 173 × 30 app pages); the row times the reload after it. A daemon
+        # still in a pass finishes it before it heeds SIGTERM, so the row's daemon is killed outright.
+        if "$BENCH" call --socket "$WORK/s20.sock" --call '{"method":"io.showcase.Admin.Export"}' \
+            --timeout "$SITE_TIMEOUT" >/dev/null 2>&1; then
+            log "site: first pass $(((($(date +%s%N) - started)) / 1000000)) ms; $(find "$WORK/export-site20/site" -name index.html | wc -l) pages; showcased RSS $(ps -o rss= -p "$S20_PID") KiB"
+            if "${CLIENT_PIN[@]}" "$BENCH" export-reload --socket "$WORK/s20.sock" --export-dir "$WORK/export-site20" \
+                --overlay "$WORK/overlay-site20.yaml" --app-id 1650000102 --tagline bench-site-marker \
+                --timeout "$SITE_TIMEOUT" --site --label site-reload-20 >"$WORK/site-reload-20.json"; then
+                record <"$WORK/site-reload-20.json"
+                # The reload's pass is the last one that wrote: its log line counts the pages it rendered and reused.
+                counts=$(grep -o '[0-9]* site pages rendered, [0-9]* reused' "$WORK/daemon-site20.log" | tail -1)
+                if [ -n "$counts" ]; then
+                    echo "{\"label\": \"site-rendered-20\", \"pagesRendered\": $(echo "$counts" | awk '{print $1}'), \"pagesReused\": $(echo "$counts" | awk '{print $5}'), \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}" \
+                        | record
+                else
+                    skip site-20 "not measured (the daemon logged no site page counts; see daemon-site20.log)"
+                fi
+            else
+                skip site-20 "not measured (the reload's pass did not end within ${SITE_TIMEOUT} s)"
+            fi
+        else
+            skip site-20 "not measured (the first pass did not end within ${SITE_TIMEOUT} s; showcased RSS $(ps -o rss= -p "$S20_PID" | tr -d ' ') KiB)"
+        fi
+        kill -KILL "$S20_PID" 2>/dev/null || true
+        rm -rf "$WORK/cache-site20" "$WORK/export-site20"
+    else
+        skip site-20 "not measured (export not available)"
+    fi
+}
+
 # --- showcased --once, cold: exactly S + H upstream requests; wall time ≤ (S + H) / rate + 5 s -------------
 # A static site's CI run (SPEC §17) on an empty cache, S storefronts and H hosts of one developer, at the
 # configuration's rate limit (100/s: the row runs in well under a second plus the process's own time). Timed from
@@ -326,6 +381,12 @@ if [ "$DAEMON_REAL" = 1 ] && [ "$REPLAY_REAL" = 1 ] && [ -d "$WORK/lookup" ] \
         --label once-upstream | record
 else
     skip once "showcased --once not available"
+fi
+if [ "${BENCH_ONLY:-}" = site20 ]; then
+    site_twenty
+    echo
+    "$BENCH" report --results "$RESULTS" --json .build/bench.json
+    exit 0
 fi
 if [ "${BENCH_ONLY:-}" = export20 ]; then
     export_twenty
@@ -595,6 +656,7 @@ fi
 
 run_icons
 export_twenty
+site_twenty
 
 echo
 "$BENCH" report --results "$RESULTS" --json .build/bench.json

@@ -2,7 +2,8 @@
 # The first hour from any checkout (SPEC §17, issue #34), run by `make test` (check-demo-anywhere). As root, in a
 # copy of this checkout inside a folder only root may enter (as /root is on Debian):
 #   1. the demo (scripts/demo.sh, not interactive) exits 0, shows Canada's French names, the change a refresh
-#      records (showcasectl changes), the French Atom feed with its entry, and ends with its URLs, which answered;
+#      records (showcasectl changes), the French Atom feed with its entry, and ends with its URLs (the widget, the
+#      SSI page and the site's US developer page), which answered;
 #   2. `make try` with the demo's own configuration (scripts/try.sh) exits 0 and its URLs answered; the file is
 #      left as it was;
 #   3. `make try` with a host the fixtures do not know exits 65, naming it and the bundle ids they know;
@@ -52,6 +53,8 @@ tail -n 20 "$private/demo.out" | grep -Eq '^  widget page: +http://127\.0\.0\.1:
     || { tail -n 20 "$private/demo.out" >&2; fail "the demo does not end with the widget page's URL"; }
 tail -n 20 "$private/demo.out" | grep -Eq '^  SSI page \(no script\): +http://127\.0\.0\.1:[0-9]+/ssi\.html$' \
     || fail "the demo does not end with the SSI page's URL"
+tail -n 20 "$private/demo.out" | grep -Eq '^  site: +http://127\.0\.0\.1:[0-9]+/showcase/site/us/index\.html ' \
+    || fail "the demo does not end with the site's URL"
 ok "the demo exits 0 as root in a private folder: French names, Windrose 2.1.0 in showcasectl changes and the French feed, its URLs answered"
 
 # 2. make try with the demo's configuration.

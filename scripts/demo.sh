@@ -149,6 +149,11 @@ echo "  … (the rest of the apps)"
 step "the French Atom feed of Canada's iOS apps (export.feed): one entry, Windrose's update, in French"
 show sed -n '1,40p' "$site/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.atom"
 
+step "the static site beside it (export.site, SPEC §18): a developer page per storefront and language, a page per app"
+printf '%s$ find %s/site/us -name index.html | sort%s\n' "$bold" "$site/showcase" "$plain"
+find "$site/showcase/site/us" -name index.html -printf 'us/%P\n' | sort | sed 's/^/  /'
+echo "  … and the same for de, jp, ca and ca/fr; with sitemap.xml and showcase.css"
+
 step "stop: SIGTERM finishes in-flight replies and cache writes, then exits 0"
 kill -TERM "$daemon_pid"
 status=0
@@ -165,11 +170,14 @@ echo "  … (one <li> per app, then the JSON-LD)"
 if command -v nginx >/dev/null; then
     serve_site "$site"
     answers "$base/index.html?storefront=de" "$base/ssi.html" "$base/index.html?storefront=ca" \
-        "$base/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.json"
-    step "nginx serves the export, the widget and a page including the fragment (a copy of $site)"
+        "$base/showcase/v1/com.quietharbor.TideLog/ca/fr/ios.json" "$base/showcase/site/us/index.html" \
+        "$base/showcase/site/us/1641000101/" "$base/showcase/site/us/1641000101/support/" \
+        "$base/showcase/site/showcase.css" "$base/showcase/site/sitemap.xml"
+    step "nginx serves the export, the widget, a page including the fragment and the site (a copy of $site)"
     echo "  widget page:           $base/index.html?storefront=de"
     echo "  in Canada:             $base/index.html?storefront=ca   (a browser set to French gets the French list)"
     echo "  SSI page (no script):  $base/ssi.html"
+    echo "  site:                  $base/showcase/site/us/index.html   (links, the storefront switcher, support pages)"
     serve_until_interrupted
 else
     step "see what a website shows: serve the widget and the export (they stay in $site)"

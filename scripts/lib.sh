@@ -184,9 +184,9 @@ EOF_SSI
 }
 
 serve_site() { # SITE: nginx (start_nginx: unprivileged) serving a copy of SITE at / with SSI and its export tree,
-    #            SITE/showcase, at /showcase/ by etc/nginx/showcase.conf. A copy in a shared_dir, because SITE may
-    #            lie in a checkout nobody may enter. Sets served (the copy: stop_site removes it), nginx_pid, port
-    #            and base.
+    #            SITE/showcase, at /showcase/ by etc/nginx/showcase.conf (its static site, export.site, at
+    #            /showcase/site/). A copy in a shared_dir, because SITE may lie in a checkout nobody may enter. Sets
+    #            served (the copy: stop_site removes it), nginx_pid, port and base.
     served=$(shared_dir site)
     cp -R "$1" "$served/site"
     chmod -R a+rX "$served/site"

@@ -30,6 +30,9 @@ struct SiteMemory: Sendable {
     var facts: [String: Facts] = [:]
     /// By path under `site/`.
     var files: [String: File] = [:]
+    /// The sitemap files the last pass left (`sitemap.xml` first) and the hash of what they were built from
+    /// (``SiteWriter/sitemapInputs(_:layout:pass:)``).
+    var sitemap: (inputs: Int, names: [String])?
 
     /// An empty memory: the next pass renders every page.
     init() {}

@@ -32,6 +32,39 @@ extension SiteWriter {
         }
     }
 
+    /// What the sitemap files are built from, hashed: each page's file and mtime (its `lastmod`), the editions each
+    /// kind of page exists in (its alternates), the site's URL, the limits and gzip.
+    func sitemapInputs(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> Int {
+        var hasher = Hasher()
+        hasher.combine(settings.url)
+        hasher.combine(sitemapLimit)
+        hasher.combine(pass.gzip)
+        hasher.combine(layout.editions.map(\.edition))
+        var kinds = Set<SitePageKind>()
+        for page in pages {
+            hasher.combine(page.file)
+            hasher.combine(pass.files.identity(of: page.file)?.modified)
+            if kinds.insert(page.kind).inserted {
+                hasher.combine(page.kind)
+                hasher.combine(layout.existence[page.kind] ?? [])
+            }
+        }
+        return hasher.finalize()
+    }
+
+    /// The sitemap files `names` (and their `.gz`) when each still holds what the last pass left, with the memory
+    /// brought up to date; nil when one does not.
+    func stillHold(_ names: [String], pass: Pass, memory: inout SiteMemory) -> Set<String>? {
+        var held = Set<String>()
+        for name in names {
+            guard let memo = memory.files[name], let now = stillHolds(name, memo, pass: pass) else { return nil }
+            memory.files[name] = now
+            held.insert(name)
+            if pass.gzip { held.insert(name + ".gz") }
+        }
+        return held
+    }
+
     /// After publishing: each planned file's memory holds the inputs it was rendered from and, when the file holds
     /// its bytes, the identities seen; a failed one is forgotten (rendered again next time).
     func settle(_ files: [PlannedFile], inputs: [String: ContentDigest], memory: inout SiteMemory) {

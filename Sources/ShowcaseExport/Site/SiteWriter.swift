@@ -72,11 +72,25 @@ public struct SiteWriter: Sendable {
         guard list(planned.files.map(\.path), in: &listed, pass: pass, report: &report) else { return }
         publish(&planned.files, pass: pass, memory: &memory, report: &report)
         settle(planned.files, inputs: planned.inputs, memory: &memory)
-        var sitemaps = sitemapFiles(planned.pages, layout: layout, pass: pass, memory: memory)
-        guard list(sitemaps.map(\.path), in: &listed, pass: pass, report: &report) else { return }
-        publish(&sitemaps, pass: pass, memory: &memory, report: &report)
-        settle(sitemaps, inputs: [:], memory: &memory)
-        let wanted = Set((planned.files + sitemaps).map(\.path)).union(planned.kept)
+        // The sitemap lists every page with its alternates (hundreds of MB for a large site): built again only when
+        // a page, its mtime or its editions changed, or its files are no longer as the last pass left them.
+        let sitemapInputs = self.sitemapInputs(planned.pages, layout: layout, pass: pass)
+        var sitemaps: [PlannedFile] = []
+        var keptSitemaps: Set<String> = []
+        if let last = memory.sitemap, last.inputs == sitemapInputs,
+            let held = stillHold(last.names, pass: pass, memory: &memory)
+        {
+            keptSitemaps = held
+        } else {
+            sitemaps = sitemapFiles(planned.pages, layout: layout, pass: pass, memory: memory)
+            guard list(sitemaps.map(\.path), in: &listed, pass: pass, report: &report) else { return }
+            publish(&sitemaps, pass: pass, memory: &memory, report: &report)
+            settle(sitemaps, inputs: [:], memory: &memory)
+            memory.sitemap =
+                sitemaps.contains(where: \.failed)
+                ? nil : (sitemapInputs, sitemaps.filter { !$0.isGzip }.map(\.path))
+        }
+        let wanted = Set((planned.files + sitemaps).map(\.path)).union(planned.kept).union(keptSitemaps)
         removeUnwanted(
             wanted: wanted, failed: (planned.files + sitemaps).filter(\.failed), listed: listed, pass: pass,
             memory: &memory, report: &report)

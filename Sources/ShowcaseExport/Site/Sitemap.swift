@@ -4,7 +4,9 @@ import ShowcaseCore
 /// `site/sitemap.xml` (SPEC §18, the sitemaps.org protocol): every page's URL with `lastmod` — when its file last
 /// changed, which is when its content did, since a page is written only when its bytes change — and its language
 /// alternates as `xhtml:link rel="alternate" hreflang` (itself and `x-default` included, as search engines ask).
-/// More URLs than ``limit`` make `sitemap.xml` an index of `sitemap-1.xml`, `sitemap-2.xml`, ….
+/// More URLs than ``limit``, or more bytes than ``byteLimit``, make `sitemap.xml` an index of `sitemap-1.xml`,
+/// `sitemap-2.xml`, … — with every page's alternates a file grows fast (173 storefronts: ~17 KB a URL), and the
+/// protocol takes no file over 50 MB.
 struct Sitemap {
     /// One page's entry.
     struct Entry {
@@ -18,45 +20,62 @@ struct Sitemap {
 
     /// The protocol's limit of URLs per file.
     static let standardLimit = 50_000
+    /// The protocol's limit of bytes per file, uncompressed (50 MiB).
+    static let standardByteLimit = 52_428_800
 
     /// `export.site.url`, ending in `/`.
     var siteURL: String
     /// URLs per file; more make an index.
     var limit = Sitemap.standardLimit
+    /// Bytes per file; more make an index (a single URL larger than this still gets a file of its own).
+    var byteLimit = Sitemap.standardByteLimit
 
     /// The files, by name under `site/`: `sitemap.xml` alone, or the index and its parts.
     func files(_ entries: [Entry], indexModified: Date) -> [(name: String, bytes: [UInt8])] {
         let limit = max(1, self.limit)
-        guard entries.count > limit else { return [("sitemap.xml", urlset(entries[...]))] }
+        let head =
+            Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
+            + Array(
+                "\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n"
+                    .utf8)
+        let tail = Array("</urlset>\n".utf8)
+        var parts: [(bytes: [UInt8], modified: Date?)] = []
+        var part = head
+        var count = 0
+        var modified: Date?
+        for entry in entries {
+            let bytes = url(entry)
+            if count > 0, count == limit || part.count + bytes.count + tail.count > byteLimit {
+                parts.append((part + tail, modified))
+                (part, count, modified) = (head, 0, nil)
+            }
+            part += bytes
+            count += 1
+            modified = max(modified ?? entry.modified, entry.modified)
+        }
+        parts.append((part + tail, modified))
+        guard parts.count > 1 else { return [("sitemap.xml", parts[0].bytes)] }
         var files: [(name: String, bytes: [UInt8])] = []
         var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
         index += Array("\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".utf8)
-        for (number, start) in stride(from: 0, to: entries.count, by: limit).enumerated() {
-            let part = entries[start..<min(start + limit, entries.count)]
+        for (number, part) in parts.enumerated() {
             let name = "sitemap-\(number + 1).xml"
-            files.append((name, urlset(part)))
-            let modified = part.map(\.modified).max() ?? indexModified
+            files.append((name, part.bytes))
             index += Array("<sitemap><loc>\(XMLText.escaped(siteURL + name))</loc>".utf8)
-            index += Array("<lastmod>\(RFC3339.seconds(modified))</lastmod></sitemap>\n".utf8)
+            index += Array("<lastmod>\(RFC3339.seconds(part.modified ?? indexModified))</lastmod></sitemap>\n".utf8)
         }
         index += Array("</sitemapindex>\n".utf8)
         return [("sitemap.xml", index)] + files
     }
 
-    /// One `urlset` of `entries`.
-    private func urlset(_ entries: ArraySlice<Entry>) -> [UInt8] {
-        var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
-        text += "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n"
-        for entry in entries {
-            text += "<url><loc>\(XMLText.escaped(entry.url))</loc><lastmod>\(RFC3339.seconds(entry.modified))</lastmod>"
-            for alternate in entry.alternates {
-                text += "<xhtml:link rel=\"alternate\" hreflang=\"\(XMLText.escaped(alternate.language))\" "
-                text += "href=\"\(XMLText.escaped(alternate.url))\"/>"
-            }
-            text += "</url>\n"
+    /// One entry's `<url>` element.
+    private func url(_ entry: Entry) -> [UInt8] {
+        var text = "<url><loc>\(XMLText.escaped(entry.url))</loc><lastmod>\(RFC3339.seconds(entry.modified))</lastmod>"
+        for alternate in entry.alternates {
+            text += "<xhtml:link rel=\"alternate\" hreflang=\"\(XMLText.escaped(alternate.language))\" "
+            text += "href=\"\(XMLText.escaped(alternate.url))\"/>"
         }
-        text += "</urlset>\n"
+        text += "</url>\n"
         return Array(text.utf8)
     }
 }

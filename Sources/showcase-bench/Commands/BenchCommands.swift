@@ -41,10 +41,12 @@ enum BenchCommands {
               COMMAND (run by /bin/sh once every subscriber has its first state) marks the refresh for a profiler.
           export-reload --socket PATH --export-dir DIR --overlay FILE [--app-id ID] [--tagline TEXT] [--timeout 10]
                         [--settle 0.5] [--rendered .html,.email.html,.atom] [--carrying-taglines .html,.email.html]
+                        [--site]
               Admin.Export twice (the second is the baseline), then an overlay with one new tagline and Admin.Reload:
               when the last document listing the app carries it, and how many other documents were rewritten.
               --rendered: files beside the documents to compare too; --carrying-taglines: those of them that show
-              taglines, so they must change with their document.
+              taglines, so they must change with their document. --site: site/ too (SPEC §18): every page naming
+              the app must carry the tagline and sitemap.xml be rewritten; every other page keeps inode and mtime.
           upstream-count --replay URL
               Counts the lookup requests lookup-replay recorded, by kind.
           report --results FILE [--json OUT]

@@ -223,6 +223,7 @@ enum BenchReport {
             rows.append(missing("showcasectl roster, end to end", "≤ 30 ms", "ctl"))
         }
         rows += scaleRows(entries)
+        rows += siteRows(entries)
         rows += binaryRows(entries)
         return rows
     }

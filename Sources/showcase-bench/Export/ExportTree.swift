@@ -15,8 +15,20 @@ enum ExportTree {
 
     /// The relative paths of the documents now in the tree.
     static func documentPaths(directory: String, rendered: [String] = []) -> [String] {
-        let root = directory + "/v1"
         var paths: [String] = []
+        walk(directory + "/v1") { child, name, parent in
+            if name.hasSuffix(".json"), child != "index.json" {
+                paths.append(child)
+            } else if !parent.isEmpty, rendered.contains(where: { name.hasSuffix($0) }) {
+                paths.append(child)
+            }
+        }
+        return paths
+    }
+
+    /// Calls `visit` with every file under `root` (names starting with a dot skipped): its path relative to `root`,
+    /// its name and its folder's relative path (empty at the top).
+    static func walk(_ root: String, _ visit: (_ path: String, _ name: String, _ parent: String) -> Void) {
         var pending = [""]
         while let relative = pending.popLast() {
             guard let handle = opendir(relative.isEmpty ? root : root + "/" + relative) else { continue }
@@ -29,14 +41,18 @@ enum ExportTree {
                 let child = relative.isEmpty ? name : relative + "/" + name
                 if entry.pointee.d_type == UInt8(DT_DIR) {
                     pending.append(child)
-                } else if name.hasSuffix(".json"), child != "index.json" {
-                    paths.append(child)
-                } else if !relative.isEmpty, rendered.contains(where: { name.hasSuffix($0) }) {
-                    paths.append(child)
+                } else {
+                    visit(child, name, relative)
                 }
             }
         }
-        return paths
+    }
+
+    /// The mtime of `path` in nanoseconds, or nil when it cannot be read.
+    static func modified(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
     }
 
     /// One file's mtime and bytes, or nil when it cannot be read (gone between the listing and the read).

@@ -80,6 +80,10 @@ struct SiteWriterTests {
         // The switcher links relatively to the other storefronts and languages, never to itself.
         #expect(french.contains("href=\"../../../us/1641000103/\" hreflang=\"en-US\""))
         #expect(!french.contains("href=\"../../../ca/fr/1641000103/\""))
+        // It is written in the page's language: countries from iso-codes, another language of Canada by its own name.
+        #expect(french.contains("hreflang=\"en-US\">États-Unis</a>"))
+        #expect(french.contains("hreflang=\"ja-JP\">Japon</a>"))
+        #expect(french.contains("hreflang=\"en-CA\">Canada – <span lang=\"en\">English</span></a>"))
         #expect(french.contains("<link rel=\"stylesheet\" href=\"../../../showcase.css\">"))
     }
 

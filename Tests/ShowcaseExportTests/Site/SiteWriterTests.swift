@@ -270,6 +270,9 @@ struct SiteWriterTests {
         )
         let support = try SiteSamples.page(directory, "ca/fr/1641000103/support/index.html")
         #expect(!support.contains("<script>x"))
+        // The Markdown's "# Help" sits under the page's one <h1>.
+        #expect(support.contains("<h2>Help</h2>"))
+        #expect(support.components(separatedBy: "<h1").count == 2)
         #expect(SiteSamples.alternates(support)["ja-JP"] == "https://example.com/apps/jp/1641000103/support/")
         #expect(directory.exists("site/us/1641000103/privacy/index.html"))
         #expect(

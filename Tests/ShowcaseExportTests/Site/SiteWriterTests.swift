@@ -33,6 +33,23 @@ struct SiteWriterTests {
         #expect(manifest.contains("\nus/1641000103/index.html.gz\n"))
     }
 
+    @Test("every <section> of every page opens with its heading (the Nu checker's \"Section lacks heading\")")
+    func sectionsHaveHeadings() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        var sections = 0
+        for file in directory.files() where file.hasSuffix(".html") {
+            let text = try SiteSamples.page(directory, String(file.dropFirst("site/".count)))
+            for part in text.components(separatedBy: "<section").dropFirst() {
+                sections += 1
+                let content = part.drop { $0 != ">" }.dropFirst().drop { $0 == "\n" }
+                #expect(content.hasPrefix("<h2") || content.hasPrefix("<h3"), "\(file): \(content.prefix(80))")
+            }
+        }
+        #expect(sections > 19)
+    }
+
     @Test("a storefront where no developer has an app has no page, and no alternate or sitemap entry names it")
     func emptyStorefront() throws {
         let directory = try TemporaryDirectory()

@@ -44,7 +44,8 @@ require() {
 
 test_tools=(chromium chromium-driver python3-selenium default-jre-headless nginx prometheus lintian debootstrap fish zsh
     systemd man-db)
-build_packages=(pkg-config libyaml-dev zlib1g-dev libcurl4-openssl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev)
+build_packages=(pkg-config libyaml-dev zlib1g-dev libcurl4-openssl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+    iso-codes)
 for target in install release build demo try; do
     require "$target" "${build_packages[@]}"
     refuse "$target" "${test_tools[@]}" debhelper dpkg-dev

@@ -55,6 +55,9 @@ need libcurl4-openssl-dev installed libcurl4-openssl-dev
 # pkg-config file (libcmark-gfm) links the extensions library, whose headers come in a package of their own.
 need libcmark-gfm-dev pkg-config --exists libcmark-gfm
 need libcmark-gfm-extensions-dev test -f /usr/include/cmark-gfm-core-extensions.h
+# The site's storefront switcher names countries in the page's language from iso-codes' gettext catalogues
+# (read at run time; without them the names are English).
+need iso-codes test -f /usr/share/iso-codes/json/iso_3166-1.json
 
 # --- demo: `make demo`, `make try` --------------------------------------------------------------------------
 if [ "$demo" = 1 ] || [ "$level" -ge 3 ]; then

@@ -30,9 +30,10 @@ public enum MarkdownHTML {
     /// The most table cells (the widest delimiter row's columns times the document's lines) for tables to be read.
     public static let maximumTableCells = 200_000
 
-    /// The HTML of `markdown` (block elements, no surrounding document), as the type's documentation describes.
+    /// The HTML of `markdown` (block elements, no surrounding document), as the type's documentation describes,
+    /// each heading `headingShift` levels lower (1 under a page's own `<h1>`: `#` → `<h2>`), never past `<h6>`.
     /// Safe to call from any thread; renders run one at a time (see ``library``).
-    public static func render(_ markdown: String) -> String {
+    public static func render(_ markdown: String, headingShift: Int = 0) -> String {
         var text = TextBound.capped(markdown, characters: .max, bytes: TextBound.markdownBytes)
         let tables = tablesFit(text)
         return library.withLock { extensions in
@@ -48,7 +49,7 @@ public enum MarkdownHTML {
             }
             guard let document = cmark_parser_finish(parser) else { return "" }
             defer { cmark_node_free(document) }
-            makeSafe(document)
+            makeSafe(document, headingShift: headingShift)
             guard let html = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
                 return ""
             }
@@ -97,8 +98,9 @@ public enum MarkdownHTML {
         return widestDelimiterRow.multipliedReportingOverflow(by: lines).partialValue <= maximumTableCells
     }
 
-    /// Removes raw HTML, unwraps links whose URL is not allowed and replaces images by their description.
-    private static func makeSafe(_ document: OpaquePointer) {
+    /// Removes raw HTML, unwraps links whose URL is not allowed, replaces images by their description and moves
+    /// headings `headingShift` levels down (at most to 6).
+    private static func makeSafe(_ document: OpaquePointer, headingShift: Int) {
         var removed: [OpaquePointer] = []
         var unwrapped: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return }
@@ -109,6 +111,9 @@ public enum MarkdownHTML {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE: removed.append(node)
             case CMARK_NODE_IMAGE: unwrapped.append(node)
+            case CMARK_NODE_HEADING:
+                let level = Int(cmark_node_get_heading_level(node)) + max(0, min(headingShift, 5))
+                cmark_node_set_heading_level(node, Int32(min(6, level)))
             case CMARK_NODE_LINK:
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 if !isAllowedLink(url) { unwrapped.append(node) }

@@ -28,12 +28,6 @@ struct SiteEdition: Hashable, Sendable {
         let primary = language ?? String(storefront.primaryLanguage.prefix { $0 != "-" })
         return primary + "_" + storefront.code.uppercased()
     }
-
-    /// What the storefront switcher shows for it: the storefront's name, with the language when it has one.
-    var switcherName: String {
-        guard let language else { return storefront.name }
-        return storefront.name + " (" + language + ")"
-    }
 }
 
 /// Which page of an edition: the developer page, an app's page, or an app's support or privacy page.

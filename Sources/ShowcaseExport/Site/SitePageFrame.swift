@@ -23,6 +23,8 @@ struct SitePageFrame {
     var siteURL: String
     /// The words the site writes itself.
     var labels: Labels
+    /// Where the switcher's country names in the page's language come from.
+    var regionNames: SiteRegionNames = .system
 
     /// The absolute URL of `page`.
     func url(of page: SitePage) -> String { siteURL + page.directory }
@@ -66,7 +68,9 @@ struct SitePageFrame {
         return text
     }
 
-    /// The storefront switcher: the same page in every other edition it exists in, each link in its own language.
+    /// The storefront switcher: the same page in every other edition it exists in, each named in the page's own
+    /// language (SPEC §19) — the country (`États-Unis`), and for a storefront with several editions the edition's
+    /// language by its own name, marked as that language (`Canada – <span lang="en">English</span>`).
     private func switcher(_ page: SitePage, in editions: [SiteEdition], into text: inout [UInt8]) {
         let others = editions.filter { $0 != page.edition }
         guard !others.isEmpty else { return }
@@ -79,8 +83,14 @@ struct SitePageFrame {
             HTMLText.attribute(
                 "href", page.link(to: SitePage(kind: page.kind, edition: edition).directory), into: &text)
             HTMLText.attribute("hreflang", edition.tag, into: &text)
-            HTMLText.attribute("lang", edition.tag, into: &text)
-            HTMLText.element(">", edition.switcherName, close: "</a></li>\n", into: &text)
+            let country = regionNames.country(edition.storefront, language: page.edition.tag)
+            HTMLText.element(">", country, close: "", into: &text)
+            if let language = edition.language, editions.count(where: { $0.storefront == edition.storefront }) > 1 {
+                HTMLText.markup(" – <span", into: &text)
+                HTMLText.attribute("lang", language, into: &text)
+                HTMLText.element(">", SiteRegionNames.autonym(language), close: "</span>", into: &text)
+            }
+            HTMLText.markup("</a></li>\n", into: &text)
         }
         HTMLText.markup("</ul>\n</nav>\n</footer>\n", into: &text)
     }

@@ -42,9 +42,9 @@ extension SiteRenderer {
             HTMLText.markup("<h2>", into: &main)
             isolated(.moreFrom, page, "developer", developer.name, into: &main)
             HTMLText.markup("</h2>\n", into: &main)
-            for platform in Platform.allCases {
+            for (platform, heading) in [(Platform.ios, LabelKey.iosApps), (.macos, .macApps)] {
                 let apps = others.filter { $0.resolved.app.platform == platform }
-                list(apps, platform: platform, host: developer.host, from: page, into: &main)
+                list(apps, platform: platform, heading: heading, host: developer.host, from: page, into: &main)
             }
         }
         let head = SitePageFrame.Head(

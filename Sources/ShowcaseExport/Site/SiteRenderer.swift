@@ -70,8 +70,7 @@ struct SiteRenderer {
                 (Platform.ios, developer.ios, LabelKey.iosApps), (.macos, developer.mac, .macApps),
             ]
             where !apps.isEmpty {
-                HTMLText.element("<h3>", label(heading, page), close: "</h3>\n", into: &main)
-                list(apps, platform: platform, host: developer.host, from: page, into: &main)
+                list(apps, platform: platform, heading: heading, host: developer.host, from: page, into: &main)
             }
             HTMLText.markup("</section>\n", into: &main)
         }
@@ -82,9 +81,13 @@ struct SiteRenderer {
         return frame.document(page, in: editions, head: head, main: main)
     }
 
-    /// `apps` of one platform as a §14 list, each row linking to the app's page on this site, with the `ItemList`
-    /// naming their attributed store URLs.
-    func list(_ apps: [ExportedApp], platform: Platform, host: String, from page: SitePage, into text: inout [UInt8]) {
+    /// `apps` of one platform as a §14 list headed by `heading` (`<h3>`, the section's first child: every
+    /// `<section>` has a heading), each row linking to the app's page on this site, with the `ItemList` naming
+    /// their attributed store URLs. Nothing at all when no row has a store link.
+    func list(
+        _ apps: [ExportedApp], platform: Platform, heading: LabelKey, host: String, from page: SitePage,
+        into text: inout [UInt8]
+    ) {
         let rows = apps.map { WebListing($0, on: .site) }.filter { tree.link($0.storeUrl) != nil }
         guard !rows.isEmpty else { return }
         let fragment = HTMLFragmentRenderer(tree: tree)
@@ -94,7 +97,7 @@ struct SiteRenderer {
         HTMLText.attribute("data-host", host, into: &text)
         HTMLText.attribute("data-storefront", page.edition.storefront.code, into: &text)
         HTMLText.attribute("data-platform", platform.rawValue, into: &text)
-        HTMLText.markup(">\n<ul class=\"showcase-apps\">\n", into: &text)
+        HTMLText.element(">\n<h3>", label(heading, page), close: "</h3>\n<ul class=\"showcase-apps\">\n", into: &text)
         let linkLabel = frame.labels.template(.appLink, language: page.edition.tag)
         for row in rows {
             var linked = row

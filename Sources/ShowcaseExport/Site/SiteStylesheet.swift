@@ -150,6 +150,7 @@ enum SiteStylesheet {
         .showcase-site .showcase-hero { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
         .showcase-site .showcase-hero img { width: 128px; height: 128px; border-radius: 28px; flex: none; }
         .showcase-site .showcase-hero h1 { margin: 0; }
+        .showcase-site .showcase + .showcase { margin-top: 1rem; }
         .showcase-site .showcase-secondary { color: var(--showcase-secondary); }
         .showcase-site .showcase-notes { white-space: pre-line; overflow-wrap: anywhere; }
         .showcase-site .showcase-store {

@@ -52,6 +52,15 @@ struct MarkdownHTMLTests {
         #expect(try html5libError(html) == nil)
     }
 
+    @Test("headings shift under a page's own <h1>: # → h2 … ##### → h6, ###### stays h6, setext too")
+    func headingShift() {
+        let markdown = "# One\n\n## Two\n\n##### Five\n\n###### Six\n\nSetext\n======\n"
+        let html = MarkdownHTML.render(markdown, headingShift: 1)
+        #expect(html == "<h2>One</h2>\n<h3>Two</h3>\n<h6>Five</h6>\n<h6>Six</h6>\n<h2>Setext</h2>\n", "\(html)")
+        #expect(!MarkdownHTML.render(markdown).contains("<h2>One"))
+        #expect(!String(decoding: SiteMarkdown.html("# Help"), as: UTF8.self).contains("<h1>"))
+    }
+
     @Test("raw HTML is removed, not passed through and not left as a comment")
     func rawHTML() throws {
         let html = MarkdownHTML.render(

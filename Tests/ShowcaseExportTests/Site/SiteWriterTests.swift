@@ -33,6 +33,23 @@ struct SiteWriterTests {
         #expect(manifest.contains("\nus/1641000103/index.html.gz\n"))
     }
 
+    @Test("every <section> of every page opens with its heading (the Nu checker's \"Section lacks heading\")")
+    func sectionsHaveHeadings() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        var sections = 0
+        for file in directory.files() where file.hasSuffix(".html") {
+            let text = try SiteSamples.page(directory, String(file.dropFirst("site/".count)))
+            for part in text.components(separatedBy: "<section").dropFirst() {
+                sections += 1
+                let content = part.drop { $0 != ">" }.dropFirst().drop { $0 == "\n" }
+                #expect(content.hasPrefix("<h2") || content.hasPrefix("<h3"), "\(file): \(content.prefix(80))")
+            }
+        }
+        #expect(sections > 19)
+    }
+
     @Test("a storefront where no developer has an app has no page, and no alternate or sitemap entry names it")
     func emptyStorefront() throws {
         let directory = try TemporaryDirectory()
@@ -80,6 +97,10 @@ struct SiteWriterTests {
         // The switcher links relatively to the other storefronts and languages, never to itself.
         #expect(french.contains("href=\"../../../us/1641000103/\" hreflang=\"en-US\""))
         #expect(!french.contains("href=\"../../../ca/fr/1641000103/\""))
+        // It is written in the page's language: countries from iso-codes, another language of Canada by its own name.
+        #expect(french.contains("hreflang=\"en-US\">États-Unis</a>"))
+        #expect(french.contains("hreflang=\"ja-JP\">Japon</a>"))
+        #expect(french.contains("hreflang=\"en-CA\">Canada – <span lang=\"en\">English</span></a>"))
         #expect(french.contains("<link rel=\"stylesheet\" href=\"../../../showcase.css\">"))
     }
 
@@ -266,6 +287,9 @@ struct SiteWriterTests {
         )
         let support = try SiteSamples.page(directory, "ca/fr/1641000103/support/index.html")
         #expect(!support.contains("<script>x"))
+        // The Markdown's "# Help" sits under the page's one <h1>.
+        #expect(support.contains("<h2>Help</h2>"))
+        #expect(support.components(separatedBy: "<h1").count == 2)
         #expect(SiteSamples.alternates(support)["ja-JP"] == "https://example.com/apps/jp/1641000103/support/")
         #expect(directory.exists("site/us/1641000103/privacy/index.html"))
         #expect(

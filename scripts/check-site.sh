@@ -106,21 +106,26 @@ if [ "$#" -eq 0 ]; then
         [ -x "$bin_dir/$exe" ] || fail "no built $exe in $bin_dir (run swift build first)"
     done
     site_url=https://example.com/apps/
-    start_replay "$bin_dir" "$work"
+    # The replay draws the icons too, so every page shows mirrored icons (SPEC §16) as a real site would.
+    start_replay "$bin_dir" "$work" --serve-icons
     cat >"$work/showcase.yaml" <<YAML
 hosts:
   - bundle_id: com.quietharbor.TideLog
     app_id: 1641000101
   - bundle_id: com.lamplight.Beacon
-storefronts: [us, jp, {code: ca, languages: [en, fr]}, gb, fr]
+storefronts: [us, jp, {code: ca, languages: [en, fr]}, sa, gb, fr]
 lookup:
   endpoint: http://127.0.0.1:$replay_port/lookup
   rate_limit: 600/min
+  artwork_hosts: ["http://127.0.0.1:$replay_port/"]
+state:
+  directory: $work/state
 cache:
   directory: $work/cache
 export:
   directory: $work/export
   html: true
+  icons: {sizes: [128, 256]}
   site:
     url: $site_url
     pages:
@@ -143,6 +148,14 @@ else
     [ -d "$site" ] || fail "no site directory $site"
 fi
 serve site "$site" "$site_url"
+# The pages show mirrored icons from export.public_url's tree (/showcase/v1/): serve the tree there.
+# The pages name them absolutely at site.url's origin (https://example.com/showcase/v1/…, as og:image and the JSON-LD
+# must), which the browser here cannot reach: the copy nginx serves to it names them on its own origin instead (the
+# checks of the files themselves read the originals).
+if [ -n "$v1" ]; then
+    cp -R "$v1" "$work/www/v1" && chmod -R a+rX "$work/www/v1"   # start_nginx's showcase.conf: /showcase/v1/ is www/v1
+    find "$work/www/site" -name '*.html' -exec sed -i 's#src="https://example.com/showcase/v1/#src="/showcase/v1/#g' {} +
+fi
 start_nginx "$work/nginx" "$work/www" "        location / { root $work/www; }"
 
 site_checks site-sample "$sample" https://example.com/apps/ \

@@ -45,6 +45,7 @@ extension SiteWriter {
     /// Writes every file of `plan` whose bytes differ from the file's: a foreign file at its path is left alone and
     /// reported; each is staged, all flushed at once, then renamed into place. Leaves what it knows in `memory`.
     func publish(_ plan: inout [PlannedFile], pass: Pass, memory: inout SiteMemory, report: inout ExportReport) {
+        observer?(plan.count)
         var staged: [(index: Int, temporary: String)] = []
         for index in plan.indices {
             let file = plan[index]

@@ -8,12 +8,42 @@ extension SiteWriter {
         planFile(SiteStylesheet.fileName, Data(SiteStylesheet.bytes), gzip: pass.gzip)
     }
 
-    /// The sitemap files for `pages`, each page's `lastmod` its file's mtime (a page is written only when its bytes
-    /// change, so that is when its content did); a page whose file is not there (its write failed) is left out.
-    func sitemapFiles(_ pages: [SitePage], layout: SiteLayout, pass: Pass, memory: SiteMemory) -> [PlannedFile] {
+    /// What writing the sitemap left: every file it wanted (with `.gz`), those that failed, and its names.
+    struct Sitemaps {
+        var paths: [String] = []
+        var failed: [String] = []
+        var names: [String] = []
+    }
+
+    /// Writes the sitemap files for `pages` part by part as each fills (a part is dropped once written; the first is
+    /// held until a second shows it is one of several), the index last. Each page's `lastmod` is its file's mtime (a
+    /// page is written only when its bytes change, so that is when its content did); a page whose file is not there
+    /// (its write failed) is left out. Nil when the manifest could not be written.
+    func writeSitemap(
+        _ pages: [SitePage], layout: SiteLayout, pass: Pass, listed: inout ExportManifest, memory: inout SiteMemory,
+        report: inout ExportReport
+    ) -> Sitemaps? {
         let frame = SitePageFrame(siteURL: settings.url, labels: labels)
-        var entries: [Sitemap.Entry] = []
-        entries.reserveCapacity(pages.count)
+        let sitemap = Sitemap(siteURL: settings.url, limit: sitemapLimit)
+        var done = Sitemaps()
+        var parts: [(name: String, modified: Date?)] = []
+        var held: Sitemap.Part?
+        func emit(_ name: String, _ bytes: [UInt8], listed: inout ExportManifest) -> Bool {
+            var files = planFile(name, Data(bytes), gzip: pass.gzip)
+            guard list(files.map(\.path), in: &listed, pass: pass, report: &report) else { return false }
+            publish(&files, pass: pass, memory: &memory, report: &report)
+            settle(files, inputs: [:], memory: &memory)
+            done.paths += files.map(\.path)
+            done.failed += files.filter(\.failed).map(\.path)
+            done.names.append(name)
+            return true
+        }
+        func emitPart(_ part: Sitemap.Part, listed: inout ExportManifest) -> Bool {
+            let name = "sitemap-\(parts.count + 1).xml"
+            parts.append((name, part.modified))
+            return emit(name, part.bytes, listed: &listed)
+        }
+        var builder = Sitemap.Builder(sitemap)
         for page in pages {
             guard let identity = pass.files.identity(of: page.file) else { continue }
             let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
@@ -21,15 +51,29 @@ extension SiteWriter {
             if let first = editions.first {
                 alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
             }
-            entries.append(
-                Sitemap.Entry(
-                    url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
-                    alternates: alternates))
+            let entry = Sitemap.Entry(
+                url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
+                alternates: alternates)
+            guard let full = builder.add(entry) else { continue }
+            if parts.isEmpty, held == nil {
+                held = full
+                continue
+            }
+            if let first = held {
+                held = nil
+                guard emitPart(first, listed: &listed) else { return nil }
+            }
+            guard emitPart(full, listed: &listed) else { return nil }
         }
-        let sitemap = Sitemap(siteURL: settings.url, limit: sitemapLimit)
-        return sitemap.files(entries, indexModified: pass.now).flatMap { name, bytes in
-            planFile(name, Data(bytes), gzip: pass.gzip)
+        let last = builder.finish()
+        guard !parts.isEmpty || held != nil else {
+            return emit("sitemap.xml", last.bytes, listed: &listed) ? done : nil
         }
+        for part in [held, last].compactMap({ $0 }) {
+            guard emitPart(part, listed: &listed) else { return nil }
+        }
+        let index = sitemap.index(parts, indexModified: pass.now)
+        return emit("sitemap.xml", index, listed: &listed) ? done : nil
     }
 
     /// What the sitemap files are built from, hashed: each page's file and mtime (its `lastmod`), the editions each
@@ -84,7 +128,7 @@ extension SiteWriter {
     /// Removes the files the manifest lists that are no longer wanted, then writes the manifest without them (and
     /// without files that failed to be written for the first time).
     func removeUnwanted(
-        wanted: Set<String>, failed: [PlannedFile], listed: ExportManifest, pass: Pass, memory: inout SiteMemory,
+        wanted: Set<String>, failed: [String], listed: ExportManifest, pass: Pass, memory: inout SiteMemory,
         report: inout ExportReport
     ) {
         var final = listed
@@ -104,7 +148,7 @@ extension SiteWriter {
             }
             memory.files[stale] = nil
         }
-        for file in failed where !pass.previous.paths.contains(file.path) { final.paths.remove(file.path) }
+        for path in failed where !pass.previous.paths.contains(path) { final.paths.remove(path) }
         if final != listed, let failure = pass.files.writeAtomically(final.encoded(), to: ExportManifest.fileName) {
             report.add(
                 ExportError(

@@ -78,19 +78,30 @@ public struct SiteWriter: Sendable {
         }
         // The sitemap lists every page with its alternates (hundreds of MB for a large site): built again only when
         // a page, its mtime or its editions changed, or its files are no longer as the last pass left them.
-        let sitemapInputs = self.sitemapInputs(planned.pages, layout: layout, pass: pass)
         var sitemaps = Sitemaps()
-        if let last = memory.sitemap, last.inputs == sitemapInputs,
+        let oneFileInputs =
+            fitsOneFile(planned.pages, layout: layout) ? sitemapInputs(planned.pages, layout: layout, pass: pass) : nil
+        if let inputs = oneFileInputs, let last = memory.sitemap, last.inputs == inputs,
             let held = stillHold(last.names, pass: pass, memory: &memory)
         {
+            memory.sitemapGroups = [:]
             sitemaps.paths = Array(held)
-        } else {
+        } else if let inputs = oneFileInputs, let bytes = oneFile(planned.pages, layout: layout, pass: pass) {
+            memory.sitemapGroups = [:]
             guard
-                let written = writeSitemap(
+                emitSitemap(
+                    "sitemap.xml", bytes, into: &sitemaps, pass: pass, listed: &listed, memory: &memory,
+                    report: &report)
+            else { return }
+            memory.sitemap = sitemaps.failed.isEmpty ? (inputs, sitemaps.names) : nil
+        } else {
+            // Too large for one file: an index of parts by developer, so a change rebuilds only its developer's.
+            memory.sitemap = nil
+            guard
+                let written = writeSitemapIndex(
                     planned.pages, layout: layout, pass: pass, listed: &listed, memory: &memory, report: &report)
             else { return }
             sitemaps = written
-            memory.sitemap = written.failed.isEmpty ? (sitemapInputs, written.names) : nil
         }
         removeUnwanted(
             wanted: planned.wanted.union(sitemaps.paths), failed: planned.failed + sitemaps.failed, listed: listed,

@@ -43,6 +43,9 @@ struct Sitemap {
 
         init(_ sitemap: Sitemap) { self.sitemap = sitemap }
 
+        /// Whether the part being filled has no URL yet.
+        var isEmpty: Bool { count == 0 }
+
         private static let head =
             Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
             + Array(

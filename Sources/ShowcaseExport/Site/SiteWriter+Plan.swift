@@ -185,10 +185,12 @@ extension SiteWriter {
         return PublicTree(url: origin + (publicURL.hasPrefix("/") ? publicURL : "/" + publicURL), isAbsolute: true)
     }
 
-    /// `path` with `bytes`, and its `.gz` when gzip is on.
+    /// `path` with `bytes`, and its `.gz` (at zlib's fastest level) when gzip is on.
     func planFile(_ path: String, _ bytes: Data, gzip: Bool) -> [PlannedFile] {
         let digest = ContentDigest(bytes)
         let file = PlannedFile(path: path, source: bytes, digest: digest, isGzip: false)
-        return gzip ? [file, PlannedFile(path: path + ".gz", source: bytes, digest: digest, isGzip: true)] : [file]
+        var compressed = PlannedFile(path: path + ".gz", source: bytes, digest: digest, isGzip: true)
+        compressed.gzipLevel = Gzip.fastestLevel
+        return gzip ? [file, compressed] : [file]
     }
 }

@@ -46,3 +46,26 @@ private final class Most: @unchecked Sendable {
     var value: Int { lock.withLock { most } }
     func see(_ count: Int) { lock.withLock { most = max(most, count) } }
 }
+
+@Suite("The site's .gz files")
+struct SiteGzipTests {
+    @Test("are written at zlib's fastest level (XFL 4), compressed on every core, and inflate to the page")
+    func fastest() throws {
+        let directory = try TemporaryDirectory()
+        var memory = ExportMemory(clock: WallClock())
+        let report = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
+        #expect(report.succeeded, "\(report.errors)")
+        for page in ["us/index.html", "ca/fr/1641000103/index.html", "sitemap.xml", "showcase.css"] {
+            let compressed = try directory.read("site/" + page + ".gz")
+            #expect(compressed[8] == 4, "\(page).gz: XFL \(compressed[8])")
+            let page = try directory.read("site/" + page)
+            #expect(Gzip.decompress(compressed, limit: page.count) == page)
+        }
+        let files = (0..<40).map { number in
+            PlannedFile(
+                path: "\(number).gz", source: Data(String(repeating: "page \(number) ", count: 999).utf8),
+                digest: ContentDigest(Data()), isGzip: true)
+        }
+        #expect(SiteWriter.bytes(of: files) == files.map { $0.bytes() })
+    }
+}

@@ -4,13 +4,19 @@ import FoundationEssentials
 /// gzip through zlib, deterministic: no file name and a zero timestamp in the header, so one input always gives
 /// the same bytes and an unchanged document's `.json.gz` is never rewritten.
 enum Gzip {
-    /// `data` gzip-compressed at zlib's default level (6, gzip's own default); nil only if zlib fails, which it
-    /// does not for in-memory input. Not level 9: a pass compresses every document it changes, and a higher level
-    /// costs that pass far more time than it saves bytes (BENCHMARKS.md).
-    static func compress(_ data: Data) -> Data? {
+    /// zlib's default level (6, gzip's own default), the export's documents'.
+    static let defaultLevel = Z_DEFAULT_COMPRESSION
+    /// zlib's fastest level (1), the site's pages' and sitemaps': 1.5–2.4× faster than level 6 for 6 % (pages) to
+    /// 26 % (sitemaps) more bytes (BENCHMARKS.md, the site row).
+    static let fastestLevel = Z_BEST_SPEED
+
+    /// `data` gzip-compressed at `level`; nil only if zlib fails, which it does not for in-memory input. Not
+    /// level 9: a pass compresses every document it changes, and a higher level costs that pass far more time than
+    /// it saves bytes (BENCHMARKS.md).
+    static func compress(_ data: Data, level: Int32 = defaultLevel) -> Data? {
         guard data.count <= Int(UInt32.max) / 2 else { return nil }
         var stream = z_stream()
-        guard czlib_deflate_init_gzip(&stream, Z_DEFAULT_COMPRESSION) == Z_OK else { return nil }
+        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         let capacity = Int(deflateBound(&stream, uLong(data.count))) + 32
         var output = Data(count: capacity)

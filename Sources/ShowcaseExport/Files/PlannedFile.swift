@@ -15,6 +15,8 @@ struct PlannedFile {
     var revisedAt: Date?
     /// Set when writing it failed.
     var failed = false
+    /// The zlib level of a `.gz`.
+    var gzipLevel = Gzip.defaultLevel
 
     init(path: String, source: Data, digest: ContentDigest, isGzip: Bool, revision: Int? = nil, revisedAt: Date? = nil)
     {
@@ -40,5 +42,5 @@ struct PlannedFile {
     }
 
     /// The bytes to write; nil if compression failed.
-    func bytes() -> Data? { isGzip ? Gzip.compress(source) : source }
+    func bytes() -> Data? { isGzip ? Gzip.compress(source, level: gzipLevel) : source }
 }

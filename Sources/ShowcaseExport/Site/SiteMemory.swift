@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a site pass remembers for the next (SPEC §18), kept in the writer's ``ExportMemory``: what each roster held
 /// (so an unchanged roster is not built to know its pages), and per file under `site/` the inputs it was rendered
 /// from, the digest of its bytes and its identity — so a page whose inputs are the same and whose file is still as
@@ -30,9 +32,19 @@ struct SiteMemory: Sendable {
     var facts: [String: Facts] = [:]
     /// By path under `site/`.
     var files: [String: File] = [:]
-    /// The sitemap files the last pass left (`sitemap.xml` first) and the hash of what they were built from
+    /// When the site's sitemap is one file: `sitemap.xml` as the last pass left it and the hash of what it was built from
     /// (``SiteWriter/sitemapInputs(_:layout:pass:)``).
     var sitemap: (inputs: Int, names: [String])?
+
+    /// The parts of one group of a sitemap index (``SiteWriter/sitemapGroups(_:layout:)``): the hash of what they
+    /// were built from and each part's name and newest `lastmod`.
+    struct SitemapGroup: Sendable {
+        var inputs: Int
+        var parts: [(name: String, modified: Date?)]
+    }
+
+    /// By group, when `sitemap.xml` is an index by developer.
+    var sitemapGroups: [String: SitemapGroup] = [:]
 
     /// An empty memory: the next pass renders every page.
     init() {}

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import ShowcaseCore
 
@@ -45,7 +46,9 @@ extension SiteWriter {
     /// Writes every file of `plan` whose bytes differ from the file's: a foreign file at its path is left alone and
     /// reported; each is staged, all flushed at once, then renamed into place. Leaves what it knows in `memory`.
     func publish(_ plan: inout [PlannedFile], pass: Pass, memory: inout SiteMemory, report: inout ExportReport) {
+        observer?(plan.count)
         var staged: [(index: Int, temporary: String)] = []
+        var changed: [Int] = []
         for index in plan.indices {
             let file = plan[index]
             let main = file.isGzip ? String(file.path.dropLast(3)) : file.path
@@ -71,8 +74,12 @@ extension SiteWriter {
                             + "page is not written there; move it away to let showcased write it"))
                 continue
             }
-            guard let bytes = file.bytes() else { continue }
-            switch pass.files.stage(bytes, for: file.path) {
+            changed.append(index)
+        }
+        let contents = Self.bytes(of: changed.map { plan[$0] })
+        for (index, bytes) in zip(changed, contents) {
+            guard let bytes else { continue }
+            switch pass.files.stage(bytes, for: plan[index].path) {
             case .success(let temporary): staged.append((index, temporary))
             case .failure(let failure): fail(&plan[index], failure, pass: pass, report: &report)
             }
@@ -101,6 +108,17 @@ extension SiteWriter {
             }
         }
         pass.files.releaseReplaced()
+    }
+
+    /// The bytes of `files`, compressed on every core (zlib is most of a pass's time otherwise).
+    static func bytes(of files: [PlannedFile]) -> [Data?] {
+        guard files.count > 1 else { return files.map { $0.bytes() } }
+        let results = UnsafeMutableBufferPointer<Data?>.allocate(capacity: files.count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize().deallocate() }
+        nonisolated(unsafe) let shared = results
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in shared[index] = files[index].bytes() }
+        return Array(results)
     }
 
     /// Records that `file` holds what was wanted, with `identity` when it has settled.

@@ -2,43 +2,62 @@ import FoundationEssentials
 import ShowcaseCore
 
 extension SiteWriter {
-    /// What a pass wants under `site/`.
+    /// What a pass left under `site/`, by name only: its pages' bytes are written and dropped as it goes.
     struct Planned {
-        /// The pages rendered now (each with its `.gz` when gzip is on) and the stylesheet.
-        var files: [PlannedFile] = []
         /// Every page the site has now, rendered, reused or frozen: the sitemap's entries.
         var pages: [SitePage] = []
-        /// Files kept as they are (reused pages, frozen editions' pages), with their `.gz`.
-        var kept: Set<String> = []
-        /// The inputs each rendered page came from, by path, for the memory.
-        var inputs: [String: ContentDigest] = [:]
+        /// Every file the pass wants (pages rendered or kept, frozen editions' pages, the stylesheet), with `.gz`.
+        var wanted: Set<String> = []
+        /// The files whose write failed.
+        var failed: [String] = []
     }
 
-    /// Every page the layout calls for: reused when its inputs and its file are as the last pass left them,
-    /// rendered otherwise.
-    func plan(_ layout: inout SiteLayout, pass: Pass, memory: inout SiteMemory, report: inout ExportReport)
-        -> Planned
-    {
+    /// The rendered files waiting to be written: flushed once they hold ``SiteWriter/batchLimit`` bytes, so a pass
+    /// holds a bounded number of pages whatever the site's size.
+    struct Batch {
+        var files: [PlannedFile] = []
+        var inputs: [String: ContentDigest] = [:]
+        var bytes = 0
+    }
+
+    /// Every page the layout calls for: reused when its inputs and its file are as the last pass left them, rendered
+    /// otherwise and written batch by batch (then dropped); the stylesheet last. Nil when the manifest could not be
+    /// written (nothing is then).
+    func plan(
+        _ layout: inout SiteLayout, pass: Pass, listed: inout ExportManifest, memory: inout SiteMemory,
+        report: inout ExportReport
+    ) -> Planned? {
         let renderer = SiteRenderer(settings: settings, tree: siteTree(pass.publicURL), labels: labels)
         var planned = Planned()
+        let kinds = layout.editions.indices.map { self.kinds(in: $0, layout: layout) }
+        // Every name first, so each is in the manifest before it can first exist.
+        var names: [String] = stylesheet(pass: pass, memory: memory).map(\.path)
+        for slot in layout.editions.indices where !layout.editions[slot].frozen {
+            for kind in kinds[slot] {
+                let file = SitePage(kind: kind, edition: layout.editions[slot].edition).file
+                names += [file] + (pass.gzip ? [file + ".gz"] : [])
+            }
+        }
+        guard list(names, in: &listed, pass: pass, report: &report) else { return nil }
+        var batch = Batch()
         var developers: [Int: [Int: SiteRenderer.Developer]] = [:]
         for slot in layout.editions.indices {
             let edition = layout.editions[slot].edition
-            for kind in kinds(in: slot, layout: layout) {
+            for kind in kinds[slot] {
                 let page = SitePage(kind: kind, edition: edition)
                 planned.pages.append(page)
                 let names = [page.file] + (pass.gzip ? [page.file + ".gz"] : [])
                 if layout.editions[slot].frozen {
-                    planned.kept.formUnion(names.filter { pass.previous.paths.contains($0) })
+                    planned.wanted.formUnion(names.filter { pass.previous.paths.contains($0) })
                     continue
                 }
+                planned.wanted.formUnion(names)
                 let editions = (layout.existence[kind] ?? []).map { layout.editions[$0].edition }
                 let inputs = self.inputs(of: page, in: editions, layout: layout, slot: slot, pass: pass)
                 if let inputs, let memo = memory.files[page.file], memo.inputs == inputs,
                     let held = stillHolds(page.file, memo, pass: pass)
                 {
                     memory.files[page.file] = held
-                    planned.kept.formUnion(names)
                     report.pagesReused += 1
                     continue
                 }
@@ -47,11 +66,32 @@ extension SiteWriter {
                     page, in: editions, slot: slot, layout: &layout, developers: &shown, renderer: renderer)
                 developers[slot] = shown
                 report.pagesRendered += 1
-                planned.inputs[page.file] = inputs ?? SiteWriter.neverEqual
-                planned.files += planFile(page.file, Data(bytes), gzip: pass.gzip)
+                batch.inputs[page.file] = inputs ?? SiteWriter.neverEqual
+                batch.files += planFile(page.file, Data(bytes), gzip: pass.gzip)
+                batch.bytes += bytes.count
+                if batch.bytes >= batchLimit {
+                    flush(&batch, into: &planned, pass: pass, memory: &memory, report: &report)
+                }
             }
+            // A storefront's developers are not needed by the next one.
+            developers[slot] = nil
         }
+        batch.files += stylesheet(pass: pass, memory: memory)
+        planned.wanted.formUnion(batch.files.map(\.path))
+        flush(&batch, into: &planned, pass: pass, memory: &memory, report: &report)
         return planned
+    }
+
+    /// Writes `batch` and empties it, keeping in `planned` only the names of the files that failed.
+    func flush(
+        _ batch: inout Batch, into planned: inout Planned, pass: Pass, memory: inout SiteMemory,
+        report: inout ExportReport
+    ) {
+        guard !batch.files.isEmpty else { return }
+        publish(&batch.files, pass: pass, memory: &memory, report: &report)
+        settle(batch.files, inputs: batch.inputs, memory: &memory)
+        planned.failed += batch.files.filter(\.failed).map(\.path)
+        batch = Batch()
     }
 
     /// A digest no rendering has: the inputs of a page whose rosters' fingerprints are unknown.
@@ -145,10 +185,12 @@ extension SiteWriter {
         return PublicTree(url: origin + (publicURL.hasPrefix("/") ? publicURL : "/" + publicURL), isAbsolute: true)
     }
 
-    /// `path` with `bytes`, and its `.gz` when gzip is on.
+    /// `path` with `bytes`, and its `.gz` (at zlib's fastest level) when gzip is on.
     func planFile(_ path: String, _ bytes: Data, gzip: Bool) -> [PlannedFile] {
         let digest = ContentDigest(bytes)
         let file = PlannedFile(path: path, source: bytes, digest: digest, isGzip: false)
-        return gzip ? [file, PlannedFile(path: path + ".gz", source: bytes, digest: digest, isGzip: true)] : [file]
+        var compressed = PlannedFile(path: path + ".gz", source: bytes, digest: digest, isGzip: true)
+        compressed.gzipLevel = Gzip.fastestLevel
+        return gzip ? [file, compressed] : [file]
     }
 }

@@ -8,28 +8,143 @@ extension SiteWriter {
         planFile(SiteStylesheet.fileName, Data(SiteStylesheet.bytes), gzip: pass.gzip)
     }
 
-    /// The sitemap files for `pages`, each page's `lastmod` its file's mtime (a page is written only when its bytes
-    /// change, so that is when its content did); a page whose file is not there (its write failed) is left out.
-    func sitemapFiles(_ pages: [SitePage], layout: SiteLayout, pass: Pass, memory: SiteMemory) -> [PlannedFile] {
+    /// What writing the sitemap left: every file it wanted (with `.gz`), those that failed, and its names.
+    struct Sitemaps {
+        var paths: [String] = []
+        var failed: [String] = []
+        var names: [String] = []
+    }
+
+    /// Writes `name` (and its `.gz`) with `bytes` into `done`, listing it first; false when the manifest could not
+    /// be written.
+    func emitSitemap(
+        _ name: String, _ bytes: [UInt8], into done: inout Sitemaps, pass: Pass, listed: inout ExportManifest,
+        memory: inout SiteMemory, report: inout ExportReport
+    ) -> Bool {
+        var files = planFile(name, Data(bytes), gzip: pass.gzip)
+        guard list(files.map(\.path), in: &listed, pass: pass, report: &report) else { return false }
+        publish(&files, pass: pass, memory: &memory, report: &report)
+        settle(files, inputs: [:], memory: &memory)
+        done.paths += files.map(\.path)
+        done.failed += files.filter(\.failed).map(\.path)
+        done.names.append(name)
+        return true
+    }
+
+    /// `page`'s sitemap entry, its `lastmod` its file's mtime (a page is written only when its bytes change, so that
+    /// is when its content did); nil when its file is not there (its write failed).
+    func sitemapEntry(_ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass) -> Sitemap.Entry? {
+        guard let identity = pass.files.identity(of: page.file) else { return nil }
+        let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
+        var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
+        if let first = editions.first {
+            alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+        }
+        return Sitemap.Entry(
+            url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
+            alternates: alternates)
+    }
+
+    /// The bytes of `sitemap.xml` as the one file for `pages`; nil when they do not fit one file.
+    func oneFile(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> [UInt8]? {
         let frame = SitePageFrame(siteURL: settings.url, labels: labels)
-        var entries: [Sitemap.Entry] = []
-        entries.reserveCapacity(pages.count)
+        var builder = Sitemap.Builder(Sitemap(siteURL: settings.url, limit: sitemapLimit))
         for page in pages {
-            guard let identity = pass.files.identity(of: page.file) else { continue }
-            let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
-            var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
-            if let first = editions.first {
-                alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+            guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass) else { continue }
+            guard builder.add(entry) == nil else { return nil }
+        }
+        return builder.finish().bytes
+    }
+
+    /// Whether the sitemap of `pages` surely fits one file: within the URL limit, and with every link at its
+    /// longest (a language tag, an app id and a page's folder: 200 bytes besides the site's URL, escaped, twice)
+    /// within the byte limit.
+    func fitsOneFile(_ pages: [SitePage], layout: SiteLayout) -> Bool {
+        guard pages.count <= max(1, sitemapLimit) else { return false }
+        let links = pages.reduce(0) { $0 &+ 2 &+ (layout.existence[$1.kind]?.count ?? 0) }
+        let longest = 200 + 2 * XMLText.escaped(settings.url).utf8.count
+        return links.multipliedReportingOverflow(by: longest).partialValue <= Sitemap.standardByteLimit
+    }
+
+    /// The pages by whose they are, in the site's order: the storefronts' developer pages, then each developer's
+    /// pages (its apps', their support and privacy pages), named for the sitemap parts
+    /// (`storefronts`, `artist-<id>`, `host-<bundle id>`).
+    func sitemapGroups(_ pages: [SitePage], layout: SiteLayout) -> [(name: String, pages: [SitePage])] {
+        var owners: [Int: String] = [:]
+        for edition in layout.editions {
+            for (id, index) in edition.owner where owners[id] == nil { owners[id] = edition.developers[index].key }
+        }
+        var order: [String] = []
+        var groups: [String: [SitePage]] = [:]
+        for page in pages {
+            let name: String
+            switch page.kind {
+            case .developer: name = "storefronts"
+            case .app(let id), .support(let id), .privacy(let id):
+                // `artist:<id>` or `host:<bundle id>`: a file name as it is, its colon a hyphen.
+                name = String(
+                    (owners[id] ?? "other").unicodeScalars.map { scalar in
+                        ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                            || scalar == "." ? Character(scalar) : "-"
+                    })
             }
-            entries.append(
-                Sitemap.Entry(
-                    url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
-                    alternates: alternates))
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(page)
         }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+
+    /// Writes the sitemap of a site too large for one file as `sitemap.xml`, an index of parts by developer (and
+    /// by the limits within it, `sitemap-<group>-<n>.xml`, as `sitemap-artist-1641000001-1.xml`): a group whose
+    /// pages, mtimes and editions are the ones its parts were built from, and whose parts are as the last pass left
+    /// them, is kept; the others are built and written part by part as each fills (then dropped); the index last. Nil when the manifest could not be written.
+    func writeSitemapIndex(
+        _ pages: [SitePage], layout: SiteLayout, pass: Pass, listed: inout ExportManifest, memory: inout SiteMemory,
+        report: inout ExportReport
+    ) -> Sitemaps? {
+        let frame = SitePageFrame(siteURL: settings.url, labels: labels)
         let sitemap = Sitemap(siteURL: settings.url, limit: sitemapLimit)
-        return sitemap.files(entries, indexModified: pass.now).flatMap { name, bytes in
-            planFile(name, Data(bytes), gzip: pass.gzip)
+        var done = Sitemaps()
+        var index: [(name: String, modified: Date?)] = []
+        var remembered: [String: SiteMemory.SitemapGroup] = [:]
+        for group in sitemapGroups(pages, layout: layout) {
+            let inputs = sitemapInputs(group.pages, layout: layout, pass: pass)
+            if let last = memory.sitemapGroups[group.name], last.inputs == inputs,
+                let held = stillHold(last.parts.map(\.name), pass: pass, memory: &memory)
+            {
+                done.paths += held
+                index += last.parts
+                remembered[group.name] = last
+                continue
+            }
+            let failed = done.failed.count
+            var parts: [(name: String, modified: Date?)] = []
+            var builder = Sitemap.Builder(sitemap)
+            func emit(_ part: Sitemap.Part, listed: inout ExportManifest) -> Bool {
+                let name = "sitemap-\(group.name)-\(parts.count + 1).xml"
+                parts.append((name, part.modified))
+                return emitSitemap(
+                    name, part.bytes, into: &done, pass: pass, listed: &listed, memory: &memory, report: &report)
+            }
+            for page in group.pages {
+                guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass),
+                    let full = builder.add(entry)
+                else { continue }
+                guard emit(full, listed: &listed) else { return nil }
+            }
+            if !builder.isEmpty {
+                guard emit(builder.finish(), listed: &listed) else { return nil }
+            }
+            index += parts
+            if done.failed.count == failed {
+                remembered[group.name] = SiteMemory.SitemapGroup(inputs: inputs, parts: parts)
+            }
         }
+        memory.sitemapGroups = remembered
+        let bytes = sitemap.index(index, indexModified: pass.now)
+        return emitSitemap(
+            "sitemap.xml", bytes, into: &done, pass: pass, listed: &listed, memory: &memory, report: &report)
+            ? done : nil
     }
 
     /// What the sitemap files are built from, hashed: each page's file and mtime (its `lastmod`), the editions each
@@ -84,7 +199,7 @@ extension SiteWriter {
     /// Removes the files the manifest lists that are no longer wanted, then writes the manifest without them (and
     /// without files that failed to be written for the first time).
     func removeUnwanted(
-        wanted: Set<String>, failed: [PlannedFile], listed: ExportManifest, pass: Pass, memory: inout SiteMemory,
+        wanted: Set<String>, failed: [String], listed: ExportManifest, pass: Pass, memory: inout SiteMemory,
         report: inout ExportReport
     ) {
         var final = listed
@@ -104,7 +219,7 @@ extension SiteWriter {
             }
             memory.files[stale] = nil
         }
-        for file in failed where !pass.previous.paths.contains(file.path) { final.paths.remove(file.path) }
+        for path in failed where !pass.previous.paths.contains(path) { final.paths.remove(path) }
         if final != listed, let failure = pass.files.writeAtomically(final.encoded(), to: ExportManifest.fileName) {
             report.add(
                 ExportError(

@@ -20,6 +20,12 @@ public struct SiteWriter: Sendable {
     /// URLs per sitemap file before `sitemap.xml` becomes an index (the protocol's 50,000; tests use fewer).
     public var sitemapLimit: Int
 
+    /// Bytes of rendered pages held before they are written and dropped: a pass's memory is bounded by this, not
+    /// by the site's size (tests use less).
+    var batchLimit = 8 << 20
+    /// Told the number of files (a `.gz` counts) each write holds at once, pages or sitemap parts (tests).
+    var observer: (@Sendable (Int) -> Void)?
+
     /// A writer of the site `settings` describes.
     public init(settings: SiteDescription, labels: Labels = .builtIn, sitemapLimit: Int = 50_000) {
         self.settings = settings
@@ -66,34 +72,40 @@ public struct SiteWriter: Sendable {
             previous: ExportManifest(parsing: read?.bytes ?? Data()))
         var layout = SiteLayout(
             rosters: rosters, memory: memory, listed: pass.previous.paths, pages: settings.pages)
-        var planned = plan(&layout, pass: pass, memory: &memory, report: &report)
-        planned.files.append(contentsOf: stylesheet(pass: pass, memory: memory))
         var listed = pass.previous
-        guard list(planned.files.map(\.path), in: &listed, pass: pass, report: &report) else { return }
-        publish(&planned.files, pass: pass, memory: &memory, report: &report)
-        settle(planned.files, inputs: planned.inputs, memory: &memory)
+        guard let planned = plan(&layout, pass: pass, listed: &listed, memory: &memory, report: &report) else {
+            return
+        }
         // The sitemap lists every page with its alternates (hundreds of MB for a large site): built again only when
         // a page, its mtime or its editions changed, or its files are no longer as the last pass left them.
-        let sitemapInputs = self.sitemapInputs(planned.pages, layout: layout, pass: pass)
-        var sitemaps: [PlannedFile] = []
-        var keptSitemaps: Set<String> = []
-        if let last = memory.sitemap, last.inputs == sitemapInputs,
+        var sitemaps = Sitemaps()
+        let oneFileInputs =
+            fitsOneFile(planned.pages, layout: layout) ? sitemapInputs(planned.pages, layout: layout, pass: pass) : nil
+        if let inputs = oneFileInputs, let last = memory.sitemap, last.inputs == inputs,
             let held = stillHold(last.names, pass: pass, memory: &memory)
         {
-            keptSitemaps = held
+            memory.sitemapGroups = [:]
+            sitemaps.paths = Array(held)
+        } else if let inputs = oneFileInputs, let bytes = oneFile(planned.pages, layout: layout, pass: pass) {
+            memory.sitemapGroups = [:]
+            guard
+                emitSitemap(
+                    "sitemap.xml", bytes, into: &sitemaps, pass: pass, listed: &listed, memory: &memory,
+                    report: &report)
+            else { return }
+            memory.sitemap = sitemaps.failed.isEmpty ? (inputs, sitemaps.names) : nil
         } else {
-            sitemaps = sitemapFiles(planned.pages, layout: layout, pass: pass, memory: memory)
-            guard list(sitemaps.map(\.path), in: &listed, pass: pass, report: &report) else { return }
-            publish(&sitemaps, pass: pass, memory: &memory, report: &report)
-            settle(sitemaps, inputs: [:], memory: &memory)
-            memory.sitemap =
-                sitemaps.contains(where: \.failed)
-                ? nil : (sitemapInputs, sitemaps.filter { !$0.isGzip }.map(\.path))
+            // Too large for one file: an index of parts by developer, so a change rebuilds only its developer's.
+            memory.sitemap = nil
+            guard
+                let written = writeSitemapIndex(
+                    planned.pages, layout: layout, pass: pass, listed: &listed, memory: &memory, report: &report)
+            else { return }
+            sitemaps = written
         }
-        let wanted = Set((planned.files + sitemaps).map(\.path)).union(planned.kept).union(keptSitemaps)
         removeUnwanted(
-            wanted: wanted, failed: (planned.files + sitemaps).filter(\.failed), listed: listed, pass: pass,
-            memory: &memory, report: &report)
+            wanted: planned.wanted.union(sitemaps.paths), failed: planned.failed + sitemaps.failed, listed: listed,
+            pass: pass, memory: &memory, report: &report)
         memory.facts = Dictionary(
             zip(rosters, layout.facts).compactMap { roster, facts in facts.map { (SiteLayout.key(of: roster), $0) } },
             uniquingKeysWith: { first, _ in first })

@@ -30,46 +30,80 @@ struct Sitemap {
     /// Bytes per file; more make an index (a single URL larger than this still gets a file of its own).
     var byteLimit = Sitemap.standardByteLimit
 
-    /// The files, by name under `site/`: `sitemap.xml` alone, or the index and its parts.
-    func files(_ entries: [Entry], indexModified: Date) -> [(name: String, bytes: [UInt8])] {
-        let limit = max(1, self.limit)
-        let head =
+    /// One sitemap file of URLs, and its newest page's `lastmod`.
+    typealias Part = (bytes: [UInt8], modified: Date?)
+
+    /// Builds the parts one URL at a time, handing each over as soon as it is full: a site's sitemap is never held
+    /// whole, only the part being filled.
+    struct Builder {
+        let sitemap: Sitemap
+        private var part: [UInt8] = []
+        private var count = 0
+        private var modified: Date?
+
+        init(_ sitemap: Sitemap) { self.sitemap = sitemap }
+
+        /// Whether the part being filled has no URL yet.
+        var isEmpty: Bool { count == 0 }
+
+        private static let head =
             Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
             + Array(
                 "\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n"
                     .utf8)
-        let tail = Array("</urlset>\n".utf8)
-        var parts: [(bytes: [UInt8], modified: Date?)] = []
-        var part = head
-        var count = 0
-        var modified: Date?
-        for entry in entries {
-            let bytes = url(entry)
-            if count > 0, count == limit || part.count + bytes.count + tail.count > byteLimit {
-                parts.append((part + tail, modified))
-                (part, count, modified) = (head, 0, nil)
+        private static let tail = Array("</urlset>\n".utf8)
+
+        /// Adds `entry`; the part it did not fit in, when that is full.
+        mutating func add(_ entry: Entry) -> Part? {
+            let bytes = sitemap.url(entry)
+            var full: Part?
+            if count > 0,
+                count == max(1, sitemap.limit) || part.count + bytes.count + Self.tail.count > sitemap.byteLimit
+            {
+                full = finish()
             }
+            if part.isEmpty { part = Self.head }
             part += bytes
             count += 1
             modified = max(modified ?? entry.modified, entry.modified)
+            return full
         }
-        parts.append((part + tail, modified))
-        guard parts.count > 1 else { return [("sitemap.xml", parts[0].bytes)] }
-        var files: [(name: String, bytes: [UInt8])] = []
+
+        /// The part being filled, closed (an empty urlset when nothing was added), and a fresh one begun.
+        mutating func finish() -> Part {
+            let done = ((part.isEmpty ? Self.head : part) + Self.tail, modified)
+            (part, count, modified) = ([], 0, nil)
+            return done
+        }
+    }
+
+    /// The index of the parts `names`, each with its newest page's `lastmod` (`indexModified` for an empty one).
+    func index(_ parts: [(name: String, modified: Date?)], indexModified: Date) -> [UInt8] {
         var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
         index += Array("\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".utf8)
-        for (number, part) in parts.enumerated() {
-            let name = "sitemap-\(number + 1).xml"
-            files.append((name, part.bytes))
-            index += Array("<sitemap><loc>\(XMLText.escaped(siteURL + name))</loc>".utf8)
+        for part in parts {
+            index += Array("<sitemap><loc>\(XMLText.escaped(siteURL + part.name))</loc>".utf8)
             index += Array("<lastmod>\(RFC3339.seconds(part.modified ?? indexModified))</lastmod></sitemap>\n".utf8)
         }
         index += Array("</sitemapindex>\n".utf8)
-        return [("sitemap.xml", index)] + files
+        return index
+    }
+
+    /// The files, by name under `site/`: `sitemap.xml` alone, or the index and its parts.
+    func files(_ entries: [Entry], indexModified: Date) -> [(name: String, bytes: [UInt8])] {
+        var builder = Builder(self)
+        var parts = entries.compactMap { builder.add($0) }
+        parts.append(builder.finish())
+        guard parts.count > 1 else { return [("sitemap.xml", parts[0].bytes)] }
+        let names = parts.indices.map { "sitemap-\($0 + 1).xml" }
+        return [
+            ("sitemap.xml", index(zip(names, parts.map(\.modified)).map { ($0, $1) }, indexModified: indexModified))
+        ]
+            + zip(names, parts.map(\.bytes)).map { ($0, $1) }
     }
 
     /// One entry's `<url>` element.
-    private func url(_ entry: Entry) -> [UInt8] {
+    fileprivate func url(_ entry: Entry) -> [UInt8] {
         var text = "<url><loc>\(XMLText.escaped(entry.url))</loc><lastmod>\(RFC3339.seconds(entry.modified))</lastmod>"
         for alternate in entry.alternates {
             text += "<xhtml:link rel=\"alternate\" hreflang=\"\(XMLText.escaped(alternate.language))\" "

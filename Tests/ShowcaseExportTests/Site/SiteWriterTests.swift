@@ -250,24 +250,50 @@ struct SiteWriterTests {
         #expect(directory.exists("site/us/1641000103/index.html"))
     }
 
-    @Test("over the sitemap limit, sitemap.xml is an index of parts holding every URL once")
+    @Test("over the sitemap limit, sitemap.xml is an index of parts by developer holding every URL once")
     func sitemapIndex() throws {
         let directory = try TemporaryDirectory()
         var memory = ExportMemory(clock: WallClock())
         _ = SiteSamples.writer(directory, limit: 5).export(SiteSamples.rosters(), remembering: &memory)
         let index = try SiteSamples.page(directory, "sitemap.xml")
         #expect(index.contains("<sitemapindex"))
-        let parts = (1...4).map { "sitemap-\($0).xml" }
+        // The storefronts' 4 developer pages, Quiet Harbor's 12 app pages in parts of 5, Lumen Works' 3.
+        let parts =
+            ["sitemap-storefronts-1.xml"] + (1...3).map { "sitemap-artist-1641000001-\($0).xml" }
+            + ["sitemap-artist-1700000000-1.xml"]
         for part in parts { #expect(index.contains("<loc>https://example.com/apps/\(part)</loc>")) }
-        #expect(!directory.exists("site/sitemap-5.xml"))
+        #expect(index.components(separatedBy: "<sitemap>").count == parts.count + 1)
         let urls = try parts.flatMap { part in
             try SiteSamples.page(directory, part).components(separatedBy: "<loc>").dropFirst()
         }
         #expect(urls.count == 19)
+        #expect(try SiteSamples.page(directory, parts[4]).components(separatedBy: "<loc>").count == 4)
         // Back under the limit, the parts are removed.
         _ = SiteSamples.writer(directory).export(SiteSamples.rosters(), remembering: &memory)
-        #expect(!directory.exists("site/sitemap-1.xml"))
+        #expect(!directory.files().contains { $0.hasPrefix("site/sitemap-") })
         #expect(!(try SiteSamples.page(directory, "sitemap.xml")).contains("<sitemapindex"))
+    }
+
+    @Test("a tagline change rebuilds only its developer's sitemap parts (and the storefronts'), and the index")
+    func sitemapPartsByDeveloper() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory, limit: 5)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        // Long-past mtimes, so a page written again has another lastmod; the parts built again from them.
+        for file in directory.files() where file.hasPrefix("site/") { try directory.age(file) }
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        clock.settleEverything()
+        let parts = directory.files().filter { $0.hasPrefix("site/sitemap-") }
+        let before = try Dictionary(uniqueKeysWithValues: parts.map { ($0, try SiteSamples.stamp(directory, $0)) })
+        let index = try SiteSamples.stamp(directory, "site/sitemap.xml")
+        _ = writer.export(SiteSamples.rosters(harborPrint: [2], tagline: "Tides, lit at night"), remembering: &memory)
+        let kept = try parts.filter { try SiteSamples.stamp(directory, $0) == before[$0] }
+        #expect(kept == ["site/sitemap-artist-1700000000-1.xml", "site/sitemap-artist-1700000000-1.xml.gz"])
+        #expect(try SiteSamples.stamp(directory, "site/sitemap.xml") != index)
+        // Every page Quiet Harbor's tagline shows on is rewritten, and its parts with them.
+        #expect(parts.count == 10)
     }
 
     @Test("support and privacy pages are written and linked when export.site.pages names them")

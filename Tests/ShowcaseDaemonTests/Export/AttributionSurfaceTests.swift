@@ -16,7 +16,7 @@ struct AttributionSurfaceTests {
         attribution:
           provider_token: "1234567"
           campaign_token: shared
-          campaign_tokens: {varlink: app, json: widget, html: website, email: \(email), feed: atom}
+          campaign_tokens: {varlink: app, json: widget, html: website, email: \(email), feed: atom, site: pages}
 
         """
     }
@@ -28,6 +28,7 @@ struct AttributionSurfaceTests {
         bed.storefronts = ["us"]
         bed.extra =
             "export:\n  directory: \(bed.exportDirectory.path)\n  gzip: false\n  html: true\n  feed: true\n"
+            + "  site: {url: \"https://example.com/apps/\"}\n"
             + Self.attribution(email: email)
         try bed.writeOverlay(
             "product_pages:\n  \(Self.lanternlight): {default: \(Self.everywhere), email: \(Self.emailPage)}\n")
@@ -98,6 +99,13 @@ struct AttributionSurfaceTests {
         expectLinks(storeLinks(try read("ios.html")), token: "website", page: Self.everywhere, "ios.html")
         expectLinks(storeLinks(try read("ios.email.html")), token: "newsletter", page: Self.emailPage, "ios.email.html")
         expectLinks(storeLinks(try read("ios.atom")), token: "atom", page: Self.everywhere, "ios.atom")
+        // The site: the developer page's ItemList and every app page's store link and JSON-LD.
+        let site = { (page: String) in
+            try String(contentsOf: bed.exportDirectory.appendingPathComponent("site/us/" + page), encoding: .utf8)
+        }
+        for page in ["index.html", "\(Self.lanternlight)/index.html", "1641000105/index.html"] {
+            expectLinks(storeLinks(try site(page)), token: "pages", page: Self.everywhere, "site/us/\(page)")
+        }
         // Only store URLs are attributed: every `ct=` of a file is one of its store links' (no icon, no feed link).
         for file in ["ios.json", "ios.html", "ios.email.html", "ios.atom"] {
             let text = try read(file).replacingOccurrences(of: "&amp;", with: "&")
@@ -109,6 +117,8 @@ struct AttributionSurfaceTests {
     func reloadRewritesOneSurface() throws {
         let bed = try bed()
         try bed.ageExportedFiles()
+        let sitePages = try siteModificationTimes(bed)
+        #expect(!sitePages.isEmpty)
         bed.extra = bed.extra.replacingOccurrences(
             of: Self.attribution(email: "newsletter"), with: Self.attribution(email: "december"))
         #expect(try bed.reload().int("generation") == 2)
@@ -122,5 +132,21 @@ struct AttributionSurfaceTests {
         #expect(try bed.export().int("written") == 0)
         // Only the email variants: every document, fragment, feed, index.json and the manifest keep their mtime.
         #expect(try bed.rewrittenFiles() == [email, "\(TestBed.knotbook)/us/macos.email.html"])
+        // The site links with its own token: not one of its files is written again.
+        #expect(try siteModificationTimes(bed) == sitePages)
+    }
+
+    /// Every file under the export's `site/` with its modification time.
+    func siteModificationTimes(_ bed: TestBed) throws -> [String: Date] {
+        let base = bed.exportDirectory.appendingPathComponent("site").path
+        var times: [String: Date] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: base)
+        while let next = enumerator?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: base + "/" + next)
+            if attributes[.type] as? FileAttributeType == .typeRegular {
+                times[next] = attributes[.modificationDate] as? Date
+            }
+        }
+        return times
     }
 }

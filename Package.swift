@@ -71,8 +71,9 @@ let package = Package(
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem and Locking only.
         .target(name: "Varlink", dependencies: ["CSystem", "Locking"]),
         // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
-        // May use Varlink only (JSONValue, VarlinkError), so a client gets the contract without the daemon.
-        .target(name: "ShowcaseAPI", dependencies: ["Varlink"]),
+        // May use Varlink (JSONValue, VarlinkError) and ShowcaseCore (the App's field table, AppField, which the
+        // IDL's `type App` is written from), so a client gets the contract without the daemon.
+        .target(name: "ShowcaseAPI", dependencies: ["Varlink", "ShowcaseCore"]),
         // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
         // limiter (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), and the process
         // lifecycle; showcased is a thin main over it.

@@ -1,3 +1,5 @@
+import ShowcaseCore
+
 /// The daemon's two Varlink interfaces: their IDL text and the fully qualified names of their methods and errors.
 ///
 /// `org.varlink.service.GetInterfaceDescription` returns these strings, so third-party clients
@@ -14,12 +16,7 @@ public enum ShowcaseInterfaces {
     public static let roster = """
         interface io.showcase.Roster
 
-        # genreId: the App Store id of genre (6014 Games, 6002 Utilities), alike in every storefront and language
-        type App (id: int, artistId: int, name: string, bundleId: string, genre: string,
-                  formattedPrice: ?string, price: ?float, currency: ?string,
-                  platform: string, devices: []string, minimumOsVersion: string,
-                  iconUrl: string, storeUrl: string, tagline: ?string,
-                  genreId: ?int)
+        \(AppField.idlType)
 
         # state: fresh | stale | warming (never fetched yet; apps is empty, which does NOT mean "no apps")
         method Get(storefront: string, host: ?string, platform: ?string, device: ?string,

@@ -2,27 +2,19 @@ extension ResolvedApp {
     /// The app as served: the one ordered field list of the Varlink `App` type, which the export's app object
     /// carries too, written into `writer`. Optional fields are left out when absent, never written as `null`.
     ///
-    /// The order is the IDL's (`ShowcaseInterfaces.roster`); a new field goes at the end, here, and in the
-    /// contract (the IDL text and `RosterApp`). Every value is the resolved one: the overlay's order and
-    /// exclusions, the attributed store URL and the tagline for the query's locale were applied by
-    /// ``RosterQuery``, which also left the host out.
-    @inlinable
+    /// The fields and their order are ``AppField/all``'s, the table every surface reads; a new field is declared
+    /// there. Every value is the resolved one: the overlay's order and exclusions, the attributed store URL and the
+    /// tagline for the query's locale were applied by ``RosterQuery``, which also left the host out.
     public func writeFields<Writer: AppFieldWriter>(to writer: inout Writer) {
-        writer.int("id", app.id)
-        writer.int("artistId", app.artistId)
-        writer.string("name", app.name)
-        writer.string("bundleId", app.bundleId)
-        writer.string("genre", app.genre)
-        if let formattedPrice = app.formattedPrice { writer.string("formattedPrice", formattedPrice) }
-        if let price = app.price { writer.double("price", price) }
-        if let currency = app.currency { writer.string("currency", currency) }
-        writer.string("platform", app.platform.rawValue)
-        writer.strings("devices", app.devices.names)
-        writer.string("minimumOsVersion", app.minimumOsVersion)
-        writer.string("iconUrl", app.iconUrl)
-        writer.string("storeUrl", storeUrl)
-        if let tagline { writer.string("tagline", tagline) }
-        if let genreId = app.genreId { writer.int("genreId", genreId) }
+        for field in AppField.all {
+            switch field.value(self) {
+            case .int(let value)?: writer.int(field.name, value)
+            case .string(let value)?: writer.string(field.name, value)
+            case .float(let value)?: writer.double(field.name, value)
+            case .strings(let values)?: writer.strings(field.name, values)
+            case nil: break
+            }
+        }
     }
 
     /// The names of the fields ``writeFields(to:)`` writes for this app, in its order: what a check of an output

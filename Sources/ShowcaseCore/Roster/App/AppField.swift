@@ -1,0 +1,165 @@
+/// One field of the served app, declared once: its wire name, its type, where upstream gives it and which surfaces
+/// show it. ``all`` is the table every surface reads, in the Varlink `App` type's order:
+///
+/// - ``ResolvedApp/writeFields(to:)`` writes ``all`` — the Varlink `App` of `Get`, `GetApp` and `Watch`, the
+///   export's documents and the served-values comparison (``App/hasSameServedFields(as:)``);
+/// - ``idlType`` is the IDL's `type App` text (`ShowcaseInterfaces.roster` embeds it);
+/// - ``Surfaces/structuredData`` fields are members of the schema.org `SoftwareApplication` (fragments and the
+///   site's app pages) under ``schemaOrgName``; ``Surfaces/appView`` fields are lines of `showcasectl app` under
+///   ``label``.
+///
+/// A field's name and type are the contract (SPEC §8): the list only grows, a new field goes at the end, and an
+/// optional one is left out when absent, never written as `null` or an empty string.
+public struct AppField: Sendable {
+    /// A field's type on every surface, as the IDL spells it.
+    public enum ValueType: Sendable {
+        /// An integer (`int`).
+        case int
+        /// A text (`string`).
+        case string
+        /// A number (`float`).
+        case float
+        /// A list of texts (`[]string`).
+        case strings
+
+        /// The IDL's spelling.
+        public var idl: String {
+            switch self {
+            case .int: "int"
+            case .string: "string"
+            case .float: "float"
+            case .strings: "[]string"
+            }
+        }
+    }
+
+    /// One field's value, in the four types.
+    public enum Value: Sendable, Equatable {
+        /// An `int` field's value.
+        case int(Int)
+        /// A `string` field's value.
+        case string(String)
+        /// A `float` field's value.
+        case float(Double)
+        /// A `[]string` field's value.
+        case strings([String])
+    }
+
+    /// The surfaces beyond the served `App` (Varlink replies and export documents, which show every field).
+    public struct Surfaces: OptionSet, Sendable {
+        /// The raw bits.
+        public let rawValue: Int
+        /// Creates a set from its bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// A member of the schema.org `SoftwareApplication` (the fragments' `ItemList`, the site's app pages),
+        /// under ``AppField/schemaOrgName``.
+        public static let structuredData = Surfaces(rawValue: 1)
+        /// A line of `showcasectl app`, under ``AppField/label``.
+        public static let appView = Surfaces(rawValue: 2)
+    }
+
+    /// The member's name in the Varlink `App`, the export's documents and `App`'s JSON form.
+    public let name: String
+    /// Its type.
+    public let type: ValueType
+    /// True when an app may lack it (`?type` in the IDL; left out when absent).
+    public let isOptional: Bool
+    /// The lookup row's key it comes from; nil for a field showcased makes (the attributed store URL, the tagline).
+    public let upstreamKey: String?
+    /// Where it is shown besides the served `App`.
+    public let surfaces: Surfaces
+    /// Its label in `showcasectl app` (``Surfaces/appView``).
+    public let label: String?
+    /// Its schema.org property (``Surfaces/structuredData``).
+    public let schemaOrgName: String?
+    /// A line for the IDL above `type App`, when the name does not say enough.
+    public let comment: String?
+    /// The field's value in a served app; nil when absent.
+    let value: @Sendable (ResolvedApp) -> Value?
+
+    /// A field read from the app by `value`.
+    init(
+        _ name: String, _ type: ValueType, optional: Bool = false, upstreamKey: String?, surfaces: Surfaces = [],
+        label: String? = nil, schemaOrg: String? = nil, comment: String? = nil,
+        value: @escaping @Sendable (ResolvedApp) -> Value?
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.upstreamKey = upstreamKey
+        self.surfaces = surfaces
+        self.label = label
+        self.schemaOrgName = schemaOrg
+        self.comment = comment
+        self.value = value
+    }
+}
+
+extension AppField {
+    /// Every field of the served `App`, in the IDL's order. A new field goes at the end.
+    public static let all: [AppField] = [
+        AppField("id", .int, upstreamKey: "trackId", surfaces: .appView, label: "id") { .int($0.app.id) },
+        AppField("artistId", .int, upstreamKey: "artistId", surfaces: .appView, label: "artist id") {
+            .int($0.app.artistId)
+        },
+        AppField("name", .string, upstreamKey: "trackName", surfaces: .appView, label: "name") {
+            .string($0.app.name)
+        },
+        AppField("bundleId", .string, upstreamKey: "bundleId", surfaces: .appView, label: "bundle id") {
+            .string($0.app.bundleId)
+        },
+        AppField("genre", .string, upstreamKey: "primaryGenreName", surfaces: .appView, label: "genre") {
+            .string($0.app.genre)
+        },
+        AppField(
+            "formattedPrice", .string, optional: true, upstreamKey: "formattedPrice", surfaces: .appView,
+            label: "price"
+        ) { $0.app.formattedPrice.map(Value.string) },
+        AppField("price", .float, optional: true, upstreamKey: "price") { $0.app.price.map(Value.float) },
+        AppField("currency", .string, optional: true, upstreamKey: "currency") { $0.app.currency.map(Value.string) },
+        AppField("platform", .string, upstreamKey: "kind", surfaces: .appView, label: "platform") {
+            .string($0.app.platform.rawValue)
+        },
+        AppField("devices", .strings, upstreamKey: "supportedDevices") { .strings($0.app.devices.names) },
+        AppField(
+            "minimumOsVersion", .string, upstreamKey: "minimumOsVersion", surfaces: .appView, label: "minimum OS"
+        ) { .string($0.app.minimumOsVersion) },
+        AppField("iconUrl", .string, upstreamKey: "artworkUrl512", surfaces: .appView, label: "icon URL") {
+            .string($0.app.iconUrl)
+        },
+        AppField("storeUrl", .string, upstreamKey: nil, surfaces: .appView, label: "store URL") {
+            .string($0.storeUrl)
+        },
+        AppField("tagline", .string, optional: true, upstreamKey: nil, surfaces: .appView, label: "tagline") {
+            $0.tagline.map(Value.string)
+        },
+        AppField(
+            "genreId", .int, optional: true, upstreamKey: "primaryGenreId",
+            comment: "genreId: the App Store id of genre (6014 Games, 6002 Utilities), alike in every storefront"
+                + " and language"
+        ) { $0.app.genreId.map(Value.int) },
+    ]
+
+    /// The field named `name`, if the table has one.
+    public static func named(_ name: String) -> AppField? { all.first { $0.name == name } }
+
+    /// The IDL's `type App` declaration: the fields' comments, then the type, wrapped under its opening parenthesis
+    /// at 100 columns (as the rest of the interface text is, without its indentation).
+    public static var idlType: String {
+        var lines = all.compactMap(\.comment).map { "# " + $0 }
+        let opening = "type App ("
+        let indent = String(repeating: " ", count: opening.count)
+        var line = opening
+        for (index, field) in all.enumerated() {
+            let last = index == all.count - 1
+            let member = "\(field.name): \(field.isOptional ? "?" : "")\(field.type.idl)" + (last ? ")" : ",")
+            if line != opening, line != indent, line.count + 1 + member.count > 100 {
+                lines.append(line)
+                line = indent
+            }
+            line += (line == opening || line == indent ? "" : " ") + member
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}

@@ -9,7 +9,10 @@
 /// (written before it) is a sign to decode that file's raw body instead, which has the real families
 /// (``FileCache/loadRoster(listed:sharingWith:)``); the lines themselves read with the platform's default families.
 /// A 17th, the primary genre id (optional, `+6014` or `-`), was added the same way: 16-field lines (no genre id)
-/// are likewise a sign to decode the raw body, and read without a genre id if it does not decode.
+/// are likewise a sign to decode the raw body, and read without a genre id if it does not decode. The fields after
+/// the 17th are the field table's upstream texts (``AppField/upstreamTexts``), one optional field each (`+12+` or
+/// `-`) in the table's order, so a field declared there reaches the cache with no change here: a line with fewer
+/// (written before a field was declared) is again a sign to decode the raw body, and reads without the missing ones.
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -46,6 +49,10 @@ extension App {
             append(String(app.devices.rawValue), to: &out)
             out.append(separator)
             appendOptional(app.genreId.map { String($0) }, to: &out)
+            for field in AppField.upstreamTexts {
+                out.append(separator)
+                appendOptional(app.upstreamTexts[field.name], to: &out)
+            }
         }
         return out
     }
@@ -86,8 +93,9 @@ extension App {
         return apps
     }
 
-    /// Whether an apps section is in this release's form (17 fields a line) rather than coming from a release
-    /// before the device families (15) or the genre id (16). One release writes every line of a section, so the
+    /// Whether an apps section is in this release's form (17 fields a line and one per upstream text of the field
+    /// table) rather than coming from a release before the device families (15), the genre id (16) or one of the
+    /// table's upstream texts. One release writes every line of a section, so the
     /// first line tells; an empty section has nothing to miss. More fields (a newer release's file) count as
     /// current here, so such a file is a miss when its lines do not split, as before.
     static func cacheRecordsAreCurrent(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -100,18 +108,19 @@ extension App {
             separators += 1
             scan = base.distance(to: UnsafeRawPointer(found)) + 1
         }
-        return separators >= 16
+        return separators >= FieldRanges.most - 1
     }
 
-    /// The 15, 16 or 17 field ranges of one line, and whether each holds an escape.
+    /// The 15 to ``most`` field ranges of one line, and whether each holds an escape.
     private struct FieldRanges {
-        static let most = 17
+        /// The fields of a line this release writes: 17, then one per upstream text of the field table.
+        static let most = 17 + AppField.upstreamTexts.count
         var starts = [Int](repeating: 0, count: most)
         var ends = [Int](repeating: 0, count: most)
         var escaped = [Bool](repeating: false, count: most)
         var count = 0
 
-        /// Splits `start..<end` at 0x1F; false unless there are 15, 16 or 17 fields. Separators and newlines
+        /// Splits `start..<end` at 0x1F; false unless there are 15 to ``most`` fields. Separators and newlines
         /// inside text are escaped, so every raw 0x1F is a separator. Both scans use `memchr`: escapes are
         /// rare, so a line without a backslash marks no field as escaped without looking at each byte.
         mutating func split(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -208,7 +217,7 @@ extension App {
             devices = DeviceFamilies(rawValue: UInt8(bits))
         }
         var genreId: Int?
-        if fields.count == 17 {
+        if fields.count >= 17 {
             guard let text = optional(16, nil) else { return nil }
             if let text {
                 guard let id = Int(text) else { return nil }
@@ -216,6 +225,14 @@ extension App {
             }
         }
         if genreId != mine?.genreId { allSame = false }
+        var upstreamTexts: [String: String] = [:]
+        for (offset, field) in AppField.upstreamTexts.enumerated() where 17 + offset < fields.count {
+            guard let text = optional(17 + offset, nil) else { return nil }
+            guard let text else { continue }
+            guard TextBound.fitsOther(text) else { return nil }
+            upstreamTexts[field.name] = text
+        }
+        if upstreamTexts != mine?.upstreamTexts { allSame = false }
         let name = text(2, mine?.name)
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)
@@ -251,7 +268,7 @@ extension App {
                 AppFields(
                     id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
                     devices: devices, minimumOsVersion: floorText, minimumOS: floor, iconUrl: iconUrl,
-                    storeUrl: storeUrl, version: version, genreId: genreId))
+                    storeUrl: storeUrl, version: version, genreId: genreId, upstreamTexts: upstreamTexts))
         }
         // The listing, compared on its own: an app priced in another currency still shares the record above.
         allSame = shared != nil

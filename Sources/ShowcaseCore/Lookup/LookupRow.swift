@@ -71,6 +71,11 @@ public struct LookupRow: Sendable, Hashable, Codable {
     /// entry. Never served with the roster.
     public var releaseNotes: String?
 
+    /// The texts of the field table's upstream fields (``AppField/upstreamTexts``) the row has, by field name, each
+    /// read from its ``AppField/upstreamKey`` and bounded like ``TextBound/other(_:)``; a missing, non-string or
+    /// empty value has no entry.
+    public var texts: [String: String] = [:]
+
     private enum CodingKeys: String, CodingKey {
         case wrapperType, kind, artistType, artistId, artistName, supportedDevices, trackId, trackName, bundleId
         case sellerName
@@ -128,6 +133,22 @@ public struct LookupRow: Sendable, Hashable, Codable {
         releaseDate = string(.releaseDate)
         currentVersionReleaseDate = string(.currentVersionReleaseDate)
         releaseNotes = raw(.releaseNotes).map(TextBound.releaseNotes)
+        texts = Self.texts(from: decoder)
+    }
+
+    private static func texts(from decoder: any Decoder) -> [String: String] {
+        guard !AppField.upstreamTexts.isEmpty, let c = try? decoder.container(keyedBy: AppField.Key.self) else {
+            return [:]
+        }
+        var texts: [String: String] = [:]
+        for field in AppField.upstreamTexts {
+            guard let key = field.upstreamKey,
+                let text = (try? c.decodeIfPresent(String.self, forKey: AppField.Key(key))) ?? nil,
+                !text.isEmpty
+            else { continue }
+            texts[field.name] = TextBound.other(text)
+        }
+        return texts
     }
 
     /// True for the artist row (`wrapperType: artist`), which describes the developer and is not an app.

@@ -53,6 +53,7 @@ enum StructuredData {
             text.append(UInt8(ascii: "}"))
         }
         if let tagline = row.shownTagline { member("description", HTMLText.stripped(tagline), into: &text) }
+        for (name, value) in row.structuredData { member(name, value, into: &text) }
         text.append(UInt8(ascii: "}"))
     }
 
@@ -62,6 +63,21 @@ enum StructuredData {
         text.append(contentsOf: key.utf8)
         text.append(contentsOf: "\":".utf8)
         JSONText.quote(value, into: &text)
+    }
+
+    /// Appends `,"key":value` for a value of the field table, its texts stripped as every other text here.
+    private static func member(_ key: String, _ value: AppField.Value, into text: inout [UInt8]) {
+        let json: JSONText
+        switch value {
+        case .string(let string): json = .string(HTMLText.stripped(string))
+        case .int(let number): json = .int(number)
+        case .float(let number): json = .double(number)
+        case .strings(let strings): json = .array(strings.map { .string(HTMLText.stripped($0)) })
+        }
+        text.append(contentsOf: ",\"".utf8)
+        text.append(contentsOf: key.utf8)
+        text.append(contentsOf: "\":".utf8)
+        json.write(to: &text, indent: 0)
     }
 
     /// An absolute image URL (a crawler has no page base it would trust for a path): the largest mirrored icon

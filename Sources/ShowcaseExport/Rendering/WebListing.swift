@@ -25,6 +25,8 @@ struct WebListing {
     var currency: String?
     /// Which store sells it.
     var platform: Platform
+    /// The field table's schema.org members of the app (``AppField/structuredData(of:)``), in its order.
+    var structuredData: [(name: String, value: AppField.Value)] = []
 
     /// The row of `app` as `surface` links it (its campaign token and product page).
     init(_ app: ExportedApp, on surface: AttributionSurface) {
@@ -33,6 +35,7 @@ struct WebListing {
             iconUrl: app.resolved.app.iconUrl, icons: app.icons, genreId: app.genreId, tagline: app.resolved.tagline,
             formattedPrice: app.resolved.app.formattedPrice, price: app.resolved.app.price,
             currency: app.resolved.app.currency, platform: app.resolved.app.platform)
+        structuredData = AppField.structuredData(of: app.resolved)
     }
 
     /// A row from parts.

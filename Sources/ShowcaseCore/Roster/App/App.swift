@@ -104,6 +104,12 @@ public struct App: Sendable, Hashable, Codable {
         get { record.fields.genreId }
         set { update(\.genreId, newValue) }
     }
+    /// The texts of ``AppField/upstreamTexts`` this app has, by field name (`contentAdvisoryRating` → `12+`), as
+    /// upstream gave them; a field upstream left out has no entry (never an empty string).
+    public var upstreamTexts: [String: String] {
+        get { record.fields.upstreamTexts }
+        set { update(\.upstreamTexts, newValue) }
+    }
     /// `averageUserRating` (a float on the wire).
     public var averageUserRating: Double? {
         get { listing.averageUserRating }
@@ -160,7 +166,18 @@ public struct App: Sendable, Hashable, Codable {
             version: try c.decodeIfPresent(String.self, forKey: .version),
             averageUserRating: try c.decodeIfPresent(Double.self, forKey: .averageUserRating),
             userRatingCount: try c.decodeIfPresent(Int.self, forKey: .userRatingCount),
-            genreId: try c.decodeIfPresent(Int.self, forKey: .genreId))
+            genreId: try c.decodeIfPresent(Int.self, forKey: .genreId),
+            upstreamTexts: try Self.decodeTexts(from: decoder))
+    }
+
+    private static func decodeTexts(from decoder: any Decoder) throws -> [String: String] {
+        guard !AppField.upstreamTexts.isEmpty else { return [:] }
+        let c = try decoder.container(keyedBy: AppField.Key.self)
+        var texts: [String: String] = [:]
+        for field in AppField.upstreamTexts {
+            texts[field.name] = try c.decodeIfPresent(String.self, forKey: AppField.Key(field.name))
+        }
+        return texts
     }
 
     /// Encodes the JSON form: the keys of ``init(from:)`` in that order, absent optionals left out.
@@ -183,6 +200,11 @@ public struct App: Sendable, Hashable, Codable {
         try c.encodeIfPresent(averageUserRating, forKey: .averageUserRating)
         try c.encodeIfPresent(userRatingCount, forKey: .userRatingCount)
         try c.encodeIfPresent(genreId, forKey: .genreId)
+        guard !AppField.upstreamTexts.isEmpty else { return }
+        var texts = encoder.container(keyedBy: AppField.Key.self)
+        for field in AppField.upstreamTexts {
+            try texts.encodeIfPresent(upstreamTexts[field.name], forKey: AppField.Key(field.name))
+        }
     }
 
     /// Creates an app from parts (tests, fakes).
@@ -190,7 +212,8 @@ public struct App: Sendable, Hashable, Codable {
         id: Int, artistId: Int, name: String, bundleId: String, genre: String, formattedPrice: String?,
         platform: Platform, devices: DeviceFamilies? = nil, minimumOsVersion: String, iconUrl: String,
         storeUrl: String, price: Double? = nil, currency: String? = nil, version: String? = nil,
-        averageUserRating: Double? = nil, userRatingCount: Int? = nil, genreId: Int? = nil
+        averageUserRating: Double? = nil, userRatingCount: Int? = nil, genreId: Int? = nil,
+        upstreamTexts: [String: String] = [:]
     ) {
         let template = StoreURLTemplate(splitting: storeUrl)
         self.init(
@@ -199,7 +222,7 @@ public struct App: Sendable, Hashable, Codable {
                     id: id, artistId: artistId, name: name, bundleId: bundleId, genre: genre, platform: platform,
                     devices: devices ?? DeviceFamilies(supportedDevices: nil, platform: platform),
                     minimumOsVersion: minimumOsVersion, minimumOS: Self.floor(minimumOsVersion), iconUrl: iconUrl,
-                    storeUrl: template, version: version, genreId: genreId)),
+                    storeUrl: template, version: version, genreId: genreId, upstreamTexts: upstreamTexts)),
             listing: ListingRecord(
                 ListingFields(
                     formattedPrice: formattedPrice, price: price, currency: currency,
@@ -243,7 +266,7 @@ public struct App: Sendable, Hashable, Codable {
             minimumOsVersion: floor, iconUrl: icon,
             storeUrl: storeUrl, price: row.price, currency: row.currency, version: row.version,
             averageUserRating: row.averageUserRating, userRatingCount: row.userRatingCount,
-            genreId: row.primaryGenreId)
+            genreId: row.primaryGenreId, upstreamTexts: row.texts)
     }
 
     /// True when a reply would show both apps the same: every field ``ResolvedApp/writeFields(to:)`` writes equal

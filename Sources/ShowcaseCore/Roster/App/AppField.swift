@@ -4,6 +4,9 @@
 /// - ``ResolvedApp/writeFields(to:)`` writes ``all`` — the Varlink `App` of `Get`, `GetApp` and `Watch`, the
 ///   export's documents and the served-values comparison (``App/hasSameServedFields(as:)``);
 /// - ``idlType`` is the IDL's `type App` text (`ShowcaseInterfaces.roster` embeds it);
+/// - an ``upstreamText(_:upstreamKey:surfaces:label:schemaOrg:comment:)`` field is decoded from the lookup row by
+///   its ``upstreamKey`` (``LookupRow/texts``), stored with the app (``App/upstreamTexts``), appended to the cache
+///   line in the table's order and carried by `App`'s JSON form, so its declaration here is all the code it needs;
 /// - ``Surfaces/structuredData`` fields are members of the schema.org `SoftwareApplication` (fragments and the
 ///   site's app pages) under ``schemaOrgName``; ``Surfaces/appView`` fields are lines of `showcasectl app` under
 ///   ``label``.
@@ -45,7 +48,9 @@ public struct AppField: Sendable {
         case strings([String])
     }
 
-    /// The surfaces beyond the served `App` (Varlink replies and export documents, which show every field).
+    /// The surfaces beyond the served `App` (Varlink replies and export documents, which show every field) that
+    /// show a field of the table's: the fields the served `App` always had are named by those surfaces themselves
+    /// (the schema.org object's `name`, `url`, `offers`…, `showcasectl app`'s first lines), which derive them.
     public struct Surfaces: OptionSet, Sendable {
         /// The raw bits.
         public let rawValue: Int
@@ -54,7 +59,7 @@ public struct AppField: Sendable {
         /// A member of the schema.org `SoftwareApplication` (the fragments' `ItemList`, the site's app pages),
         /// under ``AppField/schemaOrgName``.
         public static let structuredData = Surfaces(rawValue: 1)
-        /// A line of `showcasectl app`, under ``AppField/label``.
+        /// A line of `showcasectl app`, under ``AppField/label``, after the lines it always had.
         public static let appView = Surfaces(rawValue: 2)
     }
 
@@ -74,6 +79,9 @@ public struct AppField: Sendable {
     public let schemaOrgName: String?
     /// A line for the IDL above `type App`, when the name does not say enough.
     public let comment: String?
+    /// True for a text stored as upstream gives it, by name, in ``App/upstreamTexts``: such a field needs no code
+    /// beyond its declaration.
+    public let isUpstreamText: Bool
     /// The field's value in a served app; nil when absent.
     let value: @Sendable (ResolvedApp) -> Value?
 
@@ -91,54 +99,86 @@ public struct AppField: Sendable {
         self.label = label
         self.schemaOrgName = schemaOrg
         self.comment = comment
+        self.isUpstreamText = false
         self.value = value
+    }
+
+    /// An optional text upstream gives under `upstreamKey` (its name when nil), served as it is: decoded (bounded
+    /// like every other upstream text, ``TextBound/other(_:)``), stored, cached and shown by this declaration alone.
+    static func upstreamText(
+        _ name: String, upstreamKey: String? = nil, surfaces: Surfaces = [], label: String? = nil,
+        schemaOrg: String? = nil, comment: String? = nil
+    ) -> AppField {
+        AppField(
+            name: name, upstreamKey: upstreamKey ?? name, surfaces: surfaces, label: label, schemaOrg: schemaOrg,
+            comment: comment)
+    }
+
+    private init(
+        name: String, upstreamKey: String, surfaces: Surfaces, label: String?, schemaOrg: String?, comment: String?
+    ) {
+        self.name = name
+        self.type = .string
+        self.isOptional = true
+        self.upstreamKey = upstreamKey
+        self.surfaces = surfaces
+        self.label = label
+        self.schemaOrgName = schemaOrg
+        self.comment = comment
+        self.isUpstreamText = true
+        self.value = { $0.app.upstreamTexts[name].map(Value.string) }
     }
 }
 
 extension AppField {
     /// Every field of the served `App`, in the IDL's order. A new field goes at the end.
     public static let all: [AppField] = [
-        AppField("id", .int, upstreamKey: "trackId", surfaces: .appView, label: "id") { .int($0.app.id) },
-        AppField("artistId", .int, upstreamKey: "artistId", surfaces: .appView, label: "artist id") {
-            .int($0.app.artistId)
+        AppField("id", .int, upstreamKey: "trackId") { .int($0.app.id) },
+        AppField("artistId", .int, upstreamKey: "artistId") { .int($0.app.artistId) },
+        AppField("name", .string, upstreamKey: "trackName") { .string($0.app.name) },
+        AppField("bundleId", .string, upstreamKey: "bundleId") { .string($0.app.bundleId) },
+        AppField("genre", .string, upstreamKey: "primaryGenreName") { .string($0.app.genre) },
+        AppField("formattedPrice", .string, optional: true, upstreamKey: "formattedPrice") {
+            $0.app.formattedPrice.map(Value.string)
         },
-        AppField("name", .string, upstreamKey: "trackName", surfaces: .appView, label: "name") {
-            .string($0.app.name)
-        },
-        AppField("bundleId", .string, upstreamKey: "bundleId", surfaces: .appView, label: "bundle id") {
-            .string($0.app.bundleId)
-        },
-        AppField("genre", .string, upstreamKey: "primaryGenreName", surfaces: .appView, label: "genre") {
-            .string($0.app.genre)
-        },
-        AppField(
-            "formattedPrice", .string, optional: true, upstreamKey: "formattedPrice", surfaces: .appView,
-            label: "price"
-        ) { $0.app.formattedPrice.map(Value.string) },
         AppField("price", .float, optional: true, upstreamKey: "price") { $0.app.price.map(Value.float) },
         AppField("currency", .string, optional: true, upstreamKey: "currency") { $0.app.currency.map(Value.string) },
-        AppField("platform", .string, upstreamKey: "kind", surfaces: .appView, label: "platform") {
-            .string($0.app.platform.rawValue)
-        },
+        AppField("platform", .string, upstreamKey: "kind") { .string($0.app.platform.rawValue) },
         AppField("devices", .strings, upstreamKey: "supportedDevices") { .strings($0.app.devices.names) },
-        AppField(
-            "minimumOsVersion", .string, upstreamKey: "minimumOsVersion", surfaces: .appView, label: "minimum OS"
-        ) { .string($0.app.minimumOsVersion) },
-        AppField("iconUrl", .string, upstreamKey: "artworkUrl512", surfaces: .appView, label: "icon URL") {
-            .string($0.app.iconUrl)
-        },
-        AppField("storeUrl", .string, upstreamKey: nil, surfaces: .appView, label: "store URL") {
-            .string($0.storeUrl)
-        },
-        AppField("tagline", .string, optional: true, upstreamKey: nil, surfaces: .appView, label: "tagline") {
-            $0.tagline.map(Value.string)
-        },
+        AppField("minimumOsVersion", .string, upstreamKey: "minimumOsVersion") { .string($0.app.minimumOsVersion) },
+        AppField("iconUrl", .string, upstreamKey: "artworkUrl512") { .string($0.app.iconUrl) },
+        AppField("storeUrl", .string, upstreamKey: nil) { .string($0.storeUrl) },
+        AppField("tagline", .string, optional: true, upstreamKey: nil) { $0.tagline.map(Value.string) },
         AppField(
             "genreId", .int, optional: true, upstreamKey: "primaryGenreId",
             comment: "genreId: the App Store id of genre (6014 Games, 6002 Utilities), alike in every storefront"
                 + " and language"
         ) { $0.app.genreId.map(Value.int) },
     ]
+
+    /// The fields stored by name in ``App/upstreamTexts``, in the table's order: the order of the cache line's
+    /// fields after its first 17.
+    public static let upstreamTexts: [AppField] = all.filter(\.isUpstreamText)
+
+    /// The schema.org members of `app` (``Surfaces/structuredData``), in the table's order: property and value.
+    public static func structuredData(of app: ResolvedApp) -> [(name: String, value: Value)] {
+        all.compactMap { field in
+            guard field.surfaces.contains(.structuredData), let name = field.schemaOrgName,
+                let value = field.value(app)
+            else { return nil }
+            return (name, value)
+        }
+    }
+
+    /// A field's name, or its upstream key, as a coding key: how `App`'s JSON form and ``LookupRow`` read and write
+    /// the table's upstream texts.
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
     /// The field named `name`, if the table has one.
     public static func named(_ name: String) -> AppField? { all.first { $0.name == name } }

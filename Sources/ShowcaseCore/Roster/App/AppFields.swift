@@ -16,6 +16,8 @@ struct AppFields: Sendable {
     var storeUrl: StoreURLTemplate
     var version: String?
     var genreId: Int?
+    /// The table's upstream texts this app has (``AppField/upstreamTexts``), by field name; empty when none.
+    var upstreamTexts: [String: String] = [:]
 
     /// True when both hold the same value in every field but the store URL (which the caller compares with
     /// its segment). The floor is compared as text: equal text is an equal parsed floor. (What a reply shows is
@@ -24,6 +26,6 @@ struct AppFields: Sendable {
         id == other.id && artistId == other.artistId && name == other.name && bundleId == other.bundleId
             && genre == other.genre && platform == other.platform && devices == other.devices
             && minimumOsVersion == other.minimumOsVersion && iconUrl == other.iconUrl && genreId == other.genreId
-            && version == other.version
+            && version == other.version && upstreamTexts == other.upstreamTexts
     }
 }

@@ -82,14 +82,14 @@ public struct AppField: Sendable {
     /// True for a text stored as upstream gives it, by name, in ``App/upstreamTexts``: such a field needs no code
     /// beyond its declaration.
     public let isUpstreamText: Bool
-    /// The field's value in a served app; nil when absent.
-    let value: @Sendable (ResolvedApp) -> Value?
+    /// Reads the field's value from a served app.
+    let read: @Sendable (ResolvedApp) -> Value?
 
-    /// A field read from the app by `value`.
+    /// A field read from the app by `read`.
     init(
         _ name: String, _ type: ValueType, optional: Bool = false, upstreamKey: String?, surfaces: Surfaces = [],
         label: String? = nil, schemaOrg: String? = nil, comment: String? = nil,
-        value: @escaping @Sendable (ResolvedApp) -> Value?
+        read: @escaping @Sendable (ResolvedApp) -> Value?
     ) {
         self.name = name
         self.type = type
@@ -100,7 +100,7 @@ public struct AppField: Sendable {
         self.schemaOrgName = schemaOrg
         self.comment = comment
         self.isUpstreamText = false
-        self.value = value
+        self.read = read
     }
 
     /// An optional text upstream gives under `upstreamKey` (its name when nil), served as it is: decoded (bounded
@@ -126,7 +126,7 @@ public struct AppField: Sendable {
         self.schemaOrgName = schemaOrg
         self.comment = comment
         self.isUpstreamText = true
-        self.value = { $0.app.upstreamTexts[name].map(Value.string) }
+        self.read = { $0.app.upstreamTexts[name].map(Value.string) }
     }
 }
 
@@ -164,11 +164,14 @@ extension AppField {
     public static func structuredData(of app: ResolvedApp) -> [(name: String, value: Value)] {
         all.compactMap { field in
             guard field.surfaces.contains(.structuredData), let name = field.schemaOrgName,
-                let value = field.value(app)
+                let value = field.value(of: app)
             else { return nil }
             return (name, value)
         }
     }
+
+    /// The field's value in `app`, as every surface shows it; nil when the app lacks it.
+    public func value(of app: ResolvedApp) -> Value? { read(app) }
 
     /// A field's name, or its upstream key, as a coding key: how `App`'s JSON form and ``LookupRow`` read and write
     /// the table's upstream texts.

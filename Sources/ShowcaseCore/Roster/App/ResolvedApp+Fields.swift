@@ -7,7 +7,7 @@ extension ResolvedApp {
     /// tagline for the query's locale were applied by ``RosterQuery``, which also left the host out.
     public func writeFields<Writer: AppFieldWriter>(to writer: inout Writer) {
         for field in AppField.all {
-            switch field.value(self) {
+            switch field.read(self) {
             case .int(let value)?: writer.int(field.name, value)
             case .string(let value)?: writer.string(field.name, value)
             case .float(let value)?: writer.double(field.name, value)

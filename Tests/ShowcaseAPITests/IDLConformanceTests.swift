@@ -259,7 +259,10 @@ struct IDLConformanceTests {
             fields: get.reply)
         #expect(
             checker.declaredPaths(get.reply).subtracting(set)
-                == ["apps[].formattedPrice", "apps[].price", "apps[].currency", "apps[].tagline", "apps[].genreId"])
+                == [
+                    "apps[].formattedPrice", "apps[].price", "apps[].currency", "apps[].tagline", "apps[].genreId",
+                    "apps[].contentAdvisoryRating",
+                ])
         // And the real request passes the same checker.
         #expect(
             checker.problems(RosterGetRequest(storefront: "de", waitMs: 5).encoded(), fields: get.parameters).isEmpty)

@@ -10,7 +10,7 @@ enum Samples {
         devices: ["iphone", "ipad", "mac"], minimumOsVersion: "16.0",
         iconUrl: "https://example.invalid/1641000103.png",
         storeUrl: "https://apps.example.invalid/de/app/id1641000103?uo=4&pt=1234567&ct=showcase-notejar&mt=8",
-        tagline: "Licht für die lange Wache", genreId: 6002)
+        tagline: "Licht für die lange Wache", genreId: 6002, otherFields: ["contentAdvisoryRating": "4+"])
 
     static let bareApp = RosterApp(
         id: 1_641_000_105, artistId: 1_641_000_100, name: "Windrose", bundleId: "io.example.Windrose",

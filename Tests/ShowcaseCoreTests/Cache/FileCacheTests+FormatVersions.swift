@@ -29,14 +29,12 @@ extension FileCacheTests {
         try file.write(to: url)
     }
 
-    /// Drops each apps line's last `fields` fields: 1 gives the 16-field form of the release before genre ids,
-    /// 2 the 15-field form of the release before device families.
-    func rewriteAsPreviousRelease(droppingLast fields: Int = 2) throws {
-        let separator = UInt8(0x1F)
+    /// Keeps each apps line's first `fields` fields: 17 gives the form of the release before the table's upstream
+    /// texts (`contentAdvisoryRating`), 16 the release before genre ids, 15 the release before device families.
+    func rewriteAsPreviousRelease(keeping fields: Int = 15) throws {
         try rewriteAppsLines { line in
-            var kept = line[...]
-            for _ in 0..<fields { kept = kept[..<kept.lastIndex(of: separator)!] }
-            return Array(kept)
+            Array(
+                line.split(separator: 0x1F, omittingEmptySubsequences: false).prefix(fields).joined(separator: [0x1F]))
         }
     }
 
@@ -49,7 +47,7 @@ extension FileCacheTests {
         let stored = try #require(cache.loadRoster(listed: entry))
         #expect(stored.apps.map(\.genreId) == current.apps.map(\.genreId))
 
-        try rewriteAsPreviousRelease(droppingLast: 1)
+        try rewriteAsPreviousRelease(keeping: 16)
         let older = try #require(cache.listRosters().first)
         let decoded = try #require(cache.loadRoster(listed: older), "a 16-field apps section was a miss")
         #expect(decoded.apps.map(\.genreId) == current.apps.map(\.genreId))
@@ -75,22 +73,7 @@ extension FileCacheTests {
     @Test("a previous-release file whose raw body does not decode still loads from its lines, with platform defaults")
     func previousReleaseLinesWithoutBody() throws {
         try rewriteAsPreviousRelease()
-        // Replace the body with one that is not a lookup response, fixing the header as a writer would have.
-        let url = cache.rosterURL(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates)
-        let data = try Data(contentsOf: url)
-        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
-        var header = try #require(try JSONSerialization.jsonObject(with: data[..<headerEnd]) as? [String: Any])
-        let appsCount = try #require(header["appsBytes"] as? Int)
-        let apps = data[(headerEnd + 1)..<(headerEnd + 1 + appsCount)]
-        let body = Data("not a lookup response".utf8)
-        header["bodyBytes"] = body.count
-        header["bodyFNV1a"] = FNV1a.hex(body)
-        var file = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
-        file.append(UInt8(ascii: "\n"))
-        file.append(apps)
-        file.append(UInt8(ascii: "\n"))
-        file.append(body)
-        try file.write(to: url)
+        try replaceBody(with: Data("not a lookup response".utf8))
         let entry = try #require(cache.listRosters().first)
         let decoded = try #require(cache.loadRoster(listed: entry), "the lines were usable")
         #expect(decoded.apps.map(\.id) == Fixtures.lamplightRoster().apps.map(\.id))
@@ -99,13 +82,68 @@ extension FileCacheTests {
         }
     }
 
+    /// Replaces the cached Lamplight roster's raw body with `body`, fixing the header as a writer would have.
+    func replaceBody(with body: Data) throws {
+        let url = cache.rosterURL(artistId: Fixtures.lamplightArtistId, storefront: .unitedStates)
+        let data = try Data(contentsOf: url)
+        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        var header = try #require(try JSONSerialization.jsonObject(with: data[..<headerEnd]) as? [String: Any])
+        let appsCount = try #require(header["appsBytes"] as? Int)
+        let apps = data[(headerEnd + 1)..<(headerEnd + 1 + appsCount)]
+        header["bodyBytes"] = body.count
+        header["bodyFNV1a"] = FNV1a.hex(body)
+        var file = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        file.append(UInt8(ascii: "\n"))
+        file.append(apps)
+        file.append(UInt8(ascii: "\n"))
+        file.append(body)
+        try file.write(to: url)
+    }
+
     @Test("a genre id that is not a number is a miss, like any other unreadable line")
     func badGenreIdIsMiss() throws {
-        try rewriteAppsLines { line in
-            Array(line[...line.lastIndex(of: 0x1F)!]) + Array("+games".utf8)
-        }
+        try rewriteAsPreviousRelease(keeping: 16)
+        try rewriteAppsLines { line in line + [0x1F] + Array("+games".utf8) }
         let entry = try #require(cache.listRosters().first)
         #expect(cache.loadRoster(listed: entry) == nil)
+    }
+
+    @Test("every app keeps its age rating through the cache's lines, and an app without one stays without")
+    func upstreamTextsSurvive() throws {
+        let fixture = Fixtures.lamplightRoster()
+        #expect(fixture.apps.allSatisfy { $0.upstreamTexts["contentAdvisoryRating"] == "4+" })
+        var apps = fixture.apps
+        apps[0].upstreamTexts = [:]
+        apps[1].upstreamTexts["contentAdvisoryRating"] = "17+\u{1F}\\"
+        let roster = Roster(
+            artistId: fixture.artistId, storefront: fixture.storefront, fetchedAt: fixture.fetchedAt,
+            resultCount: fixture.resultCount, apps: apps, body: fixture.body)
+        try cache.store(roster)
+        let entry = try #require(cache.listRosters().first)
+        let stored = try #require(cache.loadRoster(listed: entry))
+        #expect(stored.apps.map(\.upstreamTexts) == roster.apps.map(\.upstreamTexts))
+        #expect(stored.apps[0].upstreamTexts.isEmpty)
+    }
+
+    @Test("a file from the release before contentAdvisoryRating (17 fields) loads, with the ratings from its raw body")
+    func releaseBeforeUpstreamTextsLoads() throws {
+        let current = Fixtures.lamplightRoster()
+        try rewriteAsPreviousRelease(keeping: 17)
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry), "a 17-field apps section was a miss")
+        #expect(decoded.apps.map(\.id) == current.apps.map(\.id))
+        #expect(decoded.apps.map(\.genreId) == current.apps.map(\.genreId))
+        #expect(decoded.apps.allSatisfy { $0.upstreamTexts["contentAdvisoryRating"] == "4+" })
+    }
+
+    @Test("a 17-field line reads without the fields declared after it when its file's raw body does not decode")
+    func releaseBeforeUpstreamTextsLinesAlone() throws {
+        try rewriteAsPreviousRelease(keeping: 17)
+        try replaceBody(with: Data("not a lookup response".utf8))
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry), "the lines were usable")
+        #expect(decoded.apps.map(\.genreId) == Fixtures.lamplightRoster().apps.map(\.genreId))
+        #expect(decoded.apps.allSatisfy { $0.upstreamTexts.isEmpty })
     }
 
     @Test("an apps line with more fields than this release writes (a newer release's file) is a miss, not a crash")

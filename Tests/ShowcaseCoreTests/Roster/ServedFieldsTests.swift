@@ -25,6 +25,7 @@ struct ServedFieldsTests {
         "iconUrl": { $0.iconUrl += "?2" },
         "storeUrl": { $0.storeUrl += "&2" },
         "genreId": { $0.genreId = 6014 },
+        "contentAdvisoryRating": { $0.upstreamTexts["contentAdvisoryRating"] = "17+" },
     ]
 
     /// The fixture's Lanternlight (every optional field set) in `de`.

@@ -446,6 +446,21 @@ struct FakeDaemonTests {
         #expect(daemon.calls.last?.parameters == ["id": .int(2_222_222_222), "storefront": "de"])
     }
 
+    @Test("app shows the fields the table declares for it after the ones it always showed, - when the app lacks one")
+    func appShowsTableFields() throws {
+        guard case .object(var rated) = Canned.apps[1] else { return }
+        rated["contentAdvisoryRating"] = "12+"
+        let daemon = try FakeDaemon(["io.showcase.Roster.GetApp": .reply(["app": .object(rated)])])
+        defer { daemon.stop() }
+        let app = try daemon.run(["app", "2222222222", "--storefront", "de"])
+        #expect(app.status == 0)
+        #expect(app.stdout.split(separator: "\n").last == "age rating: 12+", "\(app.stdout)")
+        let bare = try FakeDaemon(["io.showcase.Roster.GetApp": .reply(["app": Canned.apps[1]])])
+        defer { bare.stop() }
+        let without = try bare.run(["app", "2222222222", "--storefront", "de"])
+        #expect(without.stdout.split(separator: "\n").last == "age rating: -", "\(without.stdout)")
+    }
+
     @Test("version prints the client's and the daemon's versions")
     func version() throws {
         let daemon = try FakeDaemon([:], version: "9.8.7")

@@ -59,7 +59,7 @@ struct HostileTextTests {
     @Test(
         "app, storefronts and status show hostile daemon text escaped, one line per item",
         arguments: [
-            (["app", "1000000001", "--storefront", "de"], 12),
+            (["app", "1000000001", "--storefront", "de"], 13),
             (["storefronts"], 3),
             (["status"], 9),
         ])

@@ -112,34 +112,36 @@ struct ContractTests {
         #expect(warming.apps.isEmpty)
     }
 
-    @Test("every app's genreId is its row's primaryGenreId in Get, GetApp and Watch, and still after a restart")
-    func genreIdIsServed() throws {
+    @Test(
+        "every app's field from upstream is its row's value in Get, GetApp and Watch, and still after a restart",
+        arguments: [("genreId", "primaryGenreId"), ("contentAdvisoryRating", "contentAdvisoryRating")])
+    func upstreamFieldIsServed(field: String, upstreamKey: String) throws {
         let fixture = try JSONSerialization.jsonObject(with: TestBed.fixtureData("roster-\(TestBed.artistId)-de.json"))
         let rows = (fixture as? [String: Any])?["results"] as? [[String: Any]] ?? []
         let expected = Dictionary(
-            rows.compactMap { row -> (Int, Int)? in
-                guard let id = row["trackId"] as? Int, let genreId = row["primaryGenreId"] as? Int else { return nil }
-                return (id, genreId)
+            rows.compactMap { row -> (Int, NSObject)? in
+                guard let id = row["trackId"] as? Int, let value = row[upstreamKey] as? NSObject else { return nil }
+                return (id, value)
             }, uniquingKeysWith: { first, _ in first })
         let bed = try TestBed()
         bed.storefronts = ["de"]
         try bed.start()
         try bed.waitUntilWarm()
-        func genreIds(_ apps: [[String: Any]]) -> [Int: Int] {
+        func values(_ apps: [[String: Any]]) -> [Int: NSObject] {
             Dictionary(
-                apps.compactMap { app -> (Int, Int)? in
-                    guard let id = app["id"] as? Int, let genreId = app["genreId"] as? Int else { return nil }
-                    return (id, genreId)
+                apps.compactMap { app -> (Int, NSObject)? in
+                    guard let id = app["id"] as? Int, let value = app[field] as? NSObject else { return nil }
+                    return (id, value)
                 }, uniquingKeysWith: { first, _ in first })
         }
         let get = try bed.get("de")
         #expect(get.apps.count >= 5)
-        #expect(genreIds(get.apps).count == get.apps.count, "every fixture row has a primaryGenreId")
-        #expect(genreIds(get.apps) == expected.filter { get.appIDs.contains($0.key) }, "\(get)")
+        #expect(values(get.apps).count == get.apps.count, "every fixture row has \(upstreamKey)")
+        #expect(values(get.apps) == expected.filter { get.appIDs.contains($0.key) }, "\(get)")
         let watched = try bed.client().call("io.showcase.Roster.Watch", ["storefront": "de"])
-        #expect(genreIds(watched.apps) == genreIds(get.apps), "\(watched)")
+        #expect(values(watched.apps) == values(get.apps), "\(watched)")
         let app = try bed.client().call("io.showcase.Roster.GetApp", ["id": Self.windrose, "storefront": "de"])
-        #expect((app["app"] as? [String: Any])?["genreId"] as? Int == expected[Self.windrose], "\(app)")
+        #expect((app["app"] as? [String: Any])?[field] as? NSObject == expected[Self.windrose], "\(app)")
 
         // Read back from the cache file, not fetched again.
         try #require(try bed.daemon?.stop() == 0)
@@ -147,6 +149,6 @@ struct ContractTests {
         try bed.start()
         let again = try bed.get("de")
         #expect(bed.requests(matching: "entity=software").count == rosters, "served from the cache")
-        #expect(genreIds(again.apps) == genreIds(get.apps), "\(again)")
+        #expect(values(again.apps) == values(get.apps), "\(again)")
     }
 }

@@ -154,6 +154,10 @@ extension AppField {
             comment: "genreId: the App Store id of genre (6014 Games, 6002 Utilities), alike in every storefront"
                 + " and language"
         ) { $0.app.genreId.map(Value.int) },
+        .upstreamText(
+            "contentAdvisoryRating", surfaces: [.structuredData, .appView], label: "age rating",
+            schemaOrg: "contentRating",
+            comment: "contentAdvisoryRating: the App Store's age rating (4+, 9+, 12+, 17+) as the storefront gives it"),
     ]
 
     /// The fields stored by name in ``App/upstreamTexts``, in the table's order: the order of the cache line's

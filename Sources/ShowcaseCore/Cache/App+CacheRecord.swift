@@ -232,7 +232,8 @@ extension App {
             guard TextBound.fitsOther(text) else { return nil }
             upstreamTexts[field.name] = text
         }
-        if upstreamTexts != mine?.upstreamTexts { allSame = false }
+        // Equal texts take the reference's dictionary: one for every storefront, whatever else differs.
+        if let theirs = mine?.upstreamTexts, theirs == upstreamTexts { upstreamTexts = theirs } else { allSame = false }
         let name = text(2, mine?.name)
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)

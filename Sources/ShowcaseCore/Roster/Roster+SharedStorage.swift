@@ -50,6 +50,8 @@ extension App {
         share(\.iconUrl)
         share(\.minimumOsVersion)
         if let version = mine.version, let shared = theirs.version, version == shared { mine.version = shared }
+        // One dictionary for every storefront's equal upstream texts (an age rating is alike everywhere).
+        if mine.upstreamTexts == theirs.upstreamTexts { mine.upstreamTexts = theirs.upstreamTexts }
         if let segment {
             mine.storeUrl = theirs.storeUrl
             return App(record: AppRecord(mine), listing: listing, storeSegment: segment)

@@ -54,6 +54,7 @@ struct SharedStorageTests {
         gb[2].formattedPrice = nil
         gb[3].storeUrl = "https://apps.apple.com/gb/app/another-slug/id\(gb[3].id)?uo=4"
         gb[4].minimumOsVersion = "99.0"
+        gb[5].upstreamTexts["contentAdvisoryRating"] = "17+"
         let roster = Roster(
             artistId: us.artistId, storefront: Fixtures.storefront("gb"), fetchedAt: us.fetchedAt,
             resultCount: us.resultCount, apps: gb, body: us.body)
@@ -63,11 +64,11 @@ struct SharedStorageTests {
         let refreshed = roster.sharingStorage(with: us)
         for result in [decoded.apps, refreshed.apps] {
             #expect(result == gb)
-            for index in 0..<5 { #expect(!result[index].sharesStorage(with: us.apps[index])) }
-            for index in 5..<gb.count { #expect(result[index].sharesStorage(with: us.apps[index])) }
+            for index in 0..<6 { #expect(!result[index].sharesStorage(with: us.apps[index])) }
+            for index in 6..<gb.count { #expect(result[index].sharesStorage(with: us.apps[index])) }
             // A rating or a price label of its own is the listing's: the app's record is still the sibling's.
             for index in [1, 2] { #expect(result[index].sharesAppRecord(with: us.apps[index])) }
-            for index in [0, 3, 4] { #expect(!result[index].sharesAppRecord(with: us.apps[index])) }
+            for index in [0, 3, 4, 5] { #expect(!result[index].sharesAppRecord(with: us.apps[index])) }
         }
         #expect(refreshed.hasSameContent(as: roster))
     }
@@ -149,6 +150,29 @@ struct SharedStorageTests {
             #expect(decoded.apps.map(\.storeUrl) == other.apps.map(\.storeUrl))
             #expect(other.sharingStorage(with: us).apps == other.apps)
         }
+    }
+
+    @Test("storefronts that localize names keep one dictionary of upstream texts per app, decoded or refreshed")
+    func localizedAppsShareTheirUpstreamTexts() throws {
+        let us = Fixtures.roster("us")
+        let de = Fixtures.roster("de")
+        try cache.store(de)
+        let entry = try #require(cache.listRosters().first)
+        let decoded = try #require(cache.loadRoster(listed: entry, sharingWith: us))
+        let siblings = Dictionary(uniqueKeysWithValues: us.apps.map { ($0.id, $0) })
+        for result in [decoded.apps, de.sharingStorage(with: us).apps] {
+            let localized = result.filter { !$0.sharesAppRecord(with: siblings[$0.id]!) }
+            #expect(!localized.isEmpty, "the de fixture localizes names")
+            for app in localized {
+                #expect(Self.sameStorage(app.upstreamTexts, siblings[app.id]!.upstreamTexts), "\(app.id)")
+            }
+        }
+        #expect(!Self.sameStorage(["a": "4+"], ["a": "4+"]), "the check tells two equal dictionaries apart")
+    }
+
+    /// True when both are the same dictionary storage: a `Dictionary` is one reference, so its bytes say which.
+    static func sameStorage(_ a: [String: String], _ b: [String: String]) -> Bool {
+        withUnsafeBytes(of: a) { left in withUnsafeBytes(of: b) { right in left.elementsEqual(right) } }
     }
 
     @Test("a refresh shares the storage of the roster it replaces when the apps are equal")

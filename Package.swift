@@ -111,7 +111,7 @@ let package = Package(
             name: "ShowcaseHistoryTests", dependencies: ["ShowcaseHistory", "ShowcaseCore", "DirectorySafety"]),
         .testTarget(name: "DirectorySafetyTests", dependencies: ["DirectorySafety"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking"]),
-        .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "Varlink"]),
+        .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "ShowcaseCore", "Varlink"]),
         .testTarget(
             name: "ShowcaseDaemonTests",
             dependencies: [

@@ -137,7 +137,7 @@ struct DecodingTests {
     @Test("optional fields read null as absent, and a state this version does not know is kept as sent")
     func nullAndOpenStates() throws {
         let request = try RosterGetRequest(decoding: ["storefront": "de", "host": nil, "waitMs": nil])
-        #expect(request == RosterGetRequest(storefront: "de"))
+        #expect(request == RosterGetRequest(storefront: .de))
         let watch = try RosterWatchReply(decoding: [
             "storefront": "de", "revision": 1, "state": "unavailable", "apps": [],
         ])
@@ -160,6 +160,37 @@ struct DecodingTests {
         #expect(try RosterGetAppRequest(decoding: ["id": 42.0, "storefront": "de"]).id == 42)
     }
 
+    @Test(
+        "a storefront is parsed where the call is read: a code that is none is UnknownStorefront naming it as written")
+    func storefrontParsedAtTheEdge() throws {
+        #expect(try RosterGetRequest(decoding: ["storefront": " DEU "]).storefront == .de)
+        #expect(try RosterGetAppRequest(decoding: ["id": 1, "storefront": "JP"]).storefront == .jp)
+        #expect(try RosterWatchRequest(decoding: ["storefront": .null]).storefront == nil)
+        let decoders: [(JSONValue) throws -> Void] = [
+            { _ = try RosterGetRequest(decoding: $0) }, { _ = try RosterGetAppRequest(decoding: $0) },
+            { _ = try RosterWatchRequest(decoding: $0) }, { _ = try RosterChangesRequest(decoding: $0) },
+            { _ = try AdminRefreshRequest(decoding: $0) },
+        ]
+        for decode in decoders {
+            for code in ["zz", "Germany", "ad"] {
+                let error = try #require(throws: APIDecodingError.self) {
+                    try decode(["id": 1, "storefront": .string(code)])
+                }
+                #expect(error.varlinkError == ShowcaseErrorReply.unknownStorefront(storefront: code).varlinkError)
+                #expect(error.parameter == "storefront")
+            }
+            let mistyped = try #require(throws: APIDecodingError.self) { try decode(["id": 1, "storefront": 7]) }
+            #expect(mistyped.varlinkError == .invalidParameter("storefront"))
+        }
+        // The sentence a client shows is the storefront's own: what was wrong and what to type.
+        let named = try #require(throws: APIDecodingError.self) {
+            try RosterGetRequest(decoding: ["storefront": "germany"])
+        }
+        #expect(
+            named.description
+                == "the field 'storefront': 'germany' is a country's name, not a code: Germany's storefront is 'de'")
+    }
+
     @Test("Get names its first invalid parameter in the interface's order, whatever order the members came in")
     func getParameterOrder() throws {
         // The members are read in one pass; the checks run in the IDL's order (storefront, host, …, waitMs).
@@ -174,15 +205,15 @@ struct DecodingTests {
             #expect(error.varlinkError == .invalidParameter(named), "\(parameters)")
         }
         let relaxed = try RosterGetRequest(decoding: ["storefront": "us", "host": .null, "extra": [1]])
-        #expect(relaxed == RosterGetRequest(storefront: "us"))
+        #expect(relaxed == RosterGetRequest(storefront: .us))
     }
 
     @Test("the contract's caps and defaults: waitMs held at most a minute, Changes pages of 1...1000, default 100")
     func capsAndDefaults() throws {
         #expect(RosterGetRequest.maxWaitMs == 60_000)
-        #expect(RosterGetRequest(storefront: "de", waitMs: 600_000).heldWaitMs == 60_000)
-        #expect(RosterGetRequest(storefront: "de", waitMs: 2500).heldWaitMs == 2500)
-        #expect(RosterGetRequest(storefront: "de").heldWaitMs == nil)
+        #expect(RosterGetRequest(storefront: .de, waitMs: 600_000).heldWaitMs == 60_000)
+        #expect(RosterGetRequest(storefront: .de, waitMs: 2500).heldWaitMs == 2500)
+        #expect(RosterGetRequest(storefront: .de).heldWaitMs == nil)
         #expect(try RosterChangesRequest(decoding: ["storefront": "de"]).pageSize == 100)
         #expect(try RosterChangesRequest(decoding: ["storefront": "de", "limit": 1000]).pageSize == 1000)
         for (parameters, named) in [

@@ -51,7 +51,7 @@ struct IDLConformanceTests {
             (
                 .parameters("Get"),
                 [
-                    RosterGetRequest(storefront: "de"),
+                    RosterGetRequest(storefront: .de),
                     Samples.fullGetRequest,
                 ]
             ),
@@ -65,7 +65,7 @@ struct IDLConformanceTests {
                         storefront: "jp", host: "io.example.NoteJar", state: .warming, fetchedAt: nil, apps: []),
                 ]
             ),
-            (.parameters("GetApp"), [RosterGetAppRequest(id: 1, storefront: "us", host: "io.example.NoteJar")]),
+            (.parameters("GetApp"), [RosterGetAppRequest(id: 1, storefront: .us, host: "io.example.NoteJar")]),
             (.reply("GetApp"), [RosterGetAppReply(app: Samples.fullApp)]),
             (
                 .reply("Storefronts"),
@@ -73,12 +73,12 @@ struct IDLConformanceTests {
             ),
             (
                 .parameters("Watch"),
-                [RosterWatchRequest(), RosterWatchRequest(storefront: "de", host: "io.example.NoteJar")]
+                [RosterWatchRequest(), RosterWatchRequest(storefront: .de, host: "io.example.NoteJar")]
             ),
             (.reply("Watch"), [RosterWatchReply(storefront: "de", revision: 7, state: .stale, apps: apps)]),
             (
                 .parameters("Changes"),
-                [RosterChangesRequest(storefront: "us", host: "h", since: 41, limit: 5, locale: "fr-CA")]
+                [RosterChangesRequest(storefront: .us, host: "h", since: 41, limit: 5, locale: "fr-CA")]
             ),
             (
                 .reply("Changes"),
@@ -115,7 +115,7 @@ struct IDLConformanceTests {
         let admin: [(Declaration, [any APIValue])] = [
             (.reply("Status"), [Samples.fullStatus]),
             (.reply("Reload"), [AdminReloadReply(generation: 12)]),
-            (.parameters("Refresh"), [AdminRefreshRequest(storefront: "jp")]),
+            (.parameters("Refresh"), [AdminRefreshRequest(storefront: .jp)]),
             (
                 .reply("Refresh"),
                 [AdminRefreshReply(refreshed: ["de"], failed: [.init(storefront: "jp", error: "HTTP 503")])]
@@ -265,6 +265,6 @@ struct IDLConformanceTests {
                 ])
         // And the real request passes the same checker.
         #expect(
-            checker.problems(RosterGetRequest(storefront: "de", waitMs: 5).encoded(), fields: get.parameters).isEmpty)
+            checker.problems(RosterGetRequest(storefront: .de, waitMs: 5).encoded(), fields: get.parameters).isEmpty)
     }
 }

@@ -13,23 +13,23 @@ struct RoundTripTests {
     @Test("every request comes back equal, with its optional fields set and unset")
     func requests() throws {
         let gets = [
-            RosterGetRequest(storefront: "de"),
+            RosterGetRequest(storefront: .de),
             Samples.fullGetRequest,
         ]
         for request in gets { #expect(try Self.overTheWire(request) == request) }
-        for request in [RosterGetAppRequest(id: 42, storefront: "jp"), .init(id: 1, storefront: "us", host: "h")] {
+        for request in [RosterGetAppRequest(id: 42, storefront: .jp), .init(id: 1, storefront: .us, host: "h")] {
             #expect(try Self.overTheWire(request) == request)
         }
-        for request in [RosterWatchRequest(), RosterWatchRequest(storefront: "de", host: "io.example.NoteJar")] {
+        for request in [RosterWatchRequest(), RosterWatchRequest(storefront: .de, host: "io.example.NoteJar")] {
             #expect(try Self.overTheWire(request) == request)
         }
         for request in [
-            RosterChangesRequest(storefront: "de"), .init(storefront: "us", host: "h", since: 41, limit: 5),
-            .init(storefront: "ca", locale: "fr"),
+            RosterChangesRequest(storefront: .de), .init(storefront: .us, host: "h", since: 41, limit: 5),
+            .init(storefront: .ca, locale: "fr"),
         ] {
             #expect(try Self.overTheWire(request) == request)
         }
-        for request in [AdminRefreshRequest(), AdminRefreshRequest(storefront: "jp")] {
+        for request in [AdminRefreshRequest(), AdminRefreshRequest(storefront: .jp)] {
             #expect(try Self.overTheWire(request) == request)
         }
     }
@@ -117,7 +117,7 @@ struct RoundTripTests {
 
     @Test("nil fields are left out of the encoding, not sent as null")
     func nilFieldsAreOmitted() {
-        #expect(RosterGetRequest(storefront: "de").encoded() == ["storefront": "de"])
+        #expect(RosterGetRequest(storefront: .de).encoded() == ["storefront": "de"])
         #expect(RosterWatchRequest().encoded() == [:])
         #expect(AdminRefreshRequest().encoded() == [:])
         let app = Samples.bareApp.encoded()

@@ -21,7 +21,7 @@ enum Samples {
 
     /// A query with every optional field set.
     static let fullGetRequest = RosterGetRequest(
-        storefront: "DEU", host: "io.example.NoteJar", platform: "macos", device: "ipad", osVersion: "14.2",
+        storefront: .de, host: "io.example.NoteJar", platform: "macos", device: "ipad", osVersion: "14.2",
         locale: "de-AT", waitMs: 2500)
 
     /// Two changes that, between them, set every optional field of a `Change`.

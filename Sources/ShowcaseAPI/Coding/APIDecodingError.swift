@@ -1,3 +1,4 @@
+import ShowcaseCore
 import Varlink
 
 /// A request or reply that does not have the shape its interface declares, naming the field.
@@ -14,6 +15,8 @@ public struct APIDecodingError: Error, Sendable, Equatable, CustomStringConverti
         case wrongType(expected: String)
         /// The field has the declared type but a value the interface rules out (`must not be negative`).
         case invalid(String)
+        /// A storefront parameter that names no App Store storefront: answered as `UnknownStorefront`.
+        case unknownStorefront(StorefrontError)
     }
 
     /// The path of the offending field from the top of the parameters; empty for the parameters themselves.
@@ -32,8 +35,14 @@ public struct APIDecodingError: Error, Sendable, Equatable, CustomStringConverti
         String(field.prefix { $0 != "." && $0 != "[" })
     }
 
-    /// `org.varlink.service.InvalidParameter` naming ``parameter``: how a server answers a malformed call.
-    public var varlinkError: VarlinkError { .invalidParameter(parameter) }
+    /// How a server answers the call: `org.varlink.service.InvalidParameter` naming ``parameter``, or
+    /// `UnknownStorefront` naming the code as written for a storefront that is none.
+    public var varlinkError: VarlinkError {
+        if case .unknownStorefront(let error) = problem {
+            return ShowcaseErrorReply.unknownStorefront(storefront: error.text).varlinkError
+        }
+        return .invalidParameter(parameter)
+    }
 
     /// "the field 'apps[2].name' is missing", "… is a number where a string was expected".
     public var description: String {
@@ -42,6 +51,7 @@ public struct APIDecodingError: Error, Sendable, Equatable, CustomStringConverti
         case .missing: return "\(subject) is missing"
         case .wrongType(let expected): return "\(subject) is not \(expected)"
         case .invalid(let reason): return "\(subject) \(reason)"
+        case .unknownStorefront(let error): return "\(subject): \(error)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import ShowcaseCore
 import Varlink
 
 /// The parameters of `io.showcase.Roster.Changes`: what changed in a storefront's roster (SPEC §15), a page of it.
@@ -7,8 +8,8 @@ public struct RosterChangesRequest: APIValue {
     /// The accepted page sizes: any other `limit` is `org.varlink.service.InvalidParameter`.
     public static let limits = 1...1000
 
-    /// The storefront code, alpha-2 or alpha-3, any case.
-    public var storefront: String
+    /// The storefront, parsed from its code (alpha-2 or alpha-3, any case) where the call is read.
+    public var storefront: Storefront
     /// A configured host's bundle id; nil asks for the first host in the configuration.
     public var host: String?
     /// Only entries with a serial above this one; nil asks for the newest.
@@ -24,7 +25,7 @@ public struct RosterChangesRequest: APIValue {
 
     /// A query for `storefront`'s changes.
     public init(
-        storefront: String, host: String? = nil, since: Int? = nil, limit: Int? = nil, locale: String? = nil
+        storefront: Storefront, host: String? = nil, since: Int? = nil, limit: Int? = nil, locale: String? = nil
     ) {
         self.storefront = storefront
         self.host = host
@@ -35,7 +36,7 @@ public struct RosterChangesRequest: APIValue {
 
     /// Reads a call's parameters: a negative `since`, or a `limit` outside ``limits``, is invalid.
     public init(from object: APIObjectReader) throws(APIDecodingError) {
-        storefront = try object.string("storefront")
+        storefront = try object.storefront("storefront")
         host = try object.optionalString("host")
         since = try object.optionalInt("since")
         limit = try object.optionalInt("limit")
@@ -53,7 +54,7 @@ public struct RosterChangesRequest: APIValue {
     /// The call's parameters; nil fields are omitted.
     public func encoded() -> JSONValue {
         var object = APIObjectBuilder(capacity: 5)
-        object.set("storefront", storefront)
+        object.set("storefront", storefront.code)
         object.set("host", host)
         object.set("since", since)
         object.set("limit", limit)

@@ -1,3 +1,4 @@
+import ShowcaseCore
 import Varlink
 
 /// The parameters of `io.showcase.Roster.Get`: one storefront's roster, filtered and overlaid for this query.
@@ -9,8 +10,8 @@ public struct RosterGetRequest: APIValue {
     /// this long, so no call keeps a timer (and its memory) alive for longer.
     public static let maxWaitMs = 60_000
 
-    /// The storefront code, alpha-2 or alpha-3, any case (`de`, `DEU`).
-    public var storefront: String
+    /// The storefront, parsed from its code (alpha-2 or alpha-3, any case: `de`, `DEU`) where the call is read.
+    public var storefront: Storefront
     /// A configured host's bundle id; nil asks for the first host in the configuration.
     public var host: String?
     /// `ios` or `macos`; nil applies the configuration's `default_platform`.
@@ -32,7 +33,7 @@ public struct RosterGetRequest: APIValue {
 
     /// A query; only `storefront` is required.
     public init(
-        storefront: String, host: String? = nil, platform: String? = nil, device: String? = nil,
+        storefront: Storefront, host: String? = nil, platform: String? = nil, device: String? = nil,
         osVersion: String? = nil, locale: String? = nil, waitMs: Int? = nil
     ) {
         self.storefront = storefront
@@ -46,7 +47,7 @@ public struct RosterGetRequest: APIValue {
 
     /// Reads a call's parameters in one pass over its members (`Get` is the daemon's hot path: one walk costs less
     /// than seven hashed lookups), then checks them in the interface's order, so the first invalid parameter is
-    /// the same whatever order the caller sent them in: `storefront` a required string; `host`, `platform`,
+    /// the same whatever order the caller sent them in: `storefront` a required storefront code; `host`, `platform`,
     /// `device`, `osVersion`, `locale` optional strings; `waitMs` an optional integer, not negative. Null reads as
     /// absent; unknown members are ignored.
     public init(from object: APIObjectReader) throws(APIDecodingError) {
@@ -69,7 +70,7 @@ public struct RosterGetRequest: APIValue {
             default: continue
             }
         }
-        self.storefront = try object.string("storefront", storefront)
+        self.storefront = try object.storefront("storefront", storefront)
         self.host = try object.optionalString("host", host)
         self.platform = try object.optionalString("platform", platform)
         self.device = try object.optionalString("device", device)
@@ -84,7 +85,7 @@ public struct RosterGetRequest: APIValue {
     /// The call's parameters; nil fields are omitted.
     public func encoded() -> JSONValue {
         var object = APIObjectBuilder(capacity: 7)
-        object.set("storefront", storefront)
+        object.set("storefront", storefront.code)
         object.set("host", host)
         object.set("platform", platform)
         object.set("device", device)

@@ -42,12 +42,7 @@ final class AdminMethods: Sendable {
         }
         try interface.handle(ShowcaseInterfaces.Method.refresh) { [self] call, responder throws(VarlinkError) in
             try authorize(call)
-            let requested: Storefront?
-            if let text = try call.request(AdminRefreshRequest.self).storefront {
-                do { requested = try Storefront(parsing: text) } catch { throw ReplyEncoding.unknownStorefront(text) }
-            } else {
-                requested = nil
-            }
+            let requested = try call.request(AdminRefreshRequest.self).storefront
             let service = self.service
             Task { responder.reply(ReplyEncoding.refresh(await service.refresh(requested))) }
         }

@@ -19,13 +19,14 @@ import Varlink
 /// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
 /// copy of the bytes, counted once against the budget, and the kernel copies from fewer distinct replies.
 final class ReplyCache: @unchecked Sendable {
-    /// The query as the caller spelled it: hits skip even parsing the storefront code.
+    /// The query: the storefront as parsed where the call was read (``GetParameters``, once per distinct message),
+    /// the rest as the caller spelled it.
     ///
     /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
     /// kept with its call's message (``GetParameters``) is looked up again and again, and must not hash six
     /// strings each time (BENCHMARKS.md).
     struct Key: Hashable {
-        let storefront: String
+        let storefront: Storefront
         let host: String?
         let platform: String?
         let device: String?
@@ -35,7 +36,7 @@ final class ReplyCache: @unchecked Sendable {
         private let memberHash: Int
 
         init(
-            storefront: String, host: String? = nil, platform: String? = nil, device: String? = nil,
+            storefront: Storefront, host: String? = nil, platform: String? = nil, device: String? = nil,
             osVersion: String? = nil, locale: String? = nil
         ) {
             self.storefront = storefront

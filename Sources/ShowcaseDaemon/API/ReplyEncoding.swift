@@ -242,11 +242,6 @@ enum ReplyEncoding {
         ShowcaseErrorReply.unavailable(storefront: storefront.code, reason: reason).varlinkError
     }
 
-    /// `UnknownStorefront`, naming the code as the client wrote it.
-    static func unknownStorefront(_ text: String) -> VarlinkError {
-        ShowcaseErrorReply.unknownStorefront(storefront: text).varlinkError
-    }
-
     /// `UnknownHost`, naming the bundle id as the client wrote it.
     static func unknownHost(_ text: String) -> VarlinkError {
         ShowcaseErrorReply.unknownHost(host: text).varlinkError

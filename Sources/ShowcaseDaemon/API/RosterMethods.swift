@@ -93,10 +93,6 @@ final class RosterMethods: Sendable {
 
     /// The validated request `key` spells, against the current configuration.
     private func request(_ key: ReplyCache.Key) throws(VarlinkError) -> RosterRequest {
-        let storefront: Storefront
-        do { storefront = try Storefront(parsing: key.storefront) } catch {
-            throw ReplyEncoding.unknownStorefront(key.storefront)
-        }
         let snapshot = service.state.config
         guard let host = snapshot.host(named: key.host) else { throw ReplyEncoding.unknownHost(key.host ?? "") }
         var platform: Platform?
@@ -115,7 +111,7 @@ final class RosterMethods: Sendable {
             osVersion = parsed
         }
         return RosterRequest(
-            snapshot: snapshot, storefront: storefront, host: host, platform: platform, device: device,
+            snapshot: snapshot, storefront: key.storefront, host: host, platform: platform, device: device,
             osVersion: osVersion, locale: key.locale)
     }
 
@@ -134,12 +130,7 @@ final class RosterMethods: Sendable {
         guard let host = service.state.config.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
-        var filter: Storefront?
-        if let storefrontText = parameters.storefront {
-            do { filter = try Storefront(parsing: storefrontText) } catch {
-                throw ReplyEncoding.unknownStorefront(storefrontText)
-            }
-        }
+        let filter = parameters.storefront
         if let filter { service.keepWarmOnDemand(filter) }
         let stream = WatchStream(host: host.bundleID, filter: filter, responder: responder, hub: watches)
         if call.more { watches.open(stream) } else { stream.answerOnce() }
@@ -149,10 +140,7 @@ final class RosterMethods: Sendable {
 
     private func changes(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         let parameters = try call.request(RosterChangesRequest.self)
-        let storefront: Storefront
-        do { storefront = try Storefront(parsing: parameters.storefront) } catch {
-            throw ReplyEncoding.unknownStorefront(parameters.storefront)
-        }
+        let storefront = parameters.storefront
         let snapshot = service.state.config
         guard let host = snapshot.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")

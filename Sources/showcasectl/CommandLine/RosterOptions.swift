@@ -28,7 +28,7 @@ extension RosterOptions {
     /// The `Roster.Get` call these options make.
     var request: RosterGetRequest {
         RosterGetRequest(
-            storefront: storefront.code, host: host, platform: platform?.rawValue, device: device?.rawValue,
+            storefront: storefront, host: host, platform: platform?.rawValue, device: device?.rawValue,
             osVersion: osVersion, locale: locale, waitMs: waitMilliseconds)
     }
 }

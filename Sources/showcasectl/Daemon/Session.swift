@@ -28,7 +28,7 @@ struct Session {
         case .roster(let query):
             try roster(query, daemon: daemon, socket: socket, time: time)
         case .app(let id, let storefront, let host):
-            let request = RosterGetAppRequest(id: id, storefront: storefront.code, host: host)
+            let request = RosterGetAppRequest(id: id, storefront: storefront, host: host)
             let reply = try daemon.call(ShowcaseInterfaces.Method.getApp, request.encoded())
             if options.json { return printJSON(reply) }
             let decoded = try decodeForDisplay(
@@ -94,7 +94,7 @@ struct Session {
         var last: JSONValue = .emptyObject
         while true {
             let request = RosterChangesRequest(
-                storefront: storefront.code, host: host, since: cursor, limit: wanted, locale: locale)
+                storefront: storefront, host: host, since: cursor, limit: wanted, locale: locale)
             last = try daemon.call(ShowcaseInterfaces.Method.changes, request.encoded())
             let page = try decode(RosterChangesReply.self, from: last, method: ShowcaseInterfaces.Method.changes)
             if case .array(let entries)? = last["changes"] { pages.append(contentsOf: entries.reversed()) }
@@ -143,7 +143,7 @@ struct Session {
     private func watch(_ storefront: Storefront?, daemon: DaemonConnection, time: RelativeTime)
         throws(CommandFailure)
     {
-        let request = RosterWatchRequest(storefront: storefront?.code)
+        let request = RosterWatchRequest(storefront: storefront)
         Interrupt.exitQuietlyOnInterrupt()
         var failure: CommandFailure?
         var first = true
@@ -170,7 +170,7 @@ struct Session {
     private func refresh(_ storefront: Storefront?, daemon: DaemonConnection, socket: SocketLocation)
         throws(CommandFailure)
     {
-        let request = AdminRefreshRequest(storefront: storefront?.code)
+        let request = AdminRefreshRequest(storefront: storefront)
         let progress =
             ProgressDisplay.isWanted(json: options.json) ? RefreshProgress(socket: socket, storefront: storefront) : nil
         // Refresh waits for the rate limiter: a full warm of many storefronts takes minutes.

@@ -68,6 +68,22 @@ struct CitizenshipTests {
         let host = try bed.get("de", ["host": "com.example.Nope"])
         #expect(host.error == "io.showcase.Roster.UnknownHost")
         #expect(host.string("host") == "com.example.Nope")
+        // Every method that takes a storefront parses it where the call is read, with the same answer, naming the
+        // code as written (a country's name too), and an argument of another type stays InvalidParameter.
+        let calls: [(String, [String: Any])] = [
+            ("io.showcase.Roster.GetApp", ["id": 1]), ("io.showcase.Roster.Watch", [:]),
+            ("io.showcase.Roster.Changes", [:]), ("io.showcase.Admin.Refresh", [:]),
+        ]
+        for (method, others) in calls {
+            for code in ["zz", "Germany", "ad"] {
+                let answer = try bed.client().call(method, others.merging(["storefront": code]) { $1 })
+                #expect(answer.error == "io.showcase.Roster.UnknownStorefront", "\(method) \(code)")
+                #expect(answer.string("storefront") == code, "\(method) \(code)")
+            }
+            let mistyped = try bed.client().call(method, others.merging(["storefront": 7]) { $1 })
+            #expect(mistyped.error == "org.varlink.service.InvalidParameter", "\(method)")
+            #expect(mistyped.string("parameter") == "storefront", "\(method)")
+        }
         #expect(bed.requests().count == before)
     }
 

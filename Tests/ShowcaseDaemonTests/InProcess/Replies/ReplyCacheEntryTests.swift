@@ -6,7 +6,7 @@ import Varlink
 
 @Suite("Reply cache: a call's kept entry answers only while the cache still holds it and it is current")
 struct ReplyCacheEntryTests {
-    private let key = ReplyCache.Key(storefront: "us", locale: "en")
+    private let key = ReplyCache.Key(storefront: TestBed.storefront("us"), locale: "en")
 
     private func parameters(_ members: [String: JSONValue]) throws -> GetParameters {
         try GetParameters(VarlinkCall(method: "io.showcase.Roster.Get", parameters: members))
@@ -66,7 +66,8 @@ struct ReplyCacheEntryTests {
         keep(reply("us"), for: key, in: cache)
         #expect(cache.lookup(query, version: 1)?.bytes == reply("us").bytes)
         let kept = try #require(query.cacheEntry)
-        keep(reply("de"), for: ReplyCache.Key(storefront: "de"), in: cache)  // capacity 1: "us" makes room
+        // Capacity 1: "us" makes room.
+        keep(reply("de"), for: ReplyCache.Key(storefront: TestBed.storefront("de")), in: cache)
         #expect(kept.reply == nil)
         #expect(cache.lookup(query, version: 1) == nil)
         #expect(cache.lookup(key, version: 1) == nil)

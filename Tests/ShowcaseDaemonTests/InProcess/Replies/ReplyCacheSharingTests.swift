@@ -6,9 +6,9 @@ import Varlink
 
 @Suite("Reply cache: queries with the same reply share one copy of its bytes")
 struct ReplyCacheSharingTests {
-    private let english = ReplyCache.Key(storefront: "us", locale: "en")
-    private let french = ReplyCache.Key(storefront: "us", locale: "fr")
-    private let german = ReplyCache.Key(storefront: "de")
+    private let english = ReplyCache.Key(storefront: TestBed.storefront("us"), locale: "en")
+    private let french = ReplyCache.Key(storefront: TestBed.storefront("us"), locale: "fr")
+    private let german = ReplyCache.Key(storefront: TestBed.storefront("de"))
 
     private func reply(_ text: String) -> EncodedReply {
         EncodedReply(parameters: .object(["apps": .string(String(repeating: text, count: 100))]))

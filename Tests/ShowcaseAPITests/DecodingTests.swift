@@ -1,4 +1,5 @@
 import ShowcaseAPI
+import ShowcaseCore
 import Testing
 import Varlink
 
@@ -189,6 +190,24 @@ struct DecodingTests {
         #expect(
             named.description
                 == "the field 'storefront': 'germany' is a country's name, not a code: Germany's storefront is 'de'")
+    }
+
+    @Test(
+        "Get's platform, device and OS version are parsed where the call is read; text that is none is InvalidParameter"
+    )
+    func getFiltersParsedAtTheEdge() throws {
+        let request = try RosterGetRequest(decoding: [
+            "storefront": "us", "platform": "MacOS", "device": "iPad", "osVersion": "17.2",
+        ])
+        #expect(request.platform == .macos && request.device == .ipad && request.osVersion == OSVersion("17.2.0"))
+        #expect(request.encoded() == ["storefront": "us", "platform": "macos", "device": "ipad", "osVersion": "17.2"])
+        for (name, text) in [("platform", "android"), ("device", "fridge"), ("osVersion", "seventeen")] {
+            let parameters: [String: JSONValue] = ["storefront": "us", name: .string(text)]
+            let error = try #require(throws: APIDecodingError.self) {
+                try RosterGetRequest(decoding: .object(parameters))
+            }
+            #expect(error.varlinkError == .invalidParameter(name), "\(name)")
+        }
     }
 
     @Test("Get names its first invalid parameter in the interface's order, whatever order the members came in")

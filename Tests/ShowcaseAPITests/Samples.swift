@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseAPI
+import ShowcaseCore
 
 /// Values with every optional field set, and with none, for the round-trip tests (invented apps), and the
 /// replies captured from showcased in `Fixtures/replies/`.
@@ -21,7 +22,7 @@ enum Samples {
 
     /// A query with every optional field set.
     static let fullGetRequest = RosterGetRequest(
-        storefront: .de, host: "io.example.NoteJar", platform: "macos", device: "ipad", osVersion: "14.2",
+        storefront: .de, host: "io.example.NoteJar", platform: .macos, device: .ipad, osVersion: OSVersion("14.2")!,
         locale: "de-AT", waitMs: 2500)
 
     /// Two changes that, between them, set every optional field of a `Change`.

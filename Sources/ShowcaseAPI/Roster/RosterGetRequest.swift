@@ -14,13 +14,13 @@ public struct RosterGetRequest: APIValue {
     public var storefront: Storefront
     /// A configured host's bundle id; nil asks for the first host in the configuration.
     public var host: String?
-    /// `ios` or `macos`; nil applies the configuration's `default_platform`.
-    public var platform: String?
-    /// A device family (`iphone ipad watch tv vision mac`): only apps that run on it. Nil on the iOS store keeps the
-    /// apps that run on an iPhone or an iPad.
-    public var device: String?
+    /// The store, from `ios` or `macos` in any case; nil applies the configuration's `default_platform`.
+    public var platform: Platform?
+    /// A device family (`iphone ipad watch tv vision mac`, any case): only apps that run on it. Nil on the iOS
+    /// store keeps the apps that run on an iPhone or an iPad.
+    public var device: DeviceFamily?
     /// The device's OS version ("17.2"); nil applies no OS-floor filter (the platform still applies).
-    public var osVersion: String?
+    public var osVersion: OSVersion?
     /// A BCP 47 tag choosing taglines; nil uses the storefront's own locale.
     public var locale: String?
     /// How long the daemon may hold the reply while the roster is still warming, in milliseconds, as asked (see
@@ -33,8 +33,8 @@ public struct RosterGetRequest: APIValue {
 
     /// A query; only `storefront` is required.
     public init(
-        storefront: Storefront, host: String? = nil, platform: String? = nil, device: String? = nil,
-        osVersion: String? = nil, locale: String? = nil, waitMs: Int? = nil
+        storefront: Storefront, host: String? = nil, platform: Platform? = nil, device: DeviceFamily? = nil,
+        osVersion: OSVersion? = nil, locale: String? = nil, waitMs: Int? = nil
     ) {
         self.storefront = storefront
         self.host = host
@@ -47,9 +47,9 @@ public struct RosterGetRequest: APIValue {
 
     /// Reads a call's parameters in one pass over its members (`Get` is the daemon's hot path: one walk costs less
     /// than seven hashed lookups), then checks them in the interface's order, so the first invalid parameter is
-    /// the same whatever order the caller sent them in: `storefront` a required storefront code; `host`, `platform`,
-    /// `device`, `osVersion`, `locale` optional strings; `waitMs` an optional integer, not negative. Null reads as
-    /// absent; unknown members are ignored.
+    /// the same whatever order the caller sent them in: `storefront` a required storefront code; `host` an optional
+    /// string; `platform`, `device` and `osVersion` optional strings that parse as their types; `locale` an optional
+    /// string; `waitMs` an optional integer, not negative. Null reads as absent; unknown members are ignored.
     public init(from object: APIObjectReader) throws(APIDecodingError) {
         var storefront: JSONValue?
         var host: JSONValue?
@@ -72,9 +72,15 @@ public struct RosterGetRequest: APIValue {
         }
         self.storefront = try object.storefront("storefront", storefront)
         self.host = try object.optionalString("host", host)
-        self.platform = try object.optionalString("platform", platform)
-        self.device = try object.optionalString("device", device)
-        self.osVersion = try object.optionalString("osVersion", osVersion)
+        self.platform = try object.optionalValue("platform", platform, expected: "ios or macos") {
+            Platform(rawValue: $0.lowercased())
+        }
+        self.device = try object.optionalValue("device", device, expected: "a device family") {
+            DeviceFamily(rawValue: $0.lowercased())
+        }
+        self.osVersion = try object.optionalValue("osVersion", osVersion, expected: "a version like 17.2") {
+            OSVersion($0)
+        }
         self.locale = try object.optionalString("locale", locale)
         self.waitMs = try object.optionalInt("waitMs", waitMs)
         if let wait = self.waitMs, wait < 0 {
@@ -87,9 +93,9 @@ public struct RosterGetRequest: APIValue {
         var object = APIObjectBuilder(capacity: 7)
         object.set("storefront", storefront.code)
         object.set("host", host)
-        object.set("platform", platform)
-        object.set("device", device)
-        object.set("osVersion", osVersion)
+        object.set("platform", platform?.rawValue)
+        object.set("device", device?.rawValue)
+        object.set("osVersion", osVersion?.text)
         object.set("locale", locale)
         object.set("waitMs", waitMs)
         return object.object

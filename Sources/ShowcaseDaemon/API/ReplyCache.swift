@@ -19,8 +19,8 @@ import Varlink
 /// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
 /// copy of the bytes, counted once against the budget, and the kernel copies from fewer distinct replies.
 final class ReplyCache: @unchecked Sendable {
-    /// The query: the storefront as parsed where the call was read (``GetParameters``, once per distinct message),
-    /// the rest as the caller spelled it.
+    /// The query as parsed where the call was read (``GetParameters``, once per distinct message): storefront,
+    /// platform, device and OS version as their types, host and locale as the caller spelled them.
     ///
     /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
     /// kept with its call's message (``GetParameters``) is looked up again and again, and must not hash six
@@ -28,16 +28,16 @@ final class ReplyCache: @unchecked Sendable {
     struct Key: Hashable {
         let storefront: Storefront
         let host: String?
-        let platform: String?
-        let device: String?
-        let osVersion: String?
+        let platform: Platform?
+        let device: DeviceFamily?
+        let osVersion: OSVersion?
         let locale: String?
         /// The hash of the members above; equal keys have equal members, so equal hashes.
         private let memberHash: Int
 
         init(
-            storefront: Storefront, host: String? = nil, platform: String? = nil, device: String? = nil,
-            osVersion: String? = nil, locale: String? = nil
+            storefront: Storefront, host: String? = nil, platform: Platform? = nil, device: DeviceFamily? = nil,
+            osVersion: OSVersion? = nil, locale: String? = nil
         ) {
             self.storefront = storefront
             self.host = host

@@ -95,24 +95,9 @@ final class RosterMethods: Sendable {
     private func request(_ key: ReplyCache.Key) throws(VarlinkError) -> RosterRequest {
         let snapshot = service.state.config
         guard let host = snapshot.host(named: key.host) else { throw ReplyEncoding.unknownHost(key.host ?? "") }
-        var platform: Platform?
-        if let text = key.platform {
-            guard let parsed = Platform(rawValue: text.lowercased()) else { throw .invalidParameter("platform") }
-            platform = parsed
-        }
-        var device: DeviceFamily?
-        if let text = key.device {
-            guard let parsed = DeviceFamily(rawValue: text.lowercased()) else { throw .invalidParameter("device") }
-            device = parsed
-        }
-        var osVersion: OSVersion?
-        if let text = key.osVersion {
-            guard let parsed = OSVersion(text) else { throw .invalidParameter("osVersion") }
-            osVersion = parsed
-        }
         return RosterRequest(
-            snapshot: snapshot, storefront: key.storefront, host: host, platform: platform, device: device,
-            osVersion: osVersion, locale: key.locale)
+            snapshot: snapshot, storefront: key.storefront, host: host, platform: key.platform, device: key.device,
+            osVersion: key.osVersion, locale: key.locale)
     }
 
     // MARK: GetApp

@@ -250,15 +250,16 @@ struct CommandLineParser {
         return device
     }
 
-    private func osVersion(_ spec: CommandSpec) throws(CommandLineError) -> String? {
+    private func osVersion(_ spec: CommandSpec) throws(CommandLineError) -> OSVersion? {
         guard let text = values["os-version"] else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count),
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let version = OSVersion(text)
         else {
             throw .usage("--os-version must be a version like 17.0 or 14.2.1, found '\(text)'", command: spec)
         }
-        return text
+        return version
     }
 
     private func locale(_ spec: CommandSpec) throws(CommandLineError) -> String? {

@@ -12,7 +12,7 @@ struct RosterOptions: Sendable, Equatable {
     /// `--device`: nil lets the daemon keep the apps that run on an iPhone or an iPad.
     var device: DeviceFamily?
     /// `--os-version`: nil means no OS-floor filter.
-    var osVersion: String?
+    var osVersion: OSVersion?
     /// `--locale`: nil means the storefront's primary language.
     var locale: String?
     /// `--wait` in milliseconds: how long the daemon may hold the reply for a warming roster.
@@ -28,7 +28,7 @@ extension RosterOptions {
     /// The `Roster.Get` call these options make.
     var request: RosterGetRequest {
         RosterGetRequest(
-            storefront: storefront, host: host, platform: platform?.rawValue, device: device?.rawValue,
+            storefront: storefront, host: host, platform: platform, device: device,
             osVersion: osVersion, locale: locale, waitMs: waitMilliseconds)
     }
 }

@@ -97,7 +97,8 @@ struct CommandLineTests {
     @Test(
         "an OS version, device or locale that cannot be one exits 64",
         arguments: [
-            ["--os-version", "seventeen"], ["--os-version", "17..0"], ["--locale", "x"], ["--locale", "de DE"],
+            ["--os-version", "seventeen"], ["--os-version", "17..0"], ["--os-version", "1234567.0"], ["--locale", "x"],
+            ["--locale", "de DE"],
             ["--device", "iwatch"], ["--device", ""], ["--device", "mac"],
         ])
     func badFilters(pair: [String]) throws {

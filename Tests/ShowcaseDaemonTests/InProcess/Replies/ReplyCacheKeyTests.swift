@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 import Testing
 import Varlink
 
@@ -7,15 +8,15 @@ import Varlink
 @Suite("Reply cache keys: hashed once, still compared member by member")
 struct ReplyCacheKeyTests {
     private let full = ReplyCache.Key(
-        storefront: TestBed.storefront("us"), host: "com.example.App", platform: "ios", device: "iphone",
-        osVersion: "17.4",
+        storefront: TestBed.storefront("us"), host: "com.example.App", platform: .ios, device: .iphone,
+        osVersion: OSVersion("17.4")!,
         locale: "en")
 
     @Test("keys spelled the same are equal and hash the same")
     func sameSpelling() {
         let again = ReplyCache.Key(
-            storefront: TestBed.storefront("us"), host: "com.example.App", platform: "ios", device: "iphone",
-            osVersion: "17.4",
+            storefront: TestBed.storefront("us"), host: "com.example.App", platform: .ios, device: .iphone,
+            osVersion: OSVersion("17.4")!,
             locale: "en")
         #expect(full == again)
         #expect(full.hashValue == again.hashValue)
@@ -28,27 +29,28 @@ struct ReplyCacheKeyTests {
     func everyMemberCounts() {
         let others = [
             ReplyCache.Key(
-                storefront: TestBed.storefront("de"), host: "com.example.App", platform: "ios", device: "iphone",
-                osVersion: "17.4",
+                storefront: TestBed.storefront("de"), host: "com.example.App", platform: .ios, device: .iphone,
+                osVersion: OSVersion("17.4")!,
                 locale: "en"),
             ReplyCache.Key(
-                storefront: TestBed.storefront("us"), host: nil, platform: "ios", device: "iphone", osVersion: "17.4",
+                storefront: TestBed.storefront("us"), host: nil, platform: .ios, device: .iphone,
+                osVersion: OSVersion("17.4")!,
                 locale: "en"),
             ReplyCache.Key(
-                storefront: TestBed.storefront("us"), host: "com.example.App", platform: "macos", device: "iphone",
-                osVersion: "17.4",
+                storefront: TestBed.storefront("us"), host: "com.example.App", platform: .macos, device: .iphone,
+                osVersion: OSVersion("17.4")!,
                 locale: "en"),
             ReplyCache.Key(
-                storefront: TestBed.storefront("us"), host: "com.example.App", platform: "ios", device: "ipad",
-                osVersion: "17.4",
+                storefront: TestBed.storefront("us"), host: "com.example.App", platform: .ios, device: .ipad,
+                osVersion: OSVersion("17.4")!,
                 locale: "en"),
             ReplyCache.Key(
-                storefront: TestBed.storefront("us"), host: "com.example.App", platform: "ios", device: "iphone",
-                osVersion: "16.0",
+                storefront: TestBed.storefront("us"), host: "com.example.App", platform: .ios, device: .iphone,
+                osVersion: OSVersion("16.0")!,
                 locale: "en"),
             ReplyCache.Key(
-                storefront: TestBed.storefront("us"), host: "com.example.App", platform: "ios", device: "iphone",
-                osVersion: "17.4",
+                storefront: TestBed.storefront("us"), host: "com.example.App", platform: .ios, device: .iphone,
+                osVersion: OSVersion("17.4")!,
                 locale: nil),
         ]
         for other in others { #expect(other != full) }

@@ -33,24 +33,42 @@ extension SiteWriter {
 
     /// `page`'s sitemap entry, its `lastmod` its file's mtime (a page is written only when its bytes change, so that
     /// is when its content did); nil when its file is not there (its write failed).
-    func sitemapEntry(_ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass) -> Sitemap.Entry? {
+    func sitemapEntry(
+        _ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass, links: inout SitemapLinks
+    ) -> Sitemap.Entry? {
         guard let identity = pass.files.identity(of: page.file) else { return nil }
-        let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
-        var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
-        if let first = editions.first {
-            alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+        let shared: [UInt8]
+        if let known = links.byKind[page.kind] {
+            shared = known
+        } else {
+            let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
+            var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
+            if let first = editions.first {
+                alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+            }
+            shared = Sitemap.links(alternates)
+            links.byKind[page.kind] = shared
         }
         return Sitemap.Entry(
             url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
-            alternates: alternates)
+            links: shared)
+    }
+
+    /// The alternates of each kind of page entered so far, which all its pages share: kept for one group of the
+    /// sitemap (a developer's apps: tens of kinds), or one file.
+    struct SitemapLinks {
+        var byKind: [SitePageKind: [UInt8]] = [:]
     }
 
     /// The bytes of `sitemap.xml` as the one file for `pages`; nil when they do not fit one file.
     func oneFile(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> [UInt8]? {
         let frame = SitePageFrame(siteURL: settings.url, labels: labels)
         var builder = Sitemap.Builder(Sitemap(siteURL: settings.url, limit: sitemapLimit))
+        var links = SitemapLinks()
         for page in pages {
-            guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass) else { continue }
+            guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass, links: &links) else {
+                continue
+            }
             guard builder.add(entry) == nil else { return nil }
         }
         return builder.finish().bytes
@@ -126,8 +144,9 @@ extension SiteWriter {
                 return emitSitemap(
                     name, part.bytes, into: &done, pass: pass, listed: &listed, memory: &memory, report: &report)
             }
+            var links = SitemapLinks()
             for page in group.pages {
-                guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass),
+                guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass, links: &links),
                     let full = builder.add(entry)
                 else { continue }
                 guard emit(full, listed: &listed) else { return nil }

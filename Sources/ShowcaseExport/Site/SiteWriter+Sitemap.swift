@@ -36,7 +36,7 @@ extension SiteWriter {
     func sitemapEntry(
         _ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass, links: inout SitemapLinks
     ) -> Sitemap.Entry? {
-        guard let identity = pass.files.identity(of: page.file) else { return nil }
+        guard let identity = pass.files.rememberedIdentity(of: page.file) else { return nil }
         let shared: [UInt8]
         if let known = links.byKind[page.kind] {
             shared = known
@@ -126,7 +126,7 @@ extension SiteWriter {
         var index: [(name: String, modified: Date?)] = []
         var remembered: [String: SiteMemory.SitemapGroup] = [:]
         for group in sitemapGroups(pages, layout: layout) {
-            let inputs = sitemapInputs(group.pages, layout: layout, pass: pass)
+            let inputs = sitemapInputs(group.pages, layout: layout, pass: pass, memory: memory)
             if let last = memory.sitemapGroups[group.name], last.inputs == inputs,
                 let held = stillHold(last.parts.map(\.name), pass: pass, memory: &memory)
             {
@@ -168,7 +168,8 @@ extension SiteWriter {
 
     /// What the sitemap files are built from, hashed: each page's file and mtime (its `lastmod`), the editions each
     /// kind of page exists in (its alternates), the site's URL, the limits and gzip.
-    func sitemapInputs(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> Int {
+    /// A page this pass found as the memory remembers it has that identity's mtime; the others are asked.
+    func sitemapInputs(_ pages: [SitePage], layout: SiteLayout, pass: Pass, memory: SiteMemory) -> Int {
         var hasher = Hasher()
         hasher.combine(settings.url)
         hasher.combine(sitemapLimit)
@@ -177,7 +178,8 @@ extension SiteWriter {
         var kinds = Set<SitePageKind>()
         for page in pages {
             hasher.combine(page.file)
-            hasher.combine(pass.files.identity(of: page.file)?.modified)
+            hasher.combine(
+                memory.files[page.file]?.identity?.modified ?? pass.files.rememberedIdentity(of: page.file)?.modified)
             if kinds.insert(page.kind).inserted {
                 hasher.combine(page.kind)
                 hasher.combine(layout.existence[page.kind] ?? [])

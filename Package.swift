@@ -84,7 +84,7 @@ let package = Package(
             ]),
         // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
         // tests and the demo. Foundation, Locking and CZlib only.
-        .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"]),
+        .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"], path: "Tools/LookupReplay"),
         // The daemon's thin main.
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
@@ -92,12 +92,14 @@ let package = Package(
             name: "showcasectl", dependencies: ["ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "Locking"]
         ),
         // Development tools: the org.varlink.certification service, the lookup replay server, the benchmark.
-        .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
-        .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
-        .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
+        .executableTarget(name: "varlink-certify", dependencies: ["Varlink"], path: "Tools/varlink-certify"),
+        .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"], path: "Tools/lookup-replay"),
+        .executableTarget(
+            name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"], path: "Tools/showcase-bench"),
         // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
         .executableTarget(
-            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
+            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"],
+            path: "Tools/showcase-export-sample"),
         // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         // The test harnesses' shared helper: which build's binaries to spawn, and sanitizer reports in them.
@@ -131,21 +133,21 @@ let package = Package(
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
         // The libFuzzer entry the seven targets share (each keeps only its own test function and `<module>_main`).
-        .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
+        .target(name: "FuzzingDriver", path: "Tools/Fuzzing/driver"),
         .executableTarget(
-            name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
+            name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Tools/Fuzzing/config"),
         .executableTarget(
-            name: "fuzz-varlink", dependencies: ["Varlink", "FuzzingDriver"], path: "Sources/Fuzzing/varlink"),
+            name: "fuzz-varlink", dependencies: ["Varlink", "FuzzingDriver"], path: "Tools/Fuzzing/varlink"),
         .executableTarget(
-            name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/lookup"),
+            name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/lookup"),
         .executableTarget(
-            name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/cache"),
+            name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/cache"),
         .executableTarget(
-            name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/urls"),
+            name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/urls"),
         .executableTarget(
-            name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/images"),
+            name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/images"),
         .executableTarget(
             name: "fuzz-history", dependencies: ["ShowcaseHistory", "ShowcaseCore", "FuzzingDriver"],
-            path: "Sources/Fuzzing/history"),
+            path: "Tools/Fuzzing/history"),
     ]
 }

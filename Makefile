@@ -136,8 +136,11 @@ check-hostile-export:
 # BENCHMARKS.md, "Why the hot paths look as they do". COST_COMMENTS_PENDING: files whose figures are still to move
 # (being rewritten for #21); drop each once its comments are moved.
 COST_COMMENTS_PENDING =
+# scripts/check-layout.py: every target's charter in Package.swift ("May use …") is exactly its dependencies and
+# imports, and Sources/ holds only what the products are built from (the tools live under Tools/).
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tools Tests
+	@python3 scripts/check-layout.py >/dev/null
 	@if grep -rnE '\bMutex *[<(]' --include='*.swift' Sources Tools Tests | grep -v '^Sources/Locking/'; then \
 	    echo "lint: use Locking's Lock instead of Synchronization.Mutex (see Sources/Locking/Lock.swift)" >&2; \
 	    exit 1; fi

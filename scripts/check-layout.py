@@ -14,6 +14,8 @@ SHOWCASE_FUZZ block's included, and fails, naming the target and what to change,
   module none of its files import;
 - a target under Sources/ is a tool: no product (`showcased`, `showcasectl`, the `Varlink` library) is built from it.
   Tools live under Tools/, and a product is never built from there; every folder of Sources/ is a target's;
+- a file under Sources/ names BENCHMARKS.md: the code states the rule (what must hold, and why), the figures behind
+  it are in BENCHMARKS.md ("Why the hot paths look as they do", under the file and symbol they justify).
 
 Exits 0 when everything holds, 1 with one line per problem on stderr otherwise.
 """
@@ -173,6 +175,13 @@ def check(root):
         if "Sources/" + folder.name not in paths:
             problems.append("Sources/%s: no target is built from this folder (a tool's place is Tools/)" % folder.name)
 
+    # Invariants in the code, measurements in BENCHMARKS.md.
+    for file in sorted(p for p in (root / "Sources").rglob("*") if p.is_file()):
+        for number, line in enumerate(file.read_text(encoding="utf-8", errors="replace").split("\n"), 1):
+            if "BENCHMARKS" in line:
+                problems.append(
+                    "%s:%d: names BENCHMARKS.md; state the rule here (what must hold, and why) and keep the figure "
+                    "in BENCHMARKS.md under this file and symbol" % (file.relative_to(root), number))
     return problems
 
 
@@ -184,7 +193,7 @@ def main():
     if problems:
         return 1
     print("check-layout: ok: every charter equals its target's dependencies and imports; Sources/ holds the products"
-          " only")
+          " only, and cites no BENCHMARKS.md")
     return 0
 
 

@@ -2,13 +2,13 @@
 import PackageDescription
 
 // The data's path, one module per step (see README "Architecture"):
-// Apple's bytes (libcurl via CCurl) → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store,
-// methods) → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
-// ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport turns resolved rosters into the
-// static tree web servers serve — JSON, web fragments, Atom feeds, the site's pages (gzip via CZlib, Markdown via
-// CCmarkGFM) — and ShowcaseHistory keeps the changes the feeds list; neither knows the daemon, which calls them with
-// plain values. Beneath them: Locking (the one lock and thread start), DirectorySafety (writes into trees others
-// may write in) and CSystem (the Linux calls Swift cannot reach).
+// Apple's bytes (fetched by ShowcaseDaemon through CCurl's libcurl) → ShowcaseCore (decode, resolve, cache) →
+// ShowcaseDaemon (schedule, store, methods) → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML
+// (via CYaml) into typed settings; ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport
+// turns resolved rosters into the static tree web servers serve — JSON, web fragments, Atom feeds, the site's pages
+// (gzip via CZlib, Markdown via CCmarkGFM) — and ShowcaseHistory keeps the changes the feeds list; neither knows the
+// daemon, which calls them with plain values. Beneath them: Locking (the one lock and thread start),
+// DirectorySafety (writes into trees others may write in) and CSystem (the Linux calls Swift cannot reach).
 // Sources/ is the product: the modules showcased, showcasectl and the Varlink library are built from. Tools/ holds
 // what only development runs (the replay, the certification service, the benchmark, the export sample, the fuzz
 // targets); Tests/ the suites and their shared helper.
@@ -100,7 +100,8 @@ let package = Package(
         // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
         // the tests and the demo. May use Foundation, Locking and CZlib only.
         .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"], path: "Tools/LookupReplay"),
-        // The replay's command line (`lookup-replay --fixtures DIR [--port N] [--serve-icons]`). May use Foundation and LookupReplay.
+        // The replay's command line (`lookup-replay --fixtures DIR [--port N] [--serve-icons]`).
+        // May use Foundation and LookupReplay.
         .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"], path: "Tools/lookup-replay"),
         // The org.varlink.certification service and client on our Varlink module, for `make conformance`.
         // May use Foundation and Varlink.

@@ -222,7 +222,7 @@ final class FileSystem {
     ///
     /// The version being replaced is held open across the rename, so the rename does not free its blocks:
     /// ``releaseReplaced()`` frees them all at once afterwards, since freeing blocks may wait for the device to
-    /// discard them (BENCHMARKS.md).
+    /// discard them, and a rename must not.
     func commit(_ temporary: String, to relative: String) -> Failure? {
         let folder: TrustedDirectory
         let name: String

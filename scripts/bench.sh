@@ -352,8 +352,11 @@ site_twenty() {
                 kill -KILL "$S20_PID" 2>/dev/null || true
                 find "$WORK/export-site20/site" -type f -newer "$WORK/site-marker" ! -name '*.gz' ! -name '.*' \
                     >"$WORK/site-changed.txt"
+                # On the daemon's cores: pinned to one, the floor gets that one too.
                 if [ -s "$WORK/site-changed.txt" ]; then
-                    python3 scripts/site-floor.py --label site-floor-20 --from "$WORK/site-changed.txt" | record
+                    "${SERVER_PIN[@]}" python3 scripts/site-floor.py --label site-floor-20 \
+                        --workers "$([ ${#SERVER_PIN[@]} -gt 0 ] && echo 1 || nproc)" --from "$WORK/site-changed.txt" \
+                        | record
                 fi
             else
                 skip site-20 "not measured (the reload's pass did not end within ${SITE_TIMEOUT} s)"

@@ -2,12 +2,18 @@
 import PackageDescription
 
 // The data's path, one module per step (see README "Architecture"):
-// Apple's bytes → ShowcaseCore (decode, resolve, cache) → ShowcaseDaemon (schedule, store, methods)
-// → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML (via CYaml) into typed settings;
-// ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport turns resolved rosters into the
-// static JSON tree web servers serve (gzip via CZlib, Markdown via CCmarkGFM); it knows nothing of the daemon, so the daemon calls it with
-// plain values.
-// Each target below carries its charter: what it owns, and what it may depend on.
+// Apple's bytes (fetched by ShowcaseDaemon through CCurl's libcurl) → ShowcaseCore (decode, resolve, cache) →
+// ShowcaseDaemon (schedule, store, methods) → Varlink (protocol, sockets) → showcasectl. ShowcaseConfig turns YAML
+// (via CYaml) into typed settings; ShowcaseAPI is the wire contract both ends of the socket share. ShowcaseExport
+// turns resolved rosters into the static tree web servers serve — JSON, web fragments, Atom feeds, the site's pages
+// (gzip via CZlib, Markdown via CCmarkGFM) — and ShowcaseHistory keeps the changes the feeds list; neither knows the
+// daemon, which calls them with plain values. Beneath them: Locking (the one lock and thread start),
+// DirectorySafety (writes into trees others may write in) and CSystem (the Linux calls Swift cannot reach).
+// Sources/ is the product: the modules showcased, showcasectl and the Varlink library are built from. Tools/ holds
+// what only development runs (the replay, the certification service, the benchmark, the export sample, the fuzz
+// targets); Tests/ the suites and their shared helper.
+// Each target below carries its charter: what it owns, and "May use" exactly its dependencies
+// (scripts/check-layout.py, run by `make lint`, holds every charter to its list and Sources/ to the product).
 let package = Package(
     name: "Showcase",
     platforms: [.macOS(.v14)],
@@ -24,7 +30,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // zlib through pkg-config, for ShowcaseExport's .json.gz files.
+        // zlib through pkg-config; only ShowcaseExport (the .json.gz files) and LookupReplay (the replay's PNG icons)
+        // may use it.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -40,17 +47,18 @@ let package = Package(
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
         // The few Linux calls Swift cannot reach without _GNU_SOURCE (epoll, accept4, SO_PEERCRED, eventfd), and
-        // ThreadSanitizer's acquire/release annotations (weak: null outside a -sanitize=thread build).
+        // ThreadSanitizer's acquire/release annotations (weak: null outside a -sanitize=thread build). May use nothing.
         .target(name: "CSystem", path: "Sources/CSystem"),
         // `Lock`: Synchronization.Mutex with its critical sections reported to ThreadSanitizer, which cannot see
         // Mutex's own locking on Linux. Every module that locks uses it instead of Mutex; `startDetachedThread` is
         // the one way to start a thread (Foundation's `Thread` would link ICU). May use CSystem only.
         .target(name: "Locking", dependencies: ["CSystem"]),
         // One bounded HTTP GET over libcurl (variadic curl_easy_setopt needs C): the daemon's upstream transport.
+        // May use nothing (libcurl itself, linked here).
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
-        // ShowcaseCore: FoundationEssentials and DirectorySafety (the cache's writes) only — lookup requests and decoding,
-        // rosters and their resolution, the file cache,
-        // storefronts, and time (the injected clock, freshness, the refresh schedule). No sockets, no YAML.
+        // Lookup requests and decoding, rosters and their resolution, the file cache, storefronts, and time (the
+        // injected clock, freshness, the refresh schedule). No sockets, no YAML.
+        // May use FoundationEssentials and DirectorySafety (the cache's writes) only.
         .target(name: "ShowcaseCore", dependencies: ["DirectorySafety"]),
         // YAML → a validated Configuration with file:line:column errors. May use CYaml and ShowcaseCore.
         .target(name: "ShowcaseConfig", dependencies: ["CYaml", "ShowcaseCore"]),
@@ -59,49 +67,60 @@ let package = Package(
         .target(name: "DirectorySafety", dependencies: ["CSystem"]),
         // The static export: JSON documents, index.json, the Atom feeds, the web fragments, Markdown pages, atomic
         // write-when-changed with a manifest. May use ShowcaseCore, ShowcaseHistory (the feeds' entries), CZlib,
-        // CCmarkGFM (Markdown), CSystem (syncfs), DirectorySafety (the tree's writes) and Locking.
+        // CCmarkGFM (Markdown), DirectorySafety (the tree's writes and syncfs) and Locking.
         .target(
             name: "ShowcaseExport",
-            dependencies: [
-                "ShowcaseCore", "ShowcaseHistory", "CZlib", "CCmarkGFM", "CSystem", "DirectorySafety", "Locking",
-            ]),
+            dependencies: ["ShowcaseCore", "ShowcaseHistory", "CZlib", "CCmarkGFM", "DirectorySafety", "Locking"]),
         // The change history (SPEC §15): the diff of consecutive rosters, and the append-only logs and baselines
         // under state.directory/history. Pure but for those files. May use ShowcaseCore, DirectorySafety and Locking.
         .target(name: "ShowcaseHistory", dependencies: ["ShowcaseCore", "DirectorySafety", "Locking"]),
         // The Varlink protocol, server and client; knows nothing about rosters. May use CSystem and Locking only.
         .target(name: "Varlink", dependencies: ["CSystem", "Locking"]),
-        // The io.showcase.* contract: IDL text, method and error names, typed requests and replies.
-        // May use Varlink (JSONValue, VarlinkError) and ShowcaseCore (the App's field table, AppField, which the
-        // IDL's `type App` is written from), so a client gets the contract without the daemon.
+        // The io.showcase.* contract: IDL text, method and error names, typed requests and replies, the requests
+        // holding the domain's types (Storefront, Platform, OSVersion) parsed where a call is read, and the IDL's
+        // `type App` written from ShowcaseCore's field table (AppField): a client gets the contract without the
+        // daemon. May use Varlink (JSONValue, VarlinkError) and ShowcaseCore.
         .target(name: "ShowcaseAPI", dependencies: ["Varlink", "ShowcaseCore"]),
-        // ShowcaseDaemon: the running daemon — RosterService (state), refresh queue and scheduler, upstream and rate
-        // limiter (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), and the process
-        // lifecycle; showcased is a thin main over it.
+        // The running daemon: its state and RosterService, the refresh queue and scheduler, upstream and rate limiter
+        // (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), the history and the process
+        // lifecycle; showcased is a thin main over it. May use ShowcaseCore, ShowcaseConfig, ShowcaseAPI,
+        // ShowcaseExport, ShowcaseHistory, Varlink, Locking, CCurl and DirectorySafety.
         .target(
             name: "ShowcaseDaemon",
             dependencies: [
                 "ShowcaseCore", "ShowcaseConfig", "ShowcaseAPI", "ShowcaseExport", "Varlink", "Locking", "CCurl",
                 "DirectorySafety", "ShowcaseHistory",
             ]),
-        // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
-        // tests and the demo. Foundation, Locking and CZlib only.
-        .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"]),
-        // The daemon's thin main.
+        // The daemon's thin main. May use ShowcaseDaemon only.
         .executableTarget(name: "showcased", dependencies: ["ShowcaseDaemon"]),
         // The command-line client: arguments, output. Never ShowcaseDaemon (it would load the networking stack).
+        // May use ShowcaseAPI, ShowcaseCore, ShowcaseConfig (check-config, the default paths), Varlink and Locking.
         .executableTarget(
             name: "showcasectl", dependencies: ["ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "Locking"]
         ),
-        // Development tools: the org.varlink.certification service, the lookup replay server, the benchmark.
-        .executableTarget(name: "varlink-certify", dependencies: ["Varlink"]),
-        .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"]),
-        .executableTarget(name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"]),
-        // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
+        // Development tools, under Tools/: built with the tests, never shipped, so they may use Foundation.
+        // A loopback stand-in for Apple's lookup API serving Fixtures/ (and invented icons, PNG through CZlib), for
+        // the tests and the demo. May use Foundation, Locking and CZlib only.
+        .target(name: "LookupReplay", dependencies: ["Locking", "CZlib"], path: "Tools/LookupReplay"),
+        // The replay's command line (`lookup-replay --fixtures DIR [--port N] [--serve-icons]`).
+        // May use Foundation and LookupReplay.
+        .executableTarget(name: "lookup-replay", dependencies: ["LookupReplay"], path: "Tools/lookup-replay"),
+        // The org.varlink.certification service and client on our Varlink module, for `make conformance`.
+        // May use Foundation and Varlink.
+        .executableTarget(name: "varlink-certify", dependencies: ["Varlink"], path: "Tools/varlink-certify"),
+        // The benchmark (`make bench`): load, probes, generated caches and the floor server (epoll through CSystem).
+        // May use Foundation, ShowcaseCore and CSystem.
         .executableTarget(
-            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"]),
+            name: "showcase-bench", dependencies: ["ShowcaseCore", "CSystem"], path: "Tools/showcase-bench"),
+        // Writes an export tree from Fixtures/ (no daemon) for scripts/check-export-web.sh's nginx and Chromium.
+        // May use Foundation, ShowcaseExport, ShowcaseConfig and ShowcaseCore.
+        .executableTarget(
+            name: "showcase-export-sample", dependencies: ["ShowcaseExport", "ShowcaseConfig", "ShowcaseCore"],
+            path: "Tools/showcase-export-sample"),
         // Tests: one target per module; the daemon's and showcasectl's also run the built binaries end to end.
         .testTarget(name: "ShowcaseCoreTests", dependencies: ["ShowcaseCore"]),
         // The test harnesses' shared helper: which build's binaries to spawn, and sanitizer reports in them.
+        // May use Foundation only.
         .target(name: "BuiltProducts", path: "Tests/Support"),
         .testTarget(name: "ShowcaseConfigTests", dependencies: ["ShowcaseConfig", "ShowcaseCore", "BuiltProducts"]),
         .testTarget(
@@ -110,13 +129,13 @@ let package = Package(
         .testTarget(
             name: "ShowcaseHistoryTests", dependencies: ["ShowcaseHistory", "ShowcaseCore", "DirectorySafety"]),
         .testTarget(name: "DirectorySafetyTests", dependencies: ["DirectorySafety"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "Locking", "CSystem"]),
         .testTarget(name: "ShowcaseAPITests", dependencies: ["ShowcaseAPI", "ShowcaseCore", "Varlink"]),
         .testTarget(
             name: "ShowcaseDaemonTests",
             dependencies: [
-                "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "Varlink", "LookupReplay",
-                "BuiltProducts", "Locking",
+                "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "ShowcaseExport", "Varlink",
+                "LookupReplay", "BuiltProducts", "Locking",
             ]
         ),
         .testTarget(
@@ -132,21 +151,30 @@ let package = Package(
 if Context.environment["SHOWCASE_FUZZ"] != nil {
     package.targets += [
         // The libFuzzer entry the seven targets share (each keeps only its own test function and `<module>_main`).
-        .target(name: "FuzzingDriver", path: "Sources/Fuzzing/driver"),
+        // May use nothing.
+        .target(name: "FuzzingDriver", path: "Tools/Fuzzing/driver"),
+        // Each target below: the module it fuzzes and FuzzingDriver, and Foundation (never shipped).
+        // The YAML reader and the configuration loader. May use ShowcaseConfig and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Sources/Fuzzing/config"),
+            name: "fuzz-config", dependencies: ["ShowcaseConfig", "FuzzingDriver"], path: "Tools/Fuzzing/config"),
+        // The JSON parser and Varlink framing, through a real server. May use Varlink and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-varlink", dependencies: ["Varlink", "FuzzingDriver"], path: "Sources/Fuzzing/varlink"),
+            name: "fuzz-varlink", dependencies: ["Varlink", "FuzzingDriver"], path: "Tools/Fuzzing/varlink"),
+        // The lookup decoder, roster and identity. May use ShowcaseCore and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/lookup"),
+            name: "fuzz-lookup", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/lookup"),
+        // The cache record reader. May use ShowcaseCore and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/cache"),
+            name: "fuzz-cache", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/cache"),
+        // The URL rules store and icon URLs pass. May use ShowcaseCore and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/urls"),
+            name: "fuzz-urls", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/urls"),
+        // The image header reader icons pass before they are stored. May use ShowcaseCore and FuzzingDriver.
         .executableTarget(
-            name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Sources/Fuzzing/images"),
+            name: "fuzz-images", dependencies: ["ShowcaseCore", "FuzzingDriver"], path: "Tools/Fuzzing/images"),
+        // The change history's log reader. May use ShowcaseHistory, ShowcaseCore and FuzzingDriver.
         .executableTarget(
             name: "fuzz-history", dependencies: ["ShowcaseHistory", "ShowcaseCore", "FuzzingDriver"],
-            path: "Sources/Fuzzing/history"),
+            path: "Tools/Fuzzing/history"),
     ]
 }

@@ -9,7 +9,7 @@ import ShowcaseCore
 /// - **Only changed bytes are written**, each atomically (a temporary file in the same directory, flushed to
 ///   disk, renamed over the old one; then the renames flushed), so an unchanged document keeps its mtime and
 ///   nginx its ETag, and a reader never sees half a file. The flushes are one syncfs(2) per export, not an fsync
-///   per file: on ext4 each fsync is a journal commit, paid per file (BENCHMARKS.md).
+///   per file: on ext4 each fsync is a journal commit, and a pass's flushing must not grow with its files.
 /// - **Unchanged files are known without reading them back** when the caller keeps an ``ExportMemory`` across
 ///   passes (the daemon does): a file whose inode, size, mtime and ctime are as the last pass saw them holds what
 ///   that pass saw, so one `lstat` and a digest of the wanted bytes decide. Anything else is read and compared.

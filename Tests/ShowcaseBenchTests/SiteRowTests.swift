@@ -90,6 +90,22 @@ struct SiteRowTests {
         #expect(BenchReport.siteRows(entries(rendered: 10, rewritten: 1)).first?.verdict == "FAIL")
     }
 
+    @Test("with the rewrite floor measured, it is the row's floor and ratio, and a floor over the target says so")
+    func floor() {
+        let floor: [String: Any] = [
+            "label": "site-floor-20", "files": 5_363, "sourceBytes": 420_000_000, "floorMs": 2_100.0,
+        ]
+        let row = BenchReport.siteRows(entries(rendered: 10, lastMs: 4_200) + [floor]).first
+        #expect(row?.floor == "rewrite floor 2100.0 ms (5363 files, 420 MB)")
+        #expect(row?.ratio == "2.0×")
+        #expect(row?.verdict == "FAIL")
+        #expect(row?.note.contains("Export unchanged 80.0 ms") == true)
+        #expect(row?.note.hasSuffix("the floor alone is over the target") == true)
+        let quick = BenchReport.siteRows(entries(rendered: 10) + [floor.merging(["floorMs": 300.0]) { $1 }]).first
+        #expect(quick?.note.contains("over the target") == false)
+        #expect(BenchReport.siteRows(entries(rendered: 10)).first?.floor == "Export unchanged 80.0 ms")
+    }
+
     @Test("without the probe's result or the daemon's counts the row is not measured, with the skip's reason")
     func missing() {
         let noCounts = BenchReport.siteRows(entries(rendered: nil)).first

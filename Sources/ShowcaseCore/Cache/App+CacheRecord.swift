@@ -1,7 +1,7 @@
 /// A compact line form of ``App`` for the cache's apps section.
 ///
 /// Not JSON: a daemon decodes every cached roster around its start, and through `JSONDecoder` a full cache alone
-/// would take longer than SPEC §11's 150 ms from exec to ready (BENCHMARKS.md).
+/// would take longer than SPEC §11's 150 ms from exec to ready.
 /// This form is one line per app, fields separated by 0x1F, with `\`, newline and 0x1F escaped, and optional
 /// fields prefixed `+` (present) or `-` (absent). It is private to the cache: the header's format version
 /// guards it, and the raw body stays the authority. A 16th field, the device families as a decimal bit set, was

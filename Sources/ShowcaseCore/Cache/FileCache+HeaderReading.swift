@@ -20,8 +20,8 @@ extension FileCache {
     static let maxHeaderBytes = 4096
 
     /// The index of the newline ending the header, the first in `data` within ``maxHeaderBytes``; nil when there
-    /// is none there. By `memchr`, never `Data.firstIndex(of:)`, which pays a run-time exclusivity check per byte
-    /// (BENCHMARKS.md).
+    /// is none there. By `memchr`, never `Data.firstIndex(of:)`, which pays a run-time exclusivity check per byte,
+    /// and this runs for every cached roster before READY.
     static func firstNewline(in data: Data) -> Data.Index? {
         data.withUnsafeBytes { buffer -> Data.Index? in
             guard let base = buffer.baseAddress, let found = memchr(base, 0x0A, min(buffer.count, maxHeaderBytes))

@@ -138,11 +138,11 @@ public struct FileCache: Sendable {
         public var edition: StorefrontEdition { StorefrontEdition(storefront, language: language) }
     }
 
-    /// The headers of every cached roster, reading only each file's first line: a few milliseconds for 175
-    /// storefronts. Files that are not ours, or sit under another key's name, are skipped.
+    /// The headers of every cached roster, reading only each file's first line (at most ``maxHeaderBytes``). Files that
+    /// are not ours, or sit under another key's name, are skipped.
     public func listRosters() -> [Entry] {
-        // By file name: no `URL` is built per file, since this runs for every cached roster before READY
-        // (BENCHMARKS.md). Read as a regular file only (never a FIFO's hang).
+        // By file name: no `URL` is built per file, since this runs for every cached roster before READY.
+        // Read as a regular file only (never a FIFO's hang).
         let directoryPath = directory.path
         return rosterFileNames().compactMap { name in
             guard let head = try? RegularFile.prefix(path: directoryPath + "/" + name, count: Self.maxHeaderBytes),

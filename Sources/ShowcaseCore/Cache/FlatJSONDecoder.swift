@@ -2,7 +2,8 @@
 /// (`{"appsBytes":70069,…,"storefront":"de","version":1}`), as `JSONEncoder` writes them.
 ///
 /// The daemon reads every cached roster's header before it is ready, so the headers are decoded without
-/// `JSONDecoder` (BENCHMARKS.md). This reads the bytes once into (key, value) ranges and decodes any flat
+/// `JSONDecoder`: the work before READY grows with the cache, and must stay within SPEC §11's exec-to-ready
+/// bound for a full one. This reads the bytes once into (key, value) ranges and decodes any flat
 /// `Decodable` from them, so a field added to the header needs no change here. Anything outside that shape —
 /// whitespace, escapes, non-ASCII, floats, nesting, a repeated key — throws, and ``FileCache`` then asks
 /// `JSONDecoder`, which stays the authority: this is a fast path, never a second dialect.

@@ -24,7 +24,7 @@ public enum SHA256 {
             message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
         // The state lives inside the closure: captured `var`s would pay a run-time exclusivity check on every
-        // access, and every cached roster's file name is digested before READY (BENCHMARKS.md).
+        // access, and every cached roster's file name is digested before READY.
         let h = message.withUnsafeBufferPointer { buffer in
             var h: [UInt32] = [
                 0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
@@ -68,7 +68,8 @@ public enum SHA256 {
 
     /// Lowercase hex of the digest of `bytes`.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        // Two table lookups per byte, never `String(radix:)` per byte (BENCHMARKS.md).
+        // Two table lookups per byte, never a `String(radix:)` made per byte: every cached roster's file name is
+        // this hex, made before READY.
         let digits = Array("0123456789abcdef".utf8)
         let digest = digest(bytes)
         var text = [UInt8]()

@@ -2,9 +2,9 @@
 ///
 /// Apart from ``AppRecord`` because a real catalog prices every storefront in its own currency and rates the app
 /// there: apart, each storefront's app shares the catalog record and adds only this, so an app priced differently
-/// in every storefront still costs one ``AppRecord`` (BENCHMARKS.md). Storefronts that list the app alike (the
-/// same currency and price, no ratings or the same ones) share this too. A field set through ``App``'s setters
-/// makes a new record.
+/// in every storefront still costs one ``AppRecord`` and a listing, never a copy of every field per storefront.
+/// Storefronts that list the app alike (the same currency and price, no ratings or the same ones) share this too. A
+/// field set through ``App``'s setters makes a new record.
 ///
 /// One of these per app and storefront is the common case, so it is kept small: the numbers are stored without
 /// `Optional`'s padding (a `Double?` takes 16 bytes in a class, a `Double` 8), an absent price or rating as NaN

@@ -102,8 +102,9 @@ public struct RosterQuery: Sendable {
     }
 
     /// Whether two bundle ids are equal ignoring case. Bundle ids are ASCII (letters, digits, `-`, `.`), so this
-    /// folds ASCII case byte by byte: it runs for every app of every resolved roster, so the full Unicode comparison
-    /// (`equalsIgnoringCase`) is left for the rare id with other characters (BENCHMARKS.md).
+    /// folds ASCII case byte by byte: it runs for every app of every resolved roster, so it must not pay for Unicode
+    /// case folding where there is none to do; the full comparison (`equalsIgnoringCase`) is left for the rare id
+    /// with other characters.
     static func sameBundleId(_ left: String, _ right: String) -> Bool {
         var leftBytes = left.utf8.makeIterator()
         var rightBytes = right.utf8.makeIterator()

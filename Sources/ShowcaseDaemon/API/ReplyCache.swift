@@ -11,9 +11,9 @@ import Varlink
 ///
 /// Memory stays proportional to what is actually hot: a reply is kept only the second time the same query misses
 /// (a query asked once — say, one pass over every storefront — costs nothing to keep), and `byteBudget` bounds the
-/// rest, sized so that the daemon stays within SPEC §11's memory row with every storefront's reply kept
-/// (BENCHMARKS.md). Over budget, random entries make room for the new one, so a hot set larger than the budget
-/// keeps most of its hits instead of losing them all at once.
+/// rest, sized so that the daemon stays within SPEC §11's memory row with every storefront's reply kept. Over
+/// budget, random entries make room for the new one, so a hot set larger than the budget keeps most of its hits
+/// instead of losing them all at once.
 ///
 /// Queries that differ only in what does not change the answer (a locale without taglines, `platform: ios` on an
 /// iOS-only roster, an OS version every app supports) get the same reply byte for byte: such entries share one
@@ -24,7 +24,7 @@ final class ReplyCache: @unchecked Sendable {
     ///
     /// The members' hash is computed once, when the key is made, and a lookup hashes only that number: a key
     /// kept with its call's message (``GetParameters``) is looked up again and again, and must not hash six
-    /// strings each time (BENCHMARKS.md).
+    /// strings each time.
     struct Key: Hashable {
         let storefront: Storefront
         let host: String?
@@ -82,7 +82,7 @@ final class ReplyCache: @unchecked Sendable {
     /// One kept reply and what it was current for.
     ///
     /// A class, so that a call's ``GetParameters`` can keep the entry its key resolved to and a repeated lookup
-    /// skips the dictionary, never comparing the key's six strings again (BENCHMARKS.md). An
+    /// skips the dictionary, never comparing the key's six strings again. An
     /// entry that leaves the cache, replaced or evicted, drops its reply: a kept entry is used only while it is
     /// still the one the cache holds for that key, and never keeps an evicted reply's bytes alive.
     final class Entry {

@@ -7,7 +7,7 @@ import ShowcaseCore
 /// The hub is the store's only watcher on behalf of the streams: a change reaches it once, however many streams
 /// are open, and one pass over the streams on the queue sends each of them its new state (``WatchReplies``
 /// resolves and encodes it once for all), so a refresh costs one store callback and one queue block, not one per
-/// stream (BENCHMARKS.md). New streams and streams that finished writing (``WatchStream`` paces itself to its
+/// stream. New streams and streams that finished writing (``WatchStream`` paces itself to its
 /// reader) are collected the same way: one pass takes every stream opened or drained since the last one.
 final class WatchHub: @unchecked Sendable {
     /// Where every stream runs: their state, ``WatchReplies`` and `streams` are confined to it.

@@ -9,7 +9,7 @@ import Varlink
 /// The first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
 /// array, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
 /// array's identity check rather than a comparison of every app: the fan-out's cost does not grow with the
-/// number of subscribers times the roster's size (BENCHMARKS.md).
+/// number of subscribers times the roster's size.
 ///
 /// An entry is current while the version of the view it was resolved from holds (``AnswerVersion``, the rule the
 /// ``ReplyCache`` uses too): read with the answer, so a change racing with it leaves the entry stale rather than

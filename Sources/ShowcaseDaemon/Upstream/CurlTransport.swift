@@ -7,12 +7,12 @@ import ShowcaseCore
 ///
 /// Not FoundationNetworking's `URLSession`, because that could not be bounded: it advertised and inflated every
 /// encoding libcurl knows, handed decoded chunks to the delegate through an unbounded queue, followed redirects,
-/// rounded timeouts to whole seconds and, while waiting on a silent upstream, polled in a busy loop (what each cost:
-/// BENCHMARKS.md). Here (`Sources/CCurl`) the request asks for `gzip` or identity only, the *decoded*
-/// bytes are counted as they stream and the transfer is cut at `maxResponseBytes` (memory stays near the cap, the
-/// refresh ends in ``LookupError/malformed(detail:)``), a 3xx is answered as it is (never followed, a transport failure
-/// that keeps the cache), the deadline is exact to the millisecond, and the wait is `poll(2)` in libcurl, which costs
-/// nothing while nothing arrives.
+/// rounded timeouts to whole seconds and, while waiting on a silent upstream, polled in a busy loop: its memory
+/// followed what the upstream sent, not the cap, and its waiting cost a core. Here (`Sources/CCurl`) the request asks
+/// for `gzip` or identity only, the *decoded* bytes are counted as they stream and the transfer is cut at
+/// `maxResponseBytes` (memory stays near the cap, the refresh ends in ``LookupError/malformed(detail:)``), a 3xx is
+/// answered as it is (never followed, a transport failure that keeps the cache), the deadline is exact to the
+/// millisecond, and the wait is `poll(2)` in libcurl, which costs nothing while nothing arrives.
 ///
 /// Upstream citizenship is enforced here rather than trusted to callers: no cookies, no cache, no
 /// credentials; a `User-Agent` naming showcased and its version; nothing but the lookup's own query.

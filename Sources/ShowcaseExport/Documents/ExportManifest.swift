@@ -19,7 +19,8 @@ struct ExportManifest: Equatable {
 
     /// The manifest in `bytes`; lines that are not safe relative paths are ignored (a damaged or edited manifest
     /// can never make the writer remove something outside the tree). Read as bytes, never `Character` by
-    /// `Character`: it lists every file of the tree, tens of thousands with twenty developers (BENCHMARKS.md).
+    /// `Character`: it lists every file of the tree, which grows with developers × storefronts × platforms, and is read
+    /// on every pass.
     init(parsing bytes: Data) {
         var paths = Set<String>()
         bytes.withUnsafeBytes { raw in

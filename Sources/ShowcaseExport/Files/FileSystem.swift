@@ -131,6 +131,19 @@ final class FileSystem {
         return FileIdentity(entry.info)
     }
 
+    /// The identity of the regular file at `relative`, by one `fstatat` from the tree's root: for checking a file
+    /// against the identity this writer remembers of it, and for nothing else.
+    ///
+    /// Unlike every other call here, a link among `relative`'s folders is followed (the file itself is not). That is
+    /// harmless for what it is used for: an identity names the device, inode, size, mtime and ctime, so a match
+    /// means the very inode the writer left, untouched — whatever path led to it — and anything else is a mismatch,
+    /// after which the caller goes the descriptor-relative way (``identity(of:)``, ``read(_:limit:)``). It saves
+    /// opening each of a large site's folders in every pass just to see that nothing in them changed.
+    func rememberedIdentity(of relative: String) -> FileIdentity? {
+        guard let entry = root.entry(relative), entry.kind == .regular else { return nil }
+        return FileIdentity(entry.info)
+    }
+
     /// Whether anything (a file, directory, symlink — even a dangling one) is at `relative`. A parent folder that
     /// cannot be opened counts as nothing there: writing will report why.
     func exists(_ relative: String) -> Bool {
@@ -209,7 +222,7 @@ final class FileSystem {
     ///
     /// The version being replaced is held open across the rename, so the rename does not free its blocks:
     /// ``releaseReplaced()`` frees them all at once afterwards, since freeing blocks may wait for the device to
-    /// discard them (BENCHMARKS.md).
+    /// discard them, and a rename must not.
     func commit(_ temporary: String, to relative: String) -> Failure? {
         let folder: TrustedDirectory
         let name: String

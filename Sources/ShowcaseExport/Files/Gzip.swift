@@ -6,13 +6,14 @@ import FoundationEssentials
 enum Gzip {
     /// zlib's default level (6, gzip's own default), the export's documents'.
     static let defaultLevel = Z_DEFAULT_COMPRESSION
-    /// zlib's fastest level (1), the site's pages' and sitemaps': 1.5–2.4× faster than level 6 for 6 % (pages) to
-    /// 26 % (sitemaps) more bytes (BENCHMARKS.md, the site row).
+    /// zlib's fastest level (1), the site's pages' and sitemaps': a site pass compresses every page it writes (tens
+    /// of thousands with many developers), so compression bounds the pass, and the few bytes more a page takes at
+    /// this level cost less than the time a higher one would.
     static let fastestLevel = Z_BEST_SPEED
 
     /// `data` gzip-compressed at `level`; nil only if zlib fails, which it does not for in-memory input. Not
     /// level 9: a pass compresses every document it changes, and a higher level costs that pass far more time than
-    /// it saves bytes (BENCHMARKS.md).
+    /// it saves bytes.
     static func compress(_ data: Data, level: Int32 = defaultLevel) -> Data? {
         guard data.count <= Int(UInt32.max) / 2 else { return nil }
         var stream = z_stream()

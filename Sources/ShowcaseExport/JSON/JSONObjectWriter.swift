@@ -1,6 +1,6 @@
 /// Writes one JSON object member by member straight into bytes, in exactly the text ``JSONText/object(_:)``
 /// renders (which uses it): the export's apps are written this way, without building a ``JSONText`` tree first —
-/// a document of 200 apps is some 4,000 members, and no tree of them is built and freed (BENCHMARKS.md).
+/// a document of 200 apps is some 4,000 members, and no tree of them is built and freed.
 struct JSONObjectWriter {
     /// The indent of the line the object starts on.
     private let indent: Int

@@ -33,7 +33,7 @@ enum JSONText: Equatable {
     /// Appends the text (no final newline) to `text`, whose current line is indented by `indent` spaces.
     ///
     /// Bytes, not a `String` grown scalar by scalar: the export renders every document it cannot reuse, on every
-    /// pass, to compare it with the file (BENCHMARKS.md).
+    /// pass, to compare it with the file.
     func write(to text: inout [UInt8], indent: Int) {
         switch self {
         case .string(let value): Self.quote(value, into: &text)

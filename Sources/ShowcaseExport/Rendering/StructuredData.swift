@@ -9,7 +9,7 @@ import ShowcaseCore
 enum StructuredData {
     /// The list's JSON text, on one line (before ``HTMLText/scriptSafeJSON(_:into:)`` makes it safe inside a
     /// script). Written straight into bytes, strings through ``JSONText/quote(_:into:)``, never through a
-    /// ``JSONText`` tree: it is part of every fragment the export renders (BENCHMARKS.md).
+    /// ``JSONText`` tree: it is part of every fragment the export renders.
     static func itemList(_ rows: [WebListing], platform: Platform, tree: PublicTree) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(rows.count * 600 + 96)

@@ -33,7 +33,7 @@ struct SiteMemory: Sendable {
     /// By path under `site/`.
     var files: [String: File] = [:]
     /// When the site's sitemap is one file: `sitemap.xml` as the last pass left it and the hash of what it was built from
-    /// (``SiteWriter/sitemapInputs(_:layout:pass:)``).
+    /// (``SiteWriter/sitemapInputs(_:layout:pass:memory:)``).
     var sitemap: (inputs: Int, names: [String])?
 
     /// The parts of one group of a sitemap index (``SiteWriter/sitemapGroups(_:layout:)``): the hash of what they

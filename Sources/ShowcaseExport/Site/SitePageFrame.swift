@@ -25,6 +25,54 @@ struct SitePageFrame {
     var labels: Labels
     /// Where the switcher's country names in the page's language come from.
     var regionNames: SiteRegionNames = .system
+    /// What the pass's pages share: looked up or built once, not once a page.
+    let memo = Memo()
+
+    /// What every page of one pass shares and would otherwise be worked out again for each of thousands of pages:
+    /// label templates and country names per language, and each kind of page's alternates (one kind of page
+    /// exists in the same editions all through a pass). A frame is made for one pass and used on its one thread.
+    final class Memo {
+        /// Language tag → key → template.
+        var templates: [String: [LabelKey: String]] = [:]
+        /// Language tag → storefront code → the country's name in that language.
+        var countries: [String: [String: String]] = [:]
+        /// Language tag → whether it is written right to left.
+        var rightToLeft: [String: Bool] = [:]
+        /// Kind of page → its `hreflang` alternates and `x-default`, as the head carries them.
+        var alternates: [SitePageKind: [UInt8]] = [:]
+        /// Kind of page → the storefronts it exists in with more than one edition (the switcher names their
+        /// languages).
+        var multilingual: [SitePageKind: Set<Storefront>] = [:]
+    }
+
+    /// `key`'s template in `language` (``Labels/template(_:language:)``), looked up once a pass.
+    func template(_ key: LabelKey, language: String) -> String {
+        if let known = memo.templates[language]?[key] { return known }
+        let found = labels.template(key, language: language)
+        memo.templates[language, default: [:]][key] = found
+        return found
+    }
+
+    /// `key`'s text in `language` with `values` filled (``Labels/text(_:language:_:)``).
+    func text(_ key: LabelKey, language: String, _ values: [String: String] = [:]) -> String {
+        values.isEmpty ? template(key, language: language) : LabelText.filled(template(key, language: language), values)
+    }
+
+    /// Whether `language` is written right to left (``Labels/isRightToLeft(_:)``), looked up once a pass.
+    func isRightToLeft(_ language: String) -> Bool {
+        if let known = memo.rightToLeft[language] { return known }
+        let found = Labels.isRightToLeft(language)
+        memo.rightToLeft[language] = found
+        return found
+    }
+
+    /// `storefront`'s country name in `language` (``SiteRegionNames/country(_:language:)``), looked up once a pass.
+    func country(_ storefront: Storefront, language: String) -> String {
+        if let known = memo.countries[language]?[storefront.code] { return known }
+        let found = regionNames.country(storefront, language: language)
+        memo.countries[language, default: [:]][storefront.code] = found
+        return found
+    }
 
     /// The absolute URL of `page`.
     func url(of page: SitePage) -> String { siteURL + page.directory }
@@ -36,18 +84,13 @@ struct SitePageFrame {
         let tag = page.edition.tag
         HTMLText.markup("<!DOCTYPE html>\n<html", into: &text)
         HTMLText.attribute("lang", tag, into: &text)
-        if Labels.isRightToLeft(tag) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
+        if isRightToLeft(tag) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
         HTMLText.markup(">\n<head>\n<meta charset=\"utf-8\">\n", into: &text)
         HTMLText.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", into: &text)
         HTMLText.element("<title>", head.title, close: "</title>\n", into: &text)
         meta(name: "description", head.description, into: &text)
         link("canonical", url(of: page), into: &text)
-        for edition in editions {
-            alternate(edition.tag, url(of: SitePage(kind: page.kind, edition: edition)), into: &text)
-        }
-        if let first = editions.first {
-            alternate("x-default", url(of: SitePage(kind: page.kind, edition: first)), into: &text)
-        }
+        text += alternates(of: page.kind, in: editions)
         property("og:title", head.title, into: &text)
         property("og:type", "website", into: &text)
         property("og:url", url(of: page), into: &text)
@@ -68,24 +111,51 @@ struct SitePageFrame {
         return text
     }
 
+    /// The `hreflang` alternates of `kind`'s pages, which exist in `editions`, then `x-default`: the same for
+    /// every page of the kind, so built once a pass.
+    private func alternates(of kind: SitePageKind, in editions: [SiteEdition]) -> [UInt8] {
+        if let known = memo.alternates[kind] { return known }
+        var text: [UInt8] = []
+        for edition in editions {
+            alternate(edition.tag, url(of: SitePage(kind: kind, edition: edition)), into: &text)
+        }
+        if let first = editions.first {
+            alternate("x-default", url(of: SitePage(kind: kind, edition: first)), into: &text)
+        }
+        memo.alternates[kind] = text
+        return text
+    }
+
+    /// The storefronts among `editions` with more than one edition, once a pass for each kind of page.
+    private func multilingualStorefronts(of kind: SitePageKind, in editions: [SiteEdition]) -> Set<Storefront> {
+        if let known = memo.multilingual[kind] { return known }
+        var seen = Set<Storefront>()
+        var repeated = Set<Storefront>()
+        for edition in editions where !seen.insert(edition.storefront).inserted { repeated.insert(edition.storefront) }
+        memo.multilingual[kind] = repeated
+        return repeated
+    }
+
     /// The storefront switcher: the same page in every other edition it exists in, each named in the page's own
     /// language (SPEC §19) — the country (`États-Unis`), and for a storefront with several editions the edition's
     /// language by its own name, marked as that language (`Canada – <span lang="en">English</span>`).
     private func switcher(_ page: SitePage, in editions: [SiteEdition], into text: inout [UInt8]) {
         let others = editions.filter { $0 != page.edition }
         guard !others.isEmpty else { return }
-        let heading = labels.text(.storefronts, language: page.edition.tag)
+        let heading = template(.storefronts, language: page.edition.tag)
+        let multilingual = multilingualStorefronts(of: page.kind, in: editions)
+        let climb = String(repeating: "../", count: page.depth)
         HTMLText.markup("<footer class=\"showcase-page showcase-switcher\">\n<nav", into: &text)
         HTMLText.attribute("aria-label", heading, into: &text)
         HTMLText.element(">\n<h2>", heading, close: "</h2>\n<ul>\n", into: &text)
         for edition in others {
             HTMLText.markup("<li><a", into: &text)
             HTMLText.attribute(
-                "href", page.link(to: SitePage(kind: page.kind, edition: edition).directory), into: &text)
+                "href", climb + SitePage(kind: page.kind, edition: edition).directory, into: &text)
             HTMLText.attribute("hreflang", edition.tag, into: &text)
-            let country = regionNames.country(edition.storefront, language: page.edition.tag)
+            let country = self.country(edition.storefront, language: page.edition.tag)
             HTMLText.element(">", country, close: "", into: &text)
-            if let language = edition.language, editions.count(where: { $0.storefront == edition.storefront }) > 1 {
+            if let language = edition.language, multilingual.contains(edition.storefront) {
                 HTMLText.markup(" – <span", into: &text)
                 HTMLText.attribute("lang", language, into: &text)
                 HTMLText.element(">", SiteRegionNames.autonym(language), close: "</span>", into: &text)

@@ -39,7 +39,7 @@ struct SiteRenderer {
 
     /// `key` in the page's language.
     func label(_ key: LabelKey, _ page: SitePage, _ values: [String: String] = [:]) -> String {
-        frame.labels.text(key, language: page.edition.tag, values)
+        frame.text(key, language: page.edition.tag, values)
     }
 
     /// Appends `key`'s text with `placeholder` filled by `value` in an isolate of its own (`<bdi>`), so a name from
@@ -93,12 +93,12 @@ struct SiteRenderer {
         let fragment = HTMLFragmentRenderer(tree: tree)
         HTMLText.markup("<section class=\"showcase\"", into: &text)
         HTMLText.attribute("lang", page.edition.tag, into: &text)
-        if Labels.isRightToLeft(page.edition.tag) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
+        if frame.isRightToLeft(page.edition.tag) { HTMLText.markup(" dir=\"rtl\"", into: &text) }
         HTMLText.attribute("data-host", host, into: &text)
         HTMLText.attribute("data-storefront", page.edition.storefront.code, into: &text)
         HTMLText.attribute("data-platform", platform.rawValue, into: &text)
         HTMLText.element(">\n<h3>", label(heading, page), close: "</h3>\n<ul class=\"showcase-apps\">\n", into: &text)
-        let linkLabel = frame.labels.template(.appLink, language: page.edition.tag)
+        let linkLabel = frame.template(.appLink, language: page.edition.tag)
         for row in rows {
             var linked = row
             linked.storeUrl = page.link(to: SitePage(kind: .app(row.id), edition: page.edition).directory)

@@ -4,9 +4,14 @@ import ShowcaseCore
 
 extension SiteWriter {
     /// `memo` brought up to date when the file at `path` (and its `.gz`) still holds the bytes it remembers: one
-    /// `lstat` when the identity is the remembered one, else a read and a digest; nil when it does not.
+    /// `fstatat` each when the identities are the remembered ones, else a read and a digest; nil when it does not.
     func stillHolds(_ path: String, _ memo: SiteMemory.File, pass: Pass) -> SiteMemory.File? {
         var memo = memo
+        if let known = memo.identity, pass.files.rememberedIdentity(of: path) == known,
+            !pass.gzip || memo.gzipIdentity.map({ pass.files.rememberedIdentity(of: path + ".gz") == $0 }) == true
+        {
+            return memo
+        }
         guard let identity = pass.files.identity(of: path) else { return nil }
         if memo.identity != identity {
             guard let read = pass.files.read(path, limit: ExportWriter.readLimit),

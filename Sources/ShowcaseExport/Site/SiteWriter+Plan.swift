@@ -41,6 +41,7 @@ extension SiteWriter {
         guard list(names, in: &listed, pass: pass, report: &report) else { return nil }
         var batch = Batch()
         var developers: [Int: [Int: SiteRenderer.Developer]] = [:]
+        var memo = InputsMemo()
         for slot in layout.editions.indices {
             let edition = layout.editions[slot].edition
             for kind in kinds[slot] {
@@ -52,8 +53,12 @@ extension SiteWriter {
                     continue
                 }
                 planned.wanted.formUnion(names)
-                let editions = (layout.existence[kind] ?? []).map { layout.editions[$0].edition }
-                let inputs = self.inputs(of: page, in: editions, layout: layout, slot: slot, pass: pass)
+                let editions =
+                    memo.existence[kind]
+                    ?? (layout.existence[kind] ?? []).map { layout.editions[$0].edition }
+                memo.existence[kind] = editions
+                let inputs = self.inputs(
+                    of: page, in: editions, layout: layout, slot: slot, pass: pass, memo: &memo)
                 if let inputs, let memo = memory.files[page.file], memo.inputs == inputs,
                     let held = stillHolds(page.file, memo, pass: pass)
                 {
@@ -122,21 +127,38 @@ extension SiteWriter {
         return kinds
     }
 
+    /// What every page's inputs share within a pass, worked out once: the settings and labels, and per kind of page
+    /// the editions it exists in.
+    struct InputsMemo {
+        var common: String?
+        var editions: [SitePageKind: String] = [:]
+        /// The editions each kind of page exists in.
+        var existence: [SitePageKind: [SiteEdition]] = [:]
+    }
+
     /// The digest of everything `page` is rendered from; nil when a roster's fingerprint is unknown.
-    func inputs(of page: SitePage, in editions: [SiteEdition], layout: SiteLayout, slot: Int, pass: Pass)
-        -> ContentDigest?
-    {
+    func inputs(
+        of page: SitePage, in editions: [SiteEdition], layout: SiteLayout, slot: Int, pass: Pass,
+        memo: inout InputsMemo
+    ) -> ContentDigest? {
         guard let prints = layout.fingerprints(of: page.kind, in: slot) else { return nil }
-        var text = [settings.url, settings.title ?? "\u{0}", pass.publicURL, page.file].joined(separator: "\u{1}")
-        text += "\u{2}" + editions.map(\.folder).joined(separator: ",")
+        let common =
+            memo.common
+            ?? {
+                let overrides = labels.overrides.sorted { $0.key < $1.key }.map { tag, texts in
+                    tag + ":"
+                        + texts.sorted { $0.key.rawValue < $1.key.rawValue }.map { $0.key.rawValue + "=" + $0.value }
+                        .joined(separator: "\u{3}")
+                }
+                let text = [settings.url, settings.title ?? "\u{0}", pass.publicURL].joined(separator: "\u{1}")
+                return text + "\u{2}" + overrides.joined(separator: "\u{4}")
+            }()
+        memo.common = common
+        let folders = memo.editions[page.kind] ?? editions.map(\.folder).joined(separator: ",")
+        memo.editions[page.kind] = folders
+        var text = common + "\u{1}" + page.file
+        text += "\u{2}" + folders
         text += "\u{2}" + prints.map { $0.map(String.init).joined(separator: ".") }.joined(separator: ",")
-        text +=
-            "\u{2}"
-            + labels.overrides.sorted { $0.key < $1.key }.map { tag, texts in
-                tag + ":"
-                    + texts.sorted { $0.key.rawValue < $1.key.rawValue }.map { $0.key.rawValue + "=" + $0.value }
-                    .joined(separator: "\u{3}")
-            }.joined(separator: "\u{4}")
         switch page.kind {
         case .developer, .app: break
         case .support(let id): text += "\u{2}" + (settings.pages[id]?.support ?? "")

@@ -33,24 +33,42 @@ extension SiteWriter {
 
     /// `page`'s sitemap entry, its `lastmod` its file's mtime (a page is written only when its bytes change, so that
     /// is when its content did); nil when its file is not there (its write failed).
-    func sitemapEntry(_ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass) -> Sitemap.Entry? {
-        guard let identity = pass.files.identity(of: page.file) else { return nil }
-        let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
-        var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
-        if let first = editions.first {
-            alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+    func sitemapEntry(
+        _ page: SitePage, frame: SitePageFrame, layout: SiteLayout, pass: Pass, links: inout SitemapLinks
+    ) -> Sitemap.Entry? {
+        guard let identity = pass.files.rememberedIdentity(of: page.file) else { return nil }
+        let shared: [UInt8]
+        if let known = links.byKind[page.kind] {
+            shared = known
+        } else {
+            let editions = (layout.existence[page.kind] ?? []).map { layout.editions[$0].edition }
+            var alternates = editions.map { ($0.tag, frame.url(of: SitePage(kind: page.kind, edition: $0))) }
+            if let first = editions.first {
+                alternates.append(("x-default", frame.url(of: SitePage(kind: page.kind, edition: first))))
+            }
+            shared = Sitemap.links(alternates)
+            links.byKind[page.kind] = shared
         }
         return Sitemap.Entry(
             url: frame.url(of: page), modified: Date(timeIntervalSince1970: Double(identity.modified) / 1e9),
-            alternates: alternates)
+            links: shared)
+    }
+
+    /// The alternates of each kind of page entered so far, which all its pages share: kept for one group of the
+    /// sitemap (a developer's apps: tens of kinds), or one file.
+    struct SitemapLinks {
+        var byKind: [SitePageKind: [UInt8]] = [:]
     }
 
     /// The bytes of `sitemap.xml` as the one file for `pages`; nil when they do not fit one file.
     func oneFile(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> [UInt8]? {
         let frame = SitePageFrame(siteURL: settings.url, labels: labels)
         var builder = Sitemap.Builder(Sitemap(siteURL: settings.url, limit: sitemapLimit))
+        var links = SitemapLinks()
         for page in pages {
-            guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass) else { continue }
+            guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass, links: &links) else {
+                continue
+            }
             guard builder.add(entry) == nil else { return nil }
         }
         return builder.finish().bytes
@@ -108,7 +126,7 @@ extension SiteWriter {
         var index: [(name: String, modified: Date?)] = []
         var remembered: [String: SiteMemory.SitemapGroup] = [:]
         for group in sitemapGroups(pages, layout: layout) {
-            let inputs = sitemapInputs(group.pages, layout: layout, pass: pass)
+            let inputs = sitemapInputs(group.pages, layout: layout, pass: pass, memory: memory)
             if let last = memory.sitemapGroups[group.name], last.inputs == inputs,
                 let held = stillHold(last.parts.map(\.name), pass: pass, memory: &memory)
             {
@@ -126,8 +144,9 @@ extension SiteWriter {
                 return emitSitemap(
                     name, part.bytes, into: &done, pass: pass, listed: &listed, memory: &memory, report: &report)
             }
+            var links = SitemapLinks()
             for page in group.pages {
-                guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass),
+                guard let entry = sitemapEntry(page, frame: frame, layout: layout, pass: pass, links: &links),
                     let full = builder.add(entry)
                 else { continue }
                 guard emit(full, listed: &listed) else { return nil }
@@ -149,7 +168,8 @@ extension SiteWriter {
 
     /// What the sitemap files are built from, hashed: each page's file and mtime (its `lastmod`), the editions each
     /// kind of page exists in (its alternates), the site's URL, the limits and gzip.
-    func sitemapInputs(_ pages: [SitePage], layout: SiteLayout, pass: Pass) -> Int {
+    /// A page this pass found as the memory remembers it has that identity's mtime; the others are asked.
+    func sitemapInputs(_ pages: [SitePage], layout: SiteLayout, pass: Pass, memory: SiteMemory) -> Int {
         var hasher = Hasher()
         hasher.combine(settings.url)
         hasher.combine(sitemapLimit)
@@ -158,7 +178,8 @@ extension SiteWriter {
         var kinds = Set<SitePageKind>()
         for page in pages {
             hasher.combine(page.file)
-            hasher.combine(pass.files.identity(of: page.file)?.modified)
+            hasher.combine(
+                memory.files[page.file]?.identity?.modified ?? pass.files.rememberedIdentity(of: page.file)?.modified)
             if kinds.insert(page.kind).inserted {
                 hasher.combine(page.kind)
                 hasher.combine(layout.existence[page.kind] ?? [])

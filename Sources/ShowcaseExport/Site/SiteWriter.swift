@@ -80,7 +80,9 @@ public struct SiteWriter: Sendable {
         // a page, its mtime or its editions changed, or its files are no longer as the last pass left them.
         var sitemaps = Sitemaps()
         let oneFileInputs =
-            fitsOneFile(planned.pages, layout: layout) ? sitemapInputs(planned.pages, layout: layout, pass: pass) : nil
+            fitsOneFile(planned.pages, layout: layout)
+            ? sitemapInputs(planned.pages, layout: layout, pass: pass, memory: memory)
+            : nil
         if let inputs = oneFileInputs, let last = memory.sitemap, last.inputs == inputs,
             let held = stillHold(last.names, pass: pass, memory: &memory)
         {

@@ -14,8 +14,31 @@ struct Sitemap {
         var url: String
         /// When its file last changed.
         var modified: Date
-        /// (hreflang, URL) of every edition the page exists in, then `x-default`.
-        var alternates: [(language: String, url: String)]
+        /// Its alternates as `xhtml:link` elements, escaped (``Sitemap/links(_:)``): the same for every page of a
+        /// kind, so a writer builds them once for all of them.
+        var links: [UInt8]
+
+        /// An entry whose alternates are already `xhtml:link` elements.
+        init(url: String, modified: Date, links: [UInt8]) {
+            self.url = url
+            self.modified = modified
+            self.links = links
+        }
+
+        /// An entry with `alternates`: (hreflang, URL) of every edition the page exists in, then `x-default`.
+        init(url: String, modified: Date, alternates: [(language: String, url: String)]) {
+            self.init(url: url, modified: modified, links: Sitemap.links(alternates))
+        }
+    }
+
+    /// `alternates` — (hreflang, URL) pairs — as the `xhtml:link rel="alternate"` elements of a `<url>`.
+    static func links(_ alternates: [(language: String, url: String)]) -> [UInt8] {
+        var text = ""
+        for alternate in alternates {
+            text += "<xhtml:link rel=\"alternate\" hreflang=\"\(XMLText.escaped(alternate.language))\" "
+            text += "href=\"\(XMLText.escaped(alternate.url))\"/>"
+        }
+        return Array(text.utf8)
     }
 
     /// The protocol's limit of URLs per file.
@@ -104,12 +127,12 @@ struct Sitemap {
 
     /// One entry's `<url>` element.
     fileprivate func url(_ entry: Entry) -> [UInt8] {
-        var text = "<url><loc>\(XMLText.escaped(entry.url))</loc><lastmod>\(RFC3339.seconds(entry.modified))</lastmod>"
-        for alternate in entry.alternates {
-            text += "<xhtml:link rel=\"alternate\" hreflang=\"\(XMLText.escaped(alternate.language))\" "
-            text += "href=\"\(XMLText.escaped(alternate.url))\"/>"
-        }
-        text += "</url>\n"
-        return Array(text.utf8)
+        let head = "<url><loc>\(XMLText.escaped(entry.url))</loc><lastmod>\(RFC3339.seconds(entry.modified))</lastmod>"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(head.utf8.count + entry.links.count + 7)
+        bytes += head.utf8
+        bytes += entry.links
+        bytes += "</url>\n".utf8
+        return bytes
     }
 }

@@ -16,7 +16,7 @@ public struct VarlinkInterface: Sendable {
     public typealias KeptAnswer = @Sendable (AnyObject) -> EncodedReply?
 
     /// A method's handler as the server dispatches to it. A class, so that the loop's memo keeps it for a message
-    /// and a call takes one reference instead of copying the handler's closure and counter (BENCHMARKS.md).
+    /// and a call takes one reference instead of copying the handler's closure and counter.
     final class Route: Sendable {
         let handler: Handler
         let requiresMore: Bool

@@ -4,7 +4,7 @@
 /// by indexing an array with the descriptor and comparing the whole id: a descriptor the kernel gave to a new
 /// connection after an old one closed never answers for the old id (a reply on its way to a closed connection,
 /// or an epoll event read in the same batch as the close). The loop looks a connection up twice per call (its
-/// event, then the handler's reply), so neither lookup hashes the id (BENCHMARKS.md).
+/// event, then the handler's reply), so neither lookup hashes the id.
 ///
 /// Confined to the event-loop thread, like the connections.
 struct ConnectionTable {

@@ -6,7 +6,7 @@ import Locking
 ///
 /// A thousand `Watch` streams sent the same revision drain one after another as the loop writes them; a block per
 /// callback would wake the drain queue's thread (a futex call, and on a busy core a context switch) between the
-/// loop's writes (BENCHMARKS.md). So the loop queues them with ``add(_:)`` while it writes and calls
+/// loop's writes, once per subscriber. So the loop queues them with ``add(_:)`` while it writes and calls
 /// ``dispatch()`` when its writes for this wake-up are done.
 final class DrainedCallbacks: Sendable {
     private struct Pending {

@@ -40,7 +40,7 @@ struct PendingWrites {
         }
         if finished == chunks.count {
             // Mostly one chunk: removing the last elements one by one keeps the storage without the general
-            // `removeAll(keepingCapacity:)`, which this would pay on every call (BENCHMARKS.md).
+            // `removeAll(keepingCapacity:)`, which this would pay on every call.
             if chunks.count <= 4 {
                 while !chunks.isEmpty { _ = chunks.removeLast() }
             } else {

@@ -26,7 +26,7 @@ final class ServerConnection {
     ///
     /// Exclusivity is not checked at run time: only the event-loop thread touches it, and no `PendingWrites`
     /// method calls back into the connection, so no two accesses can overlap. The check would be the most
-    /// frequent in the hot path (BENCHMARKS.md).
+    /// frequent in the hot path.
     @exclusivity(unchecked) var output = PendingWrites()
     /// The calls awaiting their final reply, oldest first. Exclusivity is not checked at run time either: only the
     /// event-loop thread touches it, always briefly and calling out to nothing, and a call touches it three times.
@@ -95,7 +95,7 @@ final class ServerConnection {
 
     /// Removes the oldest call's slot. Usually it is the only one (a client waits for each reply before its next
     /// call), and removing the last element does not go through the general `removeFirst`, which this would pay
-    /// on every call (BENCHMARKS.md).
+    /// on every call.
     private func removeHeadSlot() {
         if slots.count == 1 {
             _ = slots.removeLast()

@@ -28,7 +28,7 @@ final class ServerLoop: @unchecked Sendable {
     let wakeFD: Int32
     var listeners: [Int32] = []
     /// Open connections by id. This and `dirty` are read or written a few times per call, always briefly and
-    /// calling out to nothing, on the loop thread only: exclusivity is not checked at run time (BENCHMARKS.md).
+    /// calling out to nothing, on the loop thread only: exclusivity is not checked at run time.
     @exclusivity(unchecked) var connections = ConnectionTable()
     /// Connections with output to write at the end of this wake-up.
     @exclusivity(unchecked) var dirty: [ServerConnection] = []
@@ -243,7 +243,7 @@ final class ServerLoop: @unchecked Sendable {
 
     static let readChunk = 65536
     /// Where every connection's bytes are read to. Raw memory rather than an array: an array property is checked
-    /// for exclusive access and unique ownership each time it is lent out, twice per read (BENCHMARKS.md).
+    /// for exclusive access and unique ownership each time it is lent out, twice per read, on every call's path.
     let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ServerLoop.readChunk)
 
     func handle(event: UInt32, on connection: ServerConnection) {
@@ -354,7 +354,7 @@ final class ServerLoop: @unchecked Sendable {
         defer { ServerConnection.drained.dispatch() }
         guard !dirty.isEmpty else { return }
         // Swapped with a spare rather than replaced by `[]`, so neither list gives up its storage: a wake-up with
-        // output allocates no array (BENCHMARKS.md).
+        // output allocates no array.
         swap(&dirty, &flushing)
         // A connection whose reply was answered inline was flushed right after its read (`readAvailable`): only
         // what is still waiting (replies from other threads, a full socket) needs writing here.

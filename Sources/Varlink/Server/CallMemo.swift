@@ -11,7 +11,7 @@
 /// is a byte comparison with no parse and no allocation. A miss parses as before and takes the pair's first slot,
 /// moving the other message to the second (the pair's older one leaves). Two ways and a thousand slots, so that the
 /// few dozen messages a varied client sends rarely meet three in one pair: messages that outnumber their pair push
-/// each other out on every turn and are parsed every time (BENCHMARKS.md). Bounded: `slotCount` entries of at most
+/// each other out on every turn and are parsed every time. Bounded: `slotCount` entries of at most
 /// `maxBytes` bytes each. Confined to the event-loop thread, like the connections, so it has no lock (and no
 /// run-time exclusivity check on `slots`: no method calls out while it holds them).
 final class CallMemo {
@@ -51,8 +51,8 @@ final class CallMemo {
     }
 
     /// FNV-1a-like over the message, eight bytes at a time, then a final mix so every byte reaches the low bits
-    /// the slot index uses: cheap (never a byte at a time: it runs for every call that differs from its
-    /// connection's last, BENCHMARKS.md), and a collision only costs a parse.
+    /// the slot index uses: cheap (eight bytes a step, never one: it runs for every call that differs from its
+    /// connection's last), and a collision only costs a parse.
     private static func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)

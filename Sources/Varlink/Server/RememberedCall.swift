@@ -13,12 +13,11 @@
 /// Everything here is a function of the bytes alone, so it is kept with them: the envelope, the route the loop
 /// found for its method (a loop's service never changes), and what the handler derived from the parameters
 /// (``VarlinkCall/remembered(_:)``). A varied call then costs what a repeated one does: no envelope read, no
-/// route lookup, no parameter decoding (BENCHMARKS.md).
+/// route lookup, no parameter decoding.
 ///
 /// Confined to the event-loop thread that made it: `route` is used there only, and ``derived()`` and
 /// ``keep(_:)`` answer as if nothing were kept when called from any other thread (a handler that hands the call
-/// to a task), so no lock is needed, nor an atomic: the kept value is a plain field, read on every call
-/// (BENCHMARKS.md).
+/// to a task), so no lock is needed, nor an atomic: the kept value is a plain field, read on every call.
 final class RememberedCall: @unchecked Sendable {
     /// Longer messages are parsed every time rather than kept.
     static let maxBytes = 1024

@@ -2,7 +2,7 @@
 /// read in one pass over the object instead of a hashed lookup per member, since this runs for every call.
 ///
 /// A class: the loop's memo keeps one per message and every ``VarlinkCall`` made from that message refers to it,
-/// one reference instead of copies of the name and the parameters (BENCHMARKS.md).
+/// one reference instead of copies of the name and the parameters.
 final class CallEnvelope: Sendable {
     /// The fully qualified method name.
     let method: String

@@ -184,6 +184,36 @@ struct SiteWriterTests {
         #expect(try directory.read("site/sitemap.xml") == sitemap)
     }
 
+    @Test("a page edited in place, or a .gz removed, behind the writer's back is written again; the rest reused")
+    func tamperedPagesRestored() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        let pages = directory.files().filter { $0.hasPrefix("site/us/") && $0.hasSuffix("/index.html") }
+            .filter { $0 != "site/us/index.html" }.sorted()
+        try #require(pages.count >= 2)
+        let edited = pages[0]
+        let original = try directory.read(edited)
+        // A pass after the files settled remembers their identities: from then on one fstatat tells a page is intact.
+        clock.settleEverything()
+        #expect(writer.export(SiteSamples.rosters(), remembering: &memory).pagesReused == 19)
+        // The same inode and size, one byte changed: only the identity's times can tell.
+        let handle = try #require(FileHandle(forWritingAtPath: directory.file(edited)))
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: Data("<!doctype".utf8))
+        try handle.close()
+        try FileManager.default.removeItem(atPath: directory.file(pages[1] + ".gz"))
+        clock.settleEverything()
+        let again = writer.export(SiteSamples.rosters(), remembering: &memory)
+        #expect(again.pagesRendered == 2)
+        #expect(again.pagesReused == 17)
+        #expect(again.written == 2)
+        #expect(try directory.read(edited) == original)
+        #expect(directory.exists(pages[1] + ".gz"))
+    }
+
     @Test("a tagline change rewrites exactly the pages that show it, and re-renders only that developer's")
     func taglineReload() throws {
         let directory = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseCore
 import Testing
 import Varlink
 
@@ -446,15 +447,19 @@ struct FakeDaemonTests {
         #expect(daemon.calls.last?.parameters == ["id": .int(2_222_222_222), "storefront": "de"])
     }
 
-    @Test("app shows the fields the table declares for it after the ones it always showed, - when the app lacks one")
+    @Test("app shows every field the table declares for it after the ones it always showed, - when the app lacks one")
     func appShowsTableFields() throws {
+        let fields = AppField.all.filter { $0.surfaces.contains(.appView) }
+        #expect(fields.map(\.name) == ["contentAdvisoryRating"])
         guard case .object(var rated) = Canned.apps[1] else { return }
-        rated["contentAdvisoryRating"] = "12+"
+        for field in fields { rated[field.name] = .string("12+ \(field.name)") }
         let daemon = try FakeDaemon(["io.showcase.Roster.GetApp": .reply(["app": .object(rated)])])
         defer { daemon.stop() }
         let app = try daemon.run(["app", "2222222222", "--storefront", "de"])
         #expect(app.status == 0)
-        #expect(app.stdout.split(separator: "\n").last == "age rating: 12+", "\(app.stdout)")
+        let lines = app.stdout.split(separator: "\n").suffix(fields.count).map(String.init)
+        #expect(lines == fields.map { "\($0.label ?? $0.name): 12+ \($0.name)" }, "\(app.stdout)")
+        #expect(lines.first?.hasPrefix("age rating: ") == true)
         let bare = try FakeDaemon(["io.showcase.Roster.GetApp": .reply(["app": Canned.apps[1]])])
         defer { bare.stop() }
         let without = try bare.run(["app", "2222222222", "--storefront", "de"])

@@ -225,15 +225,21 @@ extension App {
             }
         }
         if genreId != mine?.genreId { allSame = false }
-        var upstreamTexts: [String: String] = [:]
-        for (offset, field) in AppField.upstreamTexts.enumerated() where 17 + offset < fields.count {
-            guard let text = optional(17 + offset, nil) else { return nil }
-            guard let text else { continue }
-            guard TextBound.fitsOther(text) else { return nil }
-            upstreamTexts[field.name] = text
+        // Starts as the reference's dictionary and is written only where a text differs, so an app whose texts
+        // equal its sibling's shares that one dictionary (and builds none) whatever else differs.
+        var upstreamTexts = mine?.upstreamTexts ?? [:]
+        for (offset, field) in AppField.upstreamTexts.enumerated() {
+            let theirs = mine.map { $0.upstreamTexts[field.name] }
+            var text: String?
+            if 17 + offset < fields.count {
+                guard let read = optional(17 + offset, theirs) else { return nil }
+                text = read
+            } else if case .some(.some) = theirs {
+                allSame = false
+            }
+            guard text.map(TextBound.fitsOther) ?? true else { return nil }
+            if upstreamTexts[field.name] != text { upstreamTexts[field.name] = text }
         }
-        // Equal texts take the reference's dictionary: one for every storefront, whatever else differs.
-        if let theirs = mine?.upstreamTexts, theirs == upstreamTexts { upstreamTexts = theirs } else { allSame = false }
         let name = text(2, mine?.name)
         let bundleId = text(3, mine?.bundleId)
         let genre = text(4, mine?.genre)

@@ -55,6 +55,7 @@ struct SharedStorageTests {
         gb[3].storeUrl = "https://apps.apple.com/gb/app/another-slug/id\(gb[3].id)?uo=4"
         gb[4].minimumOsVersion = "99.0"
         gb[5].upstreamTexts["contentAdvisoryRating"] = "17+"
+        gb[6].upstreamTexts = [:]
         let roster = Roster(
             artistId: us.artistId, storefront: Fixtures.storefront("gb"), fetchedAt: us.fetchedAt,
             resultCount: us.resultCount, apps: gb, body: us.body)
@@ -64,11 +65,12 @@ struct SharedStorageTests {
         let refreshed = roster.sharingStorage(with: us)
         for result in [decoded.apps, refreshed.apps] {
             #expect(result == gb)
-            for index in 0..<6 { #expect(!result[index].sharesStorage(with: us.apps[index])) }
-            for index in 6..<gb.count { #expect(result[index].sharesStorage(with: us.apps[index])) }
+            for index in 0..<7 { #expect(!result[index].sharesStorage(with: us.apps[index])) }
+            for index in 7..<gb.count { #expect(result[index].sharesStorage(with: us.apps[index])) }
             // A rating or a price label of its own is the listing's: the app's record is still the sibling's.
             for index in [1, 2] { #expect(result[index].sharesAppRecord(with: us.apps[index])) }
-            for index in [0, 3, 4, 5] { #expect(!result[index].sharesAppRecord(with: us.apps[index])) }
+            for index in [0, 3, 4, 5, 6] { #expect(!result[index].sharesAppRecord(with: us.apps[index])) }
+            #expect(result[5].upstreamTexts == ["contentAdvisoryRating": "17+"] && result[6].upstreamTexts.isEmpty)
         }
         #expect(refreshed.hasSameContent(as: roster))
     }

@@ -7,11 +7,12 @@ import ShowcaseExport
 /// Keeps `export.directory` current: runs export passes (``ExportWriter``) one at a time, after a roster changes,
 /// after a reload, and for `Admin.Export`, and remembers the last one for Status.
 ///
-/// Triggers only mark work as wanted; one loop (``run(until:plan:)``, the ``ExportService``) turns them into
-/// passes. A roster change waits ``debounce`` first, so a burst of refreshes becomes one pass; a reload or an
-/// `Admin.Export` starts a pass as soon as the one in progress, if any, ends. Triggers that arrive during a pass
-/// are covered by one more pass after it, never by a queue of them. A pass reads the rosters when it starts, so
-/// `Admin.Export` is answered by a pass that saw everything before the call.
+/// When a pass runs is not decided here: the ``ExportSchedule`` in the daemon's state (``DaemonState/exportSchedule``)
+/// decides — a roster change waits a debounce so a burst of refreshes becomes one pass, a reload or an `Admin.Export`
+/// runs at once, triggers during a pass are covered by one more pass after it, and `Admin.Export` is answered by a
+/// pass that starts after the call. The exporter carries that out: its loop (``run(until:plan:)``, the
+/// ``ExportService``) asks the schedule for the next step and runs the pass, sleeps on the injected clock, or waits
+/// until the owner tells it the schedule changed (``wake()``).
 ///
 /// Passes run off the cooperative pool (they read and write files); their failures (full disk, permissions) are
 /// values in the report: logged as one summary with the first few errors, kept for Status, never thrown.
@@ -46,12 +47,13 @@ final class Exporter: Sendable {
     }
 
     struct State {
-        /// Counts triggers; the loop remembers how many its last pass covered.
-        var requested = 0
-        /// A trigger that should not wait for ``debounce`` (a reload, `Admin.Export`).
-        var urgent = false
-        /// `Admin.Export` calls waiting for the next pass.
-        var waiters: [CheckedContinuation<ExportReport?, Never>] = []
+        /// The continuations of `Admin.Export` calls, by the number the schedule knows each call by: the schedule
+        /// decides which pass answers a call (``ExportSchedule/passEnded(now:)`` hands back the numbers), the
+        /// exporter only resumes them. A call's continuation is stored before the schedule hears of it, so no pass
+        /// can answer a number without one.
+        var calls: [ExportSchedule.Call: CheckedContinuation<ExportReport?, Never>] = [:]
+        /// The last call number handed out.
+        var lastCall = 0
         var last: Pass?
         /// What the passes know of the files they checked, so the next one need not read them back; it judges
         /// whether a file has settled by the exporter's clock.
@@ -71,28 +73,29 @@ final class Exporter: Sendable {
         var artworkHosts: [URLPrefix]
     }
 
-    /// How long a roster change waits before its pass, so the changes of a burst of refreshes share one.
-    let debounce: Duration
+    /// The daemon's state, whose ``DaemonState/exportSchedule`` says when a pass runs.
+    let owner: StateOwner
     /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
     let icons: IconFetcher
     let clock: any ShowcaseClock
     let log: DaemonLog
     let state: Lock<State>
     private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    private let wakeup: AsyncStream<Void>.Continuation
 
-    /// An exporter that waits `debounce` after a roster change, times passes by `clock`, logs to `log` and fetches
-    /// icons over `images`.
+    /// An exporter whose passes follow `owner`'s export schedule and its clock, logging to `log` and fetching icons
+    /// over `images`. Its loop hears of schedule changes through ``wake()``, which whoever wires the owner's
+    /// observers connects.
     init(
-        clock: any ShowcaseClock, log: DaemonLog, debounce: Duration = .milliseconds(200),
+        state owner: StateOwner, log: DaemonLog,
         images: any ImageTransport = CurlImageTransport(version: ShowcaseVersion.string)
     ) {
-        self.clock = clock
+        self.owner = owner
+        clock = owner.clock
         self.log = log
-        self.debounce = debounce
-        state = Lock(State(memory: ExportMemory(clock: clock)))
-        // One buffered wake-up is enough: the loop reads the state, not the elements.
-        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        state = Lock(State(memory: ExportMemory(clock: owner.clock)))
+        // One buffered wake-up is enough: the loop reads the schedule, not the elements.
+        (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let ready = LockedBox<(@Sendable () -> Void)?>(nil)
         icons = IconFetcher(transport: images, log: log) { ready.withLock { $0 }?() }
         // An icon is ready: the next pass (after the debounce, like a roster change) stores and lists it.
@@ -106,22 +109,25 @@ final class Exporter: Sendable {
             ok: counters.ok, refused: counters.refused, failed: counters.failed, reasons: counters.reasons)
     }
 
-    /// A roster changed (a new revision, a failure, a cache file decoded): export after ``debounce``.
-    func rostersChanged() { trigger(urgent: false) }
+    /// A roster changed (an icon is ready): export after the schedule's debounce.
+    func rostersChanged() { trigger(.rosters) }
 
-    /// The configuration changed (a reload: overlay, attribution, hosts, storefronts, export settings): export
-    /// as soon as the pass in progress, if any, ends.
-    func configurationChanged() { trigger(urgent: true) }
+    /// The configuration changed (the daemon starts): export as soon as the pass in progress, if any, ends.
+    func configurationChanged() { trigger(.configuration) }
+
+    /// The export schedule changed: the loop looks again (cutting a sleep short).
+    func wake() { wakeup.yield() }
 
     /// Runs a pass that starts after this call and returns its report; nil when no export is configured.
     func exportNow() async -> ExportReport? {
         await withCheckedContinuation { continuation in
-            state.withLock { state in
-                state.waiters.append(continuation)
-                state.requested &+= 1
-                state.urgent = true
+            let call = state.withLock { state in
+                state.lastCall &+= 1
+                state.calls[state.lastCall] = continuation
+                return state.lastCall
             }
-            wake.yield()
+            let now = clock.instant
+            owner.update { state, _ in state.exportCalled(call, at: now) }
         }
     }
 
@@ -133,48 +139,57 @@ final class Exporter: Sendable {
     var lastPass: Pass? { state.withLock { $0.last } }
 
     /// How many `Admin.Export` calls wait for a pass now.
-    var waitingCalls: Int { state.withLock { $0.waiters.count } }
+    var waitingCalls: Int { owner.read { $0.exportSchedule.callCount } }
 
-    private func trigger(urgent: Bool) {
-        state.withLock { state in
-            state.requested &+= 1
-            if urgent { state.urgent = true }
-        }
-        wake.yield()
+    private func trigger(_ reason: StateChange.ExportReason) {
+        let now = clock.instant
+        owner.update { state, _ in state.exportWanted(reason, at: now) }
     }
 
-    /// Turns triggers into passes until `shutdown`; a pass in progress then finishes, and `Admin.Export` calls
+    /// Carries out the export schedule until `shutdown`; a pass in progress then finishes, and `Admin.Export` calls
     /// still waiting get one last pass. `plan` reads the current settings and rosters (nil: no export configured).
     func run(until shutdown: ShutdownSignal, plan: @escaping @Sendable () -> Plan?) async {
-        await shutdown.cancelling { await self.loop(plan: plan) }
-        let waiters = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        guard !waiters.isEmpty else { return }
-        let report = await pass(plan)
-        for waiter in waiters { waiter.resume(returning: report) }
+        await shutdown.cancelling { await self.loop(until: shutdown, plan: plan) }
+        guard owner.read({ $0.exportSchedule.callCount > 0 }) else { return }
+        await scheduledPass(plan)
     }
 
-    private func loop(plan: @escaping @Sendable () -> Plan?) async {
-        var covered = 0
-        for await _ in wakeups {
-            let (requested, urgent) = state.withLock { ($0.requested, $0.urgent) }
-            if requested == covered { continue }
-            if !urgent {
-                do { try await clock.sleep(for: debounce) } catch { return }
-            }
-            let (waiters, upTo) = state.withLock { state in
-                defer {
-                    state.waiters = []
-                    state.urgent = false
+    /// Runs what the schedule says, step by step, until `shutdown` (checked after each pass, so a call that came
+    /// during the last one is answered by ``run(until:plan:)``'s pass) or until the task is cancelled.
+    private func loop(until shutdown: ShutdownSignal, plan: @escaping @Sendable () -> Plan?) async {
+        var wakeups = self.wakeups.makeAsyncIterator()
+        while !Task.isCancelled && !shutdown.isFired {
+            switch owner.read({ $0.exportSchedule.next(now: clock.instant) }) {
+            case .run:
+                await scheduledPass(plan)
+            case .idle:
+                // Nil: the task was cancelled (the stream ends with it).
+                guard await wakeups.next() != nil else { return }
+            case .sleep(let deadline):
+                // The end of the debounce wakes the loop like any change to the schedule; a change before it (an
+                // urgent trigger) ends the sleep early.
+                let (clock, wakeup) = (self.clock, self.wakeup)
+                let timer = Task {
+                    do { try await clock.sleep(until: deadline) } catch { return }
+                    wakeup.yield()
                 }
-                return (state.waiters, state.requested)
+                let woken: Void? = await wakeups.next()
+                timer.cancel()
+                guard woken != nil else { return }
             }
-            covered = upTo
-            let report = await pass(plan)
-            for waiter in waiters { waiter.resume(returning: report) }
         }
+    }
+
+    /// One pass as the schedule sees it: started (covering every trigger so far and taking the calls waiting), run,
+    /// ended, and the calls it answers resumed with its report.
+    private func scheduledPass(_ plan: @escaping @Sendable () -> Plan?) async {
+        let started = clock.instant
+        owner.update { state, _ in state.exportStarted(at: started) }
+        let report = await pass(plan)
+        let ended = clock.instant
+        let answered = owner.update { state, _ in state.exportEnded(at: ended) }
+        let continuations = state.withLock { state in answered.compactMap { state.calls.removeValue(forKey: $0) } }
+        for continuation in continuations { continuation.resume(returning: report) }
     }
 
     /// A number that stays the same while `host`'s settings in `configuration` that shape its exported apps (its

@@ -44,7 +44,6 @@ final class RosterService: Sendable {
         self.clock = clock
         self.log = log
         self.notifier = notifier
-        exporter = Exporter(clock: clock, log: log)
         startedCacheDirectory = configuration.cache.directory
         startedSocketPath = configuration.socket.path
         let state = StateOwner(
@@ -52,6 +51,8 @@ final class RosterService: Sendable {
             cache: FileCache(directory: URL(fileURLWithPath: configuration.cache.directory, isDirectory: true)),
             transport: transport, clock: clock, jitter: jitter)
         self.state = state
+        let exporter = Exporter(state: state, log: log)
+        self.exporter = exporter
         let limiter = RateLimiter(clock: clock, spacing: { state.config.requestSpacing })
         upstream = Upstream(state: state, limiter: limiter, log: log)
         let history = HistoryRecorder(directory: configuration.historyDirectory, log: log, clock: clock)
@@ -68,7 +69,7 @@ final class RosterService: Sendable {
                 return outcome
             })
         self.scheduler = scheduler
-        state.observe { [log, exporter] observers in
+        state.observe { [log] observers in
             observers.queueChanged = { forgotten in scheduler.queueChanged(forgotten: forgotten) }
             // A cached roster found unusable only when first decoded (truncated, altered) is a miss, refetched soon.
             observers.unusable = { edition in
@@ -77,12 +78,7 @@ final class RosterService: Sendable {
                         + "passes lookup.artwork_hosts now; fetching it again",
                     fields: [.storefront: edition.storefront.code])
             }
-            observers.export = { reason in
-                switch reason {
-                case .rosters: exporter.rostersChanged()
-                case .configuration: exporter.configurationChanged()
-                }
-            }
+            observers.exportScheduleChanged = { exporter.wake() }
         }
         // A version or price change is no new revision (neither is served), but it is a new feed entry.
         history.onGrowth { state.update { state, _ in state.historyGrew() } }

@@ -3,8 +3,9 @@ import ShowcaseConfig
 import ShowcaseCore
 
 /// Everything the running daemon knows and decides, as one value: the configuration in force, every host's
-/// identity and roster record (``RosterBook``), the refresh queue — whose editions are the warm set — and the
-/// `Roster.Get` calls waiting for a warming roster (``WaitBook``).
+/// identity and roster record (``RosterBook``), the refresh queue — whose editions are the warm set — the
+/// `Roster.Get` calls waiting for a warming roster (``WaitBook``) and when the next export pass runs
+/// (``ExportSchedule``).
 ///
 /// Every change is a `mutating` transition that takes the time it happens at (and any jitter draw) as arguments
 /// and returns a ``StateChange``: which answers it invalidates, whom to tell, whether the refresh worker must look
@@ -22,6 +23,8 @@ struct DaemonState: Sendable {
     private(set) var queue = RefreshQueue()
     /// `Roster.Get` calls waiting for a warming roster.
     private(set) var waits: WaitBook
+    /// When the next export pass runs, and the `Admin.Export` calls waiting for one.
+    private(set) var exportSchedule = ExportSchedule()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {
@@ -214,6 +217,33 @@ struct DaemonState: Sendable {
     /// `edition`'s fetch finished: every wait on it ends with an answer.
     mutating func settleWaits(_ edition: StorefrontEdition) -> StateChange {
         StateChange(settled: waits.settleAll(edition))
+    }
+
+    // MARK: The export schedule
+
+    /// The export tree may be out of date as of `now` for `reason`: a pass follows, at once for a configuration
+    /// change, after the schedule's debounce for a roster change. ``StateOwner`` hands every transition's
+    /// ``StateChange/export`` here, in the same critical section.
+    mutating func exportWanted(_ reason: StateChange.ExportReason, at now: ContinuousClock.Instant) -> StateChange {
+        exportSchedule.trigger(urgent: reason == .configuration, now: now)
+        return StateChange(exportScheduleChanged: true)
+    }
+
+    /// `Admin.Export` call `call` came at `now`: a pass that starts after it runs at once and answers it.
+    mutating func exportCalled(_ call: ExportSchedule.Call, at now: ContinuousClock.Instant) -> StateChange {
+        exportSchedule.call(call, now: now)
+        return StateChange(exportScheduleChanged: true)
+    }
+
+    /// The exporter started a pass at `now` (it covers every trigger so far).
+    mutating func exportStarted(at now: ContinuousClock.Instant) -> StateChange {
+        exportSchedule.passStarted(now: now)
+        return .none
+    }
+
+    /// The exporter's pass ended at `now`. Returns the `Admin.Export` calls it answers.
+    mutating func exportEnded(at now: ContinuousClock.Instant) -> ([ExportSchedule.Call], StateChange) {
+        (exportSchedule.passEnded(now: now), .none)
     }
 
     // MARK: Reload

@@ -25,8 +25,11 @@ struct StateChange: Sendable {
     var settled: [SettleWait] = []
     /// Listed cache files that turned out unusable: logged, and refetched (already expedited when warm).
     var unusable: [StorefrontEdition] = []
-    /// Why to export, if the export is configured.
+    /// Why to export, if the export is configured: ``StateOwner`` hands it to the export schedule
+    /// (``DaemonState/exportWanted(_:at:)``) before releasing the lock.
     var export: ExportReason?
+    /// The export schedule changed: the exporter's loop looks again.
+    var exportScheduleChanged = false
 
     /// Nothing to do.
     static let none = StateChange()
@@ -40,6 +43,7 @@ struct StateChange: Sendable {
         forgotten += other.forgotten
         settled += other.settled
         unusable += other.unusable
+        exportScheduleChanged = exportScheduleChanged || other.exportScheduleChanged
         if other.export == .configuration || export == nil { export = other.export ?? export }
     }
 }

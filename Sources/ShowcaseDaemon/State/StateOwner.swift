@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Every change goes through ``update(_:)-(_)``: the transition runs under the lock, the versions of what it
 /// changed are bumped in the same critical section, and what it asks for (``StateChange``) is carried out after
-/// the lock is released — watchers told, the refresh worker woken, waits answered, the export started. Nothing
+/// the lock is released — watchers told, the refresh worker woken, waits answered, the exporter woken. Nothing
 /// else holds state of its own: the scheduler keeps only its worker and the callers it has to resume, the caches
 /// of encoded answers only copies checked against ``version`` (``AnswerVersion``).
 final class StateOwner: Sendable {
@@ -19,8 +19,8 @@ final class StateOwner: Sendable {
         var rostersChanged: [@Sendable (Storefront) -> Void] = []
         /// Told that the refresh queue changed, with the editions that left it.
         var queueChanged: (@Sendable (_ forgotten: [StorefrontEdition]) -> Void)?
-        /// Told that the export tree may be out of date.
-        var export: (@Sendable (StateChange.ExportReason) -> Void)?
+        /// Told that the export schedule changed (``DaemonState/exportSchedule``): the exporter looks again.
+        var exportScheduleChanged: (@Sendable () -> Void)?
         /// Told about each listed cache file found unusable when decoded.
         var unusable: (@Sendable (StorefrontEdition) -> Void)?
     }
@@ -102,8 +102,11 @@ final class StateOwner: Sendable {
         _ transition: (inout DaemonState, _ draw: @escaping @Sendable () -> Double) -> (Result, StateChange)
     ) -> Result {
         let jitter = self.jitter
+        let clock = self.clock
         let (result, change, observers) = guarded.withLock { guarded in
-            let (result, change) = transition(&guarded.state, jitter)
+            var (result, change) = transition(&guarded.state, jitter)
+            // A reason to export goes to the schedule at once, so the exporter's next look finds it.
+            if let reason = change.export { change.merge(guarded.state.exportWanted(reason, at: clock.instant)) }
             if change.everything { published.wrappingAdd(1, ordering: .releasing) }
             for storefront in change.storefronts { guarded.stamp(storefront).bump() }
             return (result, change, guarded.observers)
@@ -138,7 +141,7 @@ final class StateOwner: Sendable {
         }
         if change.queueChanged || !change.forgotten.isEmpty { observers.queueChanged?(change.forgotten) }
         for edition in change.unusable { observers.unusable?(edition) }
-        if let reason = change.export { observers.export?(reason) }
+        if change.exportScheduleChanged { observers.exportScheduleChanged?() }
     }
 
     // MARK: Answering

@@ -18,7 +18,7 @@ struct ExporterEpochTests {
 
     @Test("the epoch stays while a host's settings stay, and moves for that host alone when they change")
     func epochs() {
-        let exporter = Exporter(clock: ManualClock(), log: DaemonLog(environment: [:]))
+        let exporter = Exporter(state: StateOwnerTests.owner(), log: DaemonLog(environment: [:]))
         let first = HostConfiguration(bundleID: "com.example.First")
         let second = HostConfiguration(bundleID: "com.example.Second")
         let before = configuration([first, second])

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Locking
 import ShowcaseConfig
@@ -9,7 +10,8 @@ import Testing
 
 @Suite("Exporter in process: passes counted, the clock moved by hand")
 struct ExporterTests {
-    /// An exporter whose loop runs against a plan that counts its passes, into a fresh directory.
+    /// An exporter whose loop runs against a plan that counts its passes, into a fresh directory, woken by its
+    /// state's owner as the daemon wires it.
     final class Harness: Sendable {
         let clock: ManualClock
         let exporter: Exporter
@@ -18,20 +20,38 @@ struct ExporterTests {
         let directory = InProcessFixtures.cacheDirectory()
         let loop: Task<Void, Never>
 
-        init(configured: Bool = true, clock: ManualClock = ManualClock()) {
+        /// With `firstPassGate`, the first pass waits for it before reading its plan, so calls can arrive during it.
+        init(configured: Bool = true, clock: ManualClock = ManualClock(), firstPassGate: DispatchSemaphore? = nil) {
             self.clock = clock
-            let exporter = Exporter(clock: clock, log: DaemonLog(environment: [:]), debounce: .milliseconds(200))
+            let cache = FileCache(
+                directory: URL(fileURLWithPath: InProcessFixtures.cacheDirectory(), isDirectory: true))
+            let owner = StateOwner(
+                InProcessFixtures.configuration(), cache: cache, transport: { _ in FixtureLookup() }, clock: clock,
+                jitter: { 0.5 })
+            let exporter = Exporter(state: owner, log: DaemonLog(environment: [:]))
+            owner.observe { $0.exportScheduleChanged = { exporter.wake() } }
             self.exporter = exporter
             let (passes, directory, shutdown) = (passes, directory, shutdown)
             loop = Task {
                 await exporter.run(until: shutdown) {
-                    passes.withLock { $0 += 1 }
+                    if passes.withLock({ count in
+                        count += 1
+                        return count
+                    }) == 1 {
+                        firstPassGate?.wait()
+                    }
                     return configured ? Exporter.Plan(settings: ExportSettings(directory: directory), rosters: []) : nil
                 }
             }
         }
 
         var count: Int { passes.withLock { $0 } }
+
+        /// A roster changes, and the loop sleeps through its debounce (bounded against hangs).
+        func debouncedChange() async -> Bool {
+            exporter.rostersChanged()
+            return await until { clock.sleeperCount == 1 }
+        }
 
         /// Waits (bounded against hangs) until `condition` holds.
         func until(_ condition: () -> Bool) async -> Bool {
@@ -112,6 +132,20 @@ struct ExporterTests {
         await harness.stop()
     }
 
+    @Test("an Admin.Export during a debounce cuts it short, and its pass covers the debounced change")
+    func exportCutsTheDebounceShort() async {
+        let harness = Harness()
+        #expect(await harness.debouncedChange())
+        let call = Task { await harness.exporter.exportNow() }
+        #expect(await harness.until { harness.count == 1 }, "the call waited for the debounce to end")
+        // Ends the debounce for a loop that still waits for it; nothing is left to run for one that did not.
+        harness.clock.advance(by: .milliseconds(200))
+        #expect(await call.value?.written == 2)
+        #expect(await harness.until { harness.clock.sleeperCount == 0 })
+        #expect(harness.count == 1, "the debounced change was covered by the call's pass")
+        await harness.stop()
+    }
+
     @Test("without an export section a pass does nothing and Admin.Export gets nil")
     func notConfigured() async {
         let harness = Harness(configured: false)
@@ -120,17 +154,24 @@ struct ExporterTests {
         await harness.stop()
     }
 
-    @Test("at shutdown a debounced change is dropped, and an Admin.Export still waiting gets its pass")
+    @Test("at shutdown the running pass ends, and an Admin.Export that came during it still gets a pass of its own")
     func shutdownAnswersWaiters() async {
-        let harness = Harness()
+        let gate = DispatchSemaphore(value: 0)
+        let harness = Harness(firstPassGate: gate)
+        harness.exporter.configurationChanged()
+        #expect(await harness.until { harness.count == 1 })
         harness.exporter.rostersChanged()
-        #expect(await harness.until { harness.clock.sleeperCount == 1 })
-        let waiting = Task { await harness.exporter.exportNow() }
+        let answer = LockedBox<ExportReport??>(nil)
+        Task {
+            let report = await harness.exporter.exportNow()
+            answer.withLock { $0 = .some(report) }
+        }
         #expect(await harness.until { harness.exporter.waitingCalls == 1 })
         harness.shutdown.fire()
+        gate.signal()
         await harness.loop.value
-        let report = await waiting.value
-        #expect(report?.directory == harness.directory)
-        #expect(harness.count == 1, "one pass, for the waiting call")
+        #expect(await harness.until { answer.withLock { $0 } != nil }, "the call was never answered")
+        #expect(answer.withLock { $0 }??.directory == harness.directory)
+        #expect(harness.count == 2, "the pass that ran, then one for the call (the roster change needs no other)")
     }
 }

@@ -89,7 +89,7 @@ struct StateOwnerTests {
                 told.withLock { $0.append("roster \(storefront.code) warm \(warm)") }
             }
             observers.queueChanged = { forgotten in told.withLock { $0.append("queue \(forgotten.count)") } }
-            observers.export = { reason in told.withLock { $0.append("export \(reason)") } }
+            observers.exportScheduleChanged = { told.withLock { $0.append("export") } }
         }
         let now = owner.moment
         owner.update { state, draw in state.keepWarm(state.config.configuration.editions, at: now, draw: draw) }
@@ -99,7 +99,12 @@ struct StateOwnerTests {
         owner.record(
             artistId: TestBed.artistId, edition: StorefrontEdition(us),
             .success(InProcessFixtures.roster("us", fetchedAt: owner.clock.now)))
-        #expect(told.withLock { $0 } == ["roster us warm true", "export rosters"])
+        #expect(told.withLock { $0 } == ["roster us warm true", "export"])
+        // The roster change reached the export schedule under the same lock: a pass after the debounce.
+        let instant = owner.clock.instant
+        #expect(
+            owner.read { $0.exportSchedule.next(now: instant) }
+                == .sleep(until: instant + owner.read { $0.exportSchedule.debounce }))
 
         let answered = LockedBox(0)
         let wait = SettleWait { _, deliver in if deliver { answered.withLock { $0 += 1 } } }

@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// What reconciling part of an ``ExportPlan`` with the tree (``ExportSnapshot``) came to, before anything is written:
-/// each wanted file that is ours, to write (new, or its bytes differ) or to keep (it holds them already); the
-/// foreign files at wanted paths, refused; and the listed files nothing wants any more, to remove. With them, what
-/// rendering the plan's rosters gave: the index entries of their documents, what each was rendered from, and the
+/// each wanted file that is ours, to write (new, or its bytes differ) or to keep (it holds them already), and the
+/// foreign files at wanted paths, refused (the listed files nothing wants any more are
+/// ``ExportWriter/stale(_:rendered:snapshot:)``). With them, what rendering the plan's rosters gave: the index entries of their documents, what each was rendered from, and the
 /// icons they reference.
 struct ExportOperations {
     /// What the apply phase does with one file.
@@ -29,8 +29,6 @@ struct ExportOperations {
     var actions: [Action] = []
     /// A foreign file at a wanted path, each: left alone and reported (``ExportError/Code/foreignFile``).
     var refused: [ExportError] = []
-    /// Listed files no part of the plan wants (a complete plan only), in path order.
-    var removals: [String] = []
     /// The rendered documents' lines of `index.json`.
     var entries: [ExportIndexEntry] = []
     /// What each rendered roster was rendered from, by roster key.

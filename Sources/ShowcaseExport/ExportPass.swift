@@ -30,8 +30,6 @@ struct ExportPass {
     var reused: [String: ExportMemory.File] = [:]
     /// The reused rosters' lines of `index.json`.
     var reusedEntries: [ExportIndexEntry] = []
-    /// The listed files reconciling the plan found nothing wants.
-    var removals: [String] = []
 
     /// A pass of `plan` over `snapshot`, nothing done yet.
     init(_ plan: ExportPlan, snapshot: ExportSnapshot, directory: String) {

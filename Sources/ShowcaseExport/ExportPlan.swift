@@ -55,9 +55,6 @@ struct ExportPlan {
         var bytes: Data?
     }
 
-    /// Whether the plan covers every configured roster (the first of a pass), so that a listed file it does not
-    /// want is stale; false for the plan of the unchanged rosters found changed on disk.
-    var isComplete = true
     /// The rosters to render, in the order given.
     var rendering: [Rendering] = []
     /// The rosters whose inputs are the last pass's, in the order given.

@@ -9,14 +9,14 @@ extension ExportWriter {
     /// documents another roster exports dropped with an error), the index's diagnostics, and, with `reusing`, the
     /// host files and icons (`known` and every icon the rosters reference, with their bytes from `fetched`). With
     /// `reusing`, a roster whose inputs are the ones the last pass rendered (`memory`) is not planned for rendering
-    /// but left as an ``ExportPlan/Candidate``; without, the plan is of `rosters` only (``ExportPlan/isComplete``
-    /// false): the unchanged rosters whose files were changed on disk.
+    /// but left as an ``ExportPlan/Candidate``; without, the plan is of `rosters` only: the unchanged rosters whose
+    /// files were changed on disk.
     func plan(
         _ rosters: [ExportRoster], known: Set<String> = [], fetched: [String: Data] = [:], memory: ExportMemory,
         reusing: Bool = true
     ) -> ExportPlan {
         let remembered = memory.root == root ? memory.rendered : [:]
-        var plan = ExportPlan(isComplete: reusing)
+        var plan = ExportPlan()
         /// Every path a roster before claimed (documents, the files beside them, a candidate's documents).
         var taken = Set<String>()
         for roster in rosters {

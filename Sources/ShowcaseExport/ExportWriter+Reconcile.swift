@@ -42,7 +42,7 @@ extension ExportWriter {
     }
 
     /// The plan's rendered rosters (their icons limited to `available`) and host files, rendered against the tree and
-    /// sorted into operations; for a complete plan, with the listed files nothing in it wants as removals.
+    /// sorted into operations.
     func reconcile(_ plan: ExportPlan, available: Set<String>, snapshot: inout ExportSnapshot) -> ExportOperations {
         var files: [String: PlannedFile] = [:]
         var rendered = ExportOperations()
@@ -58,14 +58,20 @@ extension ExportWriter {
         operations.entries = rendered.entries
         operations.rendered = rendered.rendered
         operations.icons = rendered.icons
-        if plan.isComplete {
-            let kept = Self.iconsInKeptDocuments(plan.rendering.map(\.roster), planned: wanted)
-            var wantedPaths = plan.candidateFiles(gzip: gzip).union(wanted.map(\.path)).union(kept)
-            wantedPaths.formUnion(plan.icons.map(\.path))
-            wantedPaths.formUnion(indexPaths)
-            operations.removals = snapshot.previous.paths.subtracting(wantedPaths).sorted()
-        }
         return operations
+    }
+
+    /// The files the manifest lists that nothing in `plan` (a pass's first, of every configured roster) can want, in
+    /// path order: not one `rendered` from it (nor its `.gz`), not a candidate's, not index.json, no icon a roster
+    /// references or a document kept byte for byte lists. Worked out after the changed files are published, so a
+    /// change does not wait for a look at the whole list; the icons no document references after all are added then.
+    func stale(_ plan: ExportPlan, rendered: [PlannedFile], snapshot: ExportSnapshot) -> [String] {
+        var wanted = plan.candidateFiles(gzip: gzip)
+        wanted.formUnion(rendered.map(\.path))
+        wanted.formUnion(Self.iconsInKeptDocuments(plan.rendering.map(\.roster), planned: rendered))
+        wanted.formUnion(plan.icons.map(\.path))
+        wanted.formUnion(indexPaths)
+        return snapshot.previous.paths.subtracting(wanted).sorted()
     }
 
     /// `index.json`, and its `.gz` when ``gzip``.

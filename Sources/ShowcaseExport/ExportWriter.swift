@@ -97,12 +97,11 @@ public struct ExportWriter: Sendable {
         var pass = ExportPass(plan, snapshot: snapshot, directory: directory)
         guard let icons = publishChanged(plan, pass: &pass) else { return pass.report }
         publishUnchanged(plan, available: icons.available, memory: memory, pass: &pass)
-        var index = publishIndex(plan, pass: &pass)
+        let index = publishIndex(plan, pass: &pass)
         pass.snapshot.files.releaseReplaced()
         removeAndRelist(plan, rosters: rosters, icons: icons, index: index.files, pass: &pass)
         flush(pass.snapshot.files)
         pass.report.filesRead = pass.snapshot.existing.readCount
-        index.files.removeAll()
 
         var siteMemory = memory.site
         if let site {
@@ -150,15 +149,12 @@ public struct ExportWriter: Sendable {
         let failedIcons = Set(icons.operations.files.filter(\.failed).map(\.path))
         if !failedIcons.isEmpty {
             icons.missing.formUnion(failedIcons)
-            let removals = changed.removals
             changed = reconcile(plan, available: icons.available, snapshot: &pass.snapshot)
-            changed.removals = removals
             pass.refuse(changed.refused)
         }
         pass.report.missingIcons = icons.missing
         apply(&changed, pass: &pass, flushingEach: false)
         pass.absorb(changed)
-        pass.removals = changed.removals
         return icons
     }
 
@@ -224,7 +220,8 @@ public struct ExportWriter: Sendable {
         }
         let wantedIcons = pass.icons.intersection(icons.available).union(keptIcons)
         let staleIcons = plan.icons.map(\.path).filter { previous.paths.contains($0) && !wantedIcons.contains($0) }
-        let gone = remove(Set(pass.removals + staleIcons).sorted(), pass: &pass)
+        let stale = self.stale(plan, rendered: pass.published, snapshot: pass.snapshot)
+        let gone = remove(Set(stale + staleIcons).sorted(), pass: &pass)
         // Wanted: the reused rosters' files, and what this pass planned (few, after a small change).
         let plannedWanted = Set((pass.published + index).map(\.path)).union(wantedIcons)
         // A file that failed to be written for the first time does not exist: it leaves the list again.

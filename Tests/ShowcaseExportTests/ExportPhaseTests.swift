@@ -91,12 +91,13 @@ struct ExportPhaseTests {
         #expect(plan.errors.map(\.code) == [.invalidDocument, .invalidDocument])
     }
 
-    /// The operations `writer` reconciles `rosters` into against `directory`'s tree as it is.
-    func reconciled(_ writer: ExportWriter, _ rosters: [ExportRoster]) throws -> ExportOperations {
+    /// The operations `writer` reconciles `rosters` into against its tree as it is, and the files that are stale.
+    func reconciled(_ writer: ExportWriter, _ rosters: [ExportRoster]) throws -> (ExportOperations, stale: [String]) {
         var report = ExportReport(directory: writer.directory)
         var snapshot = try #require(writer.snapshot(memory: ExportMemory(), into: &report))
         let plan = writer.plan(rosters, memory: ExportMemory())
-        return writer.reconcile(plan, available: [], snapshot: &snapshot)
+        let operations = writer.reconcile(plan, available: [], snapshot: &snapshot)
+        return (operations, writer.stale(plan, rendered: operations.files, snapshot: snapshot))
     }
 
     @Test("a foreign file at a wanted path is refused, and reconciling writes nothing")
@@ -105,12 +106,12 @@ struct ExportPhaseTests {
         try directory.write("v1/\(host)/us/ios.json", "{\"mine\": true}")
         let writer = ExportWriter(directory: directory.path)
 
-        let operations = try reconciled(writer, [Samples.roster()])
+        let (operations, stale) = try reconciled(writer, [Samples.roster()])
         #expect(operations.refused.map(\.code) == [.foreignFile])
         #expect(operations.refused.map(\.path) == [directory.file("v1/\(host)/us/ios.json")])
         #expect(
             operations.writes == ["\(host)/us/ios.json.gz", "\(host)/us/macos.json", "\(host)/us/macos.json.gz"])
-        #expect(operations.keeps.isEmpty && operations.removals.isEmpty)
+        #expect(operations.keeps.isEmpty && stale.isEmpty)
         #expect(directory.files() == ["v1/\(host)/us/ios.json"], "reconciling wrote a file")
     }
 
@@ -121,9 +122,9 @@ struct ExportPhaseTests {
         try #require(writer.export([Samples.roster(), Samples.roster(storefront: Samples.de)]).succeeded)
         let before = directory.files()
 
-        let operations = try reconciled(writer, [Samples.roster()])
+        let (operations, stale) = try reconciled(writer, [Samples.roster()])
         #expect(
-            operations.removals == [
+            stale == [
                 "\(host)/de/ios.json", "\(host)/de/ios.json.gz", "\(host)/de/macos.json", "\(host)/de/macos.json.gz",
             ])
         #expect(operations.writes.isEmpty && operations.refused.isEmpty)
@@ -137,9 +138,9 @@ struct ExportPhaseTests {
         let writer = ExportWriter(directory: directory.path)
         try #require(writer.export([Samples.roster()]).succeeded)
 
-        let operations = try reconciled(writer, [Samples.roster(tagline: "Tides, kept")])
+        let (operations, stale) = try reconciled(writer, [Samples.roster(tagline: "Tides, kept")])
         #expect(operations.writes == ["\(host)/us/ios.json", "\(host)/us/ios.json.gz"])
         #expect(operations.keeps == ["\(host)/us/macos.json", "\(host)/us/macos.json.gz"])
-        #expect(operations.removals.isEmpty)
+        #expect(stale.isEmpty)
     }
 }

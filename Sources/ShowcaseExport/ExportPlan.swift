@@ -79,16 +79,4 @@ struct ExportPlan {
     var paths: [String] {
         rendering.flatMap { $0.documents.flatMap { [$0.path] + $0.beside } } + hostFiles.map(\.path)
     }
-
-    /// Every file of the candidates (with their `.gz` copies when `gzip`): the ones the last pass left.
-    func candidateFiles(gzip: Bool) -> Set<String> {
-        var paths = Set<String>()
-        for candidate in candidates {
-            for path in candidate.memo.files.keys {
-                paths.insert(path)
-                if gzip { paths.insert(path + ".gz") }
-            }
-        }
-        return paths
-    }
 }

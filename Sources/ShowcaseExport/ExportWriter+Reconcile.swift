@@ -61,17 +61,19 @@ extension ExportWriter {
         return operations
     }
 
-    /// The files the manifest lists that nothing in `plan` (a pass's first, of every configured roster) can want, in
-    /// path order: not one `rendered` from it (nor its `.gz`), not a candidate's, not index.json, no icon a roster
-    /// references or a document kept byte for byte lists. Worked out after the changed files are published, so a
-    /// change does not wait for a look at the whole list; the icons no document references after all are added then.
-    func stale(_ plan: ExportPlan, rendered: [PlannedFile], snapshot: ExportSnapshot) -> [String] {
-        var wanted = plan.candidateFiles(gzip: gzip)
-        wanted.formUnion(rendered.map(\.path))
+    /// The files the manifest lists that nothing in `plan` (a pass's first, of every configured roster) wants, in
+    /// path order: not one `rendered` from it (nor its `.gz`), not one of the `reused` rosters' files, not index.json,
+    /// no icon a roster references or a document kept byte for byte lists. Worked out once the changed files are
+    /// published and the reused ones checked, so a change does not wait for a look at the whole list; the icons no
+    /// document references after all are added to it then.
+    func stale(
+        _ plan: ExportPlan, rendered: [PlannedFile], reused: [String: ExportMemory.File], snapshot: ExportSnapshot
+    ) -> [String] {
+        var wanted = Set(rendered.map(\.path))
         wanted.formUnion(Self.iconsInKeptDocuments(plan.rendering.map(\.roster), planned: rendered))
         wanted.formUnion(plan.icons.map(\.path))
         wanted.formUnion(indexPaths)
-        return snapshot.previous.paths.subtracting(wanted).sorted()
+        return snapshot.previous.paths.filter { reused[$0] == nil && !wanted.contains($0) }.sorted()
     }
 
     /// `index.json`, and its `.gz` when ``gzip``.

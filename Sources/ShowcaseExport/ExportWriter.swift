@@ -220,7 +220,7 @@ public struct ExportWriter: Sendable {
         }
         let wantedIcons = pass.icons.intersection(icons.available).union(keptIcons)
         let staleIcons = plan.icons.map(\.path).filter { previous.paths.contains($0) && !wantedIcons.contains($0) }
-        let stale = self.stale(plan, rendered: pass.published, snapshot: pass.snapshot)
+        let stale = self.stale(plan, rendered: pass.published, reused: pass.reused, snapshot: pass.snapshot)
         let gone = remove(Set(stale + staleIcons).sorted(), pass: &pass)
         // Wanted: the reused rosters' files, and what this pass planned (few, after a small change).
         let plannedWanted = Set((pass.published + index).map(\.path)).union(wantedIcons)

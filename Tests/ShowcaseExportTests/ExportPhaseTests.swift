@@ -97,7 +97,7 @@ struct ExportPhaseTests {
         var snapshot = try #require(writer.snapshot(memory: ExportMemory(), into: &report))
         let plan = writer.plan(rosters, memory: ExportMemory())
         let operations = writer.reconcile(plan, available: [], snapshot: &snapshot)
-        return (operations, writer.stale(plan, rendered: operations.files, snapshot: snapshot))
+        return (operations, writer.stale(plan, rendered: operations.files, reused: [:], snapshot: snapshot))
     }
 
     @Test("a foreign file at a wanted path is refused, and reconciling writes nothing")

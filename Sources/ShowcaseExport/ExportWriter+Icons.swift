@@ -15,13 +15,13 @@ extension ExportWriter {
         /// Listed in the manifest and a regular file there: kept as it is.
         var present: Set<String> = []
         /// Fetched and not yet in the tree: written before the documents that reference them.
-        var files: [PlannedFile] = []
+        var operations = ExportOperations()
         /// Referenced but neither present nor given (removed by someone, or foreign at its name): the documents
         /// leave them out, and the report lists them so the caller fetches them again.
         var missing: Set<String> = []
 
         /// Icons the documents may reference: present, or about to be written (and not failed).
-        var available: Set<String> { present.union(files.filter { !$0.failed }.map(\.path)) }
+        var available: Set<String> { present.union(operations.files.filter { !$0.failed }.map(\.path)) }
     }
 
     /// Every icon path `rosters` reference (only well-formed icon paths: nothing else can be named so), in their
@@ -41,25 +41,23 @@ extension ExportWriter {
         return paths
     }
 
-    /// Sorts what `rosters` reference, and the `known` paths, into present, to write (from `fetched`, by path) and
-    /// missing.
-    func planIcons(
-        _ rosters: [ExportRoster], known: Set<String>, fetched: [String: Data], previous: ExportManifest,
-        existing: inout ExistingFiles, files: FileSystem, into report: inout ExportReport
-    ) -> IconPlan {
+    /// The plan's icons against the tree: present (listed, and a file there), to write (given, and nothing foreign
+    /// at their path) or missing.
+    func reconcile(_ icons: [ExportPlan.Icon], snapshot: inout ExportSnapshot) -> IconPlan {
         var plan = IconPlan()
         var candidates: [PlannedFile] = []
-        for path in Self.referencedIcons(rosters).union(known.filter(IconName.isIconPath)).sorted() {
-            if previous.paths.contains(path), files.identity(of: path) != nil {
-                plan.present.insert(path)
-            } else if let bytes = fetched[path] {
-                candidates.append(PlannedFile(path: path, source: bytes, digest: ContentDigest(bytes), isGzip: false))
+        for icon in icons {
+            if snapshot.previous.paths.contains(icon.path), snapshot.files.identity(of: icon.path) != nil {
+                plan.present.insert(icon.path)
+            } else if let bytes = icon.bytes {
+                candidates.append(
+                    PlannedFile(path: icon.path, source: bytes, digest: ContentDigest(bytes), isGzip: false))
             } else {
-                plan.missing.insert(path)
+                plan.missing.insert(icon.path)
             }
         }
-        plan.files = ours(candidates, previous: previous, existing: &existing, files: files, into: &report)
-        plan.missing.formUnion(Set(candidates.map(\.path)).subtracting(plan.files.map(\.path)))
+        plan.operations = operations(for: candidates, snapshot: &snapshot)
+        plan.missing.formUnion(Set(candidates.map(\.path)).subtracting(plan.operations.paths))
         return plan
     }
 

@@ -116,6 +116,22 @@ struct ExportIconTests {
         #expect(directory.exists("v1/" + Self.pathA))
     }
 
+    @Test("an icon that could not be written is left out of the documents, and the rosters' errors are reported once")
+    func failedIconWrite() throws {
+        let directory = try TemporaryDirectory()
+        // A file where the icons' folder belongs: staging the icon fails.
+        try directory.write("v1/icons", "not a folder")
+        let writer = ExportWriter(directory: directory.path, gzip: false)
+        let unsafe = Samples.roster(host: "no such host")
+        let report = Self.export(
+            writer, [Self.roster(lantern: [128: Self.pathA]), unsafe], icons: [Self.pathA: Self.pngA])
+        #expect(report.errors.map(\.code) == [.invalidDocument, .unexpectedEntry], "\(report.errors)")
+        #expect(report.missingIcons == [Self.pathA])
+        let document = String(decoding: try directory.read("v1/\(Samples.host)/us/ios.json"), as: UTF8.self)
+        #expect(!document.contains(Self.pathA))
+        #expect(try !Self.manifest(directory).contains(Self.pathA), "an icon never written stays listed")
+    }
+
     @Test("a foreign file at an icon's name is left alone and the icon left out")
     func foreignFileKept() throws {
         let directory = try TemporaryDirectory()

@@ -45,7 +45,7 @@ enum ReplyEncoding {
                 throw ShowcaseErrorReply.appNotFound(id: Int(truncatingIfNeeded: id), storefront: view.storefront.code)
                     .varlinkError
             }
-            return .object(["app": VarlinkAppFields.object(resolved)])
+            return RosterGetAppReply(app: app(resolved)).encoded()
         case .warming:
             throw unavailable(
                 view.storefront, reason: "the \(view.storefront.code) roster is still warming; retry in a moment")
@@ -54,9 +54,9 @@ enum ReplyEncoding {
         }
     }
 
-    /// `parameters` with the member `key` set to `value`: how `Get` and `GetApp` place the projection's `App`
-    /// objects in their replies as written, so a cache miss walks each app's fields once (reading them into
-    /// ``RosterApp`` values would only encode them again). AppProjectionTests holds both to the typed replies.
+    /// `parameters` with the member `key` set to `value`: how `Get` places the projection's `App` objects in its
+    /// reply as written, so a cache miss walks each app's fields once (reading them into ``RosterApp`` values would
+    /// only encode them again). AppProjectionTests holds it to the typed reply.
     private static func setting(_ key: String, to value: JSONValue, in parameters: JSONValue) -> JSONValue {
         guard case .object(var members) = parameters else { return parameters }
         members[key] = value
@@ -180,7 +180,8 @@ enum ReplyEncoding {
 
     /// One `App` as the IDL declares it: the served fields of ``ResolvedApp/writeFields(to:)`` — the list the
     /// export's app object is written from too — as a Varlink object, read as the contract's typed value that
-    /// `Watch` compares and encodes. Optional fields are omitted when absent.
+    /// `GetApp`'s `RosterGetAppReply` carries and `Watch` compares and encodes (``RosterApp/otherFields`` keeps the
+    /// fields it has no property for, so the reply is the object as written). Optional fields are omitted when absent.
     static func app(_ resolved: ResolvedApp) -> RosterApp {
         do {
             return try RosterApp(decoding: VarlinkAppFields.object(resolved))

@@ -114,6 +114,26 @@ struct AppProjectionTests {
         }
     }
 
+    @Test("a Watch reply's bytes are the typed RosterWatchReply's, its apps Get's, each app encoded once")
+    func watchIsTypedReply() throws {
+        let states: [(RosterView, RosterState)] = [
+            (Self.fullView(), .fresh), (Self.fullView { .roster($0, .stale) }, .stale),
+            (Self.fullView { _ in .warming }, .warming),
+        ]
+        for (view, state) in states {
+            let apps = WatchApps(view.apps)
+            let bytes = try ReplyEncoding.watch(view, revision: 9, apps: apps)
+            // What the reply was when each app was read into a RosterApp and encoded again.
+            let typed = RosterWatchReply(
+                storefront: "de", revision: 9, state: state, apps: view.apps.map(ReplyEncoding.app))
+            #expect(bytes == typed.encoded().serialized(), "\(state)")
+            let parsed = try JSONValue(parsing: bytes)
+            #expect(parsed["apps"] == (try ReplyEncoding.get(view))["apps"], "\(state)")
+            #expect(try ReplyEncoding.watch(view) == ReplyEncoding.watch(view, revision: 4, apps: apps))
+        }
+        #expect(!Self.fullView().apps.isEmpty)
+    }
+
     @Test("the projection lists the IDL's App fields in the IDL's order")
     func idlOrder() throws {
         let idl = try VarlinkIDL(parsing: ShowcaseInterfaces.roster)

@@ -27,6 +27,29 @@ struct JSONValueTests {
         #expect(reparsed.serialized() == value.serialized())
     }
 
+    @Test("a member serialized earlier is spliced in where serializing the whole object would write it")
+    func splicedMember() throws {
+        let member: JSONValue = [["id": 1, "name": "Tide \"Log\""], ["id": 2, "devices": ["iphone"]]]
+        for key in ["apps", "m", "zz"] {
+            let empty: JSONValue = ["revision": 7, "state": "fresh", "meta": [key: "nested, kept"], key: []]
+            var whole = empty
+            if case .object(var members) = whole {
+                members[key] = member
+                whole = .object(members)
+            }
+            var spliced: [UInt8] = []
+            empty.serialize(into: &spliced, member: key, serializedAs: member.serialized())
+            #expect(spliced == whole.serialized(), "\(key)")
+        }
+        // A member the object lacks is added in its place; a value that is no object is written as it is.
+        var added: [UInt8] = []
+        JSONValue.object(["b": 1]).serialize(into: &added, member: "a", serializedAs: Array("[]".utf8))
+        #expect(String(decoding: added, as: UTF8.self) == #"{"a":[],"b":1}"#)
+        var scalar: [UInt8] = []
+        JSONValue.int(3).serialize(into: &scalar, member: "a", serializedAs: Array("[]".utf8))
+        #expect(scalar == Array("3".utf8))
+    }
+
     @Test("decodes escapes including NUL and surrogate pairs, and escapes NUL on output")
     func escapes() throws {
         let parsed = try JSONValue(parsing: #""a\u0000b\n\t\"\\\/\ud83d\ude00\u00e9""#)

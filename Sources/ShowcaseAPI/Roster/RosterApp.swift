@@ -6,8 +6,8 @@ import Varlink
 /// tokens when the daemon is configured with them; `tagline` comes only from the overlay.
 ///
 /// The IDL's field list may grow (SPEC §8): a member this type has no property for is kept in ``otherFields``,
-/// so decoding and encoding an app again, or comparing two (as `Watch` does), loses none of what the daemon
-/// serves. A field the daemon starts serving therefore needs no change here; a property is added when a client
+/// so decoding and encoding an app again (as the daemon's `GetApp` reply does), or comparing two, loses none of what
+/// the daemon serves. A field the daemon starts serving therefore needs no change here; a property is added when a client
 /// wants to read it by name.
 public struct RosterApp: APIValue {
     /// The app's trackId.

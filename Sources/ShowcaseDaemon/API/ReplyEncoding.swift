@@ -23,17 +23,24 @@ enum ReplyEncoding {
         return setting("apps", to: .array(view.apps.map(VarlinkAppFields.object)), in: reply)
     }
 
-    /// One `Roster.Watch` reply: the state as `Get` answers it, with the revision it corresponds to.
-    static func watch(_ view: RosterView) throws(VarlinkError) -> JSONValue {
-        try watch(view, revision: view.revision, apps: view.apps.map(app))
+    /// One `Roster.Watch` reply's parameters, serialized: the state as `Get` answers it, with the revision it
+    /// corresponds to.
+    static func watch(_ view: RosterView) throws(VarlinkError) -> [UInt8] {
+        try watch(view, revision: view.revision, apps: WatchApps(view.apps))
     }
 
-    /// `Roster.Watch`'s reply with the stream's own `revision` and the apps it already resolved.
-    static func watch(_ view: RosterView, revision: Int, apps: [RosterApp]) throws(VarlinkError) -> JSONValue {
+    /// `Roster.Watch`'s reply parameters, serialized, with the stream's own `revision` and the apps it already
+    /// encoded: ShowcaseAPI's `RosterWatchReply` with `apps` spliced in as they are, so an app is encoded once
+    /// however many revisions and streams send it (the bytes are those of the typed reply carrying the apps as
+    /// ``RosterApp`` values; AppProjectionTests holds them to it).
+    static func watch(_ view: RosterView, revision: Int, apps: WatchApps) throws(VarlinkError) -> [UInt8] {
         try servable(view)
-        return RosterWatchReply(
-            storefront: view.storefront.code, revision: max(revision, 0), state: view.state.wire, apps: apps
-        ).encoded()
+        let reply = RosterWatchReply(
+            storefront: view.storefront.code, revision: max(revision, 0), state: view.state.wire, apps: [])
+        var out: [UInt8] = []
+        out.reserveCapacity(apps.bytes.count + 96)
+        reply.encoded().serialize(into: &out, member: "apps", serializedAs: apps.bytes)
+        return out
     }
 
     /// `Roster.GetApp`'s reply: the app `id` from a `fresh` or `stale` roster; `AppNotFound` when that roster does
@@ -45,7 +52,7 @@ enum ReplyEncoding {
                 throw ShowcaseErrorReply.appNotFound(id: Int(truncatingIfNeeded: id), storefront: view.storefront.code)
                     .varlinkError
             }
-            return .object(["app": VarlinkAppFields.object(resolved)])
+            return RosterGetAppReply(app: app(resolved)).encoded()
         case .warming:
             throw unavailable(
                 view.storefront, reason: "the \(view.storefront.code) roster is still warming; retry in a moment")
@@ -54,9 +61,9 @@ enum ReplyEncoding {
         }
     }
 
-    /// `parameters` with the member `key` set to `value`: how `Get` and `GetApp` place the projection's `App`
-    /// objects in their replies as written, so a cache miss walks each app's fields once (reading them into
-    /// ``RosterApp`` values would only encode them again). AppProjectionTests holds both to the typed replies.
+    /// `parameters` with the member `key` set to `value`: how `Get` places the projection's `App` objects in its
+    /// reply as written, so a cache miss walks each app's fields once (reading them into ``RosterApp`` values would
+    /// only encode them again). AppProjectionTests holds it to the typed reply.
     private static func setting(_ key: String, to value: JSONValue, in parameters: JSONValue) -> JSONValue {
         guard case .object(var members) = parameters else { return parameters }
         members[key] = value
@@ -180,7 +187,8 @@ enum ReplyEncoding {
 
     /// One `App` as the IDL declares it: the served fields of ``ResolvedApp/writeFields(to:)`` — the list the
     /// export's app object is written from too — as a Varlink object, read as the contract's typed value that
-    /// `Watch` compares and encodes. Optional fields are omitted when absent.
+    /// `GetApp`'s `RosterGetAppReply` carries (one app per call; ``RosterApp/otherFields`` keeps the fields it has
+    /// no property for, so the reply is the object as written). Optional fields are omitted when absent.
     static func app(_ resolved: ResolvedApp) -> RosterApp {
         do {
             return try RosterApp(decoding: VarlinkAppFields.object(resolved))

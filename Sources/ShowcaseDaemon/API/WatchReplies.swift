@@ -1,14 +1,14 @@
 import FoundationEssentials
-import ShowcaseAPI
 import ShowcaseCore
 import Varlink
 
-/// What every `Roster.Watch` stream of one host shows for one storefront, resolved once per change and encoded
-/// once per revision, however many subscribers watch it.
+/// What every `Roster.Watch` stream of one host shows for one storefront, resolved and its apps encoded once per
+/// change (``WatchApps``), and each revision's reply serialized once around those bytes, however many subscribers
+/// watch it.
 ///
 /// The first stream to ask after a change resolves it, and the others get the same ``Current`` — the same `apps`
-/// array, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
-/// array's identity check rather than a comparison of every app: the fan-out's cost does not grow with the
+/// bytes, too, for as long as the apps compare equal, so a stream's "did anything change since I sent?" is the
+/// bytes' identity check rather than a comparison of every app: the fan-out's cost does not grow with the
 /// number of subscribers times the roster's size.
 ///
 /// An entry is current while the version of the view it was resolved from holds (``AnswerVersion``, the rule the
@@ -21,12 +21,12 @@ final class WatchReplies: @unchecked Sendable {
     final class Current {
         /// The resolved view: state, revision and what an unservable state is answered with.
         let view: RosterView
-        /// The apps a reply shows. The same storage while they stay equal across changes.
-        let apps: [RosterApp]
+        /// The apps a reply shows, encoded once. The same storage while they stay equal across changes.
+        let apps: WatchApps
         /// Replies by revision: streams that started at different times may number the same apps differently.
         fileprivate var encoded: [Int: EncodedReply]
 
-        fileprivate init(view: RosterView, apps: [RosterApp], encoded: [Int: EncodedReply] = [:]) {
+        fileprivate init(view: RosterView, apps: WatchApps, encoded: [Int: EncodedReply] = [:]) {
             self.view = view
             self.apps = apps
             self.encoded = encoded
@@ -42,7 +42,7 @@ final class WatchReplies: @unchecked Sendable {
         func reply(revision: Int) throws(VarlinkError) -> EncodedReply {
             if let reply = encoded[revision] { return reply }
             let reply = EncodedReply(
-                parameters: try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: true)
+                encodedParameters: try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: true)
             if encoded.count >= 4 { encoded.removeAll() }
             encoded[revision] = reply
             return reply
@@ -73,7 +73,7 @@ final class WatchReplies: @unchecked Sendable {
         }
         let view = service.view(
             for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
-        var current = Current(view: view, apps: view.apps.map(ReplyEncoding.app))
+        var current = Current(view: view, apps: WatchApps(view.apps))
         if let previous = old, previous.showsSame(as: current) {
             current = Current(view: view, apps: previous.apps, encoded: previous.encoded)
         }

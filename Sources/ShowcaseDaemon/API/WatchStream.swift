@@ -1,5 +1,4 @@
 import FoundationEssentials
-import ShowcaseAPI
 import ShowcaseCore
 import Varlink
 
@@ -118,7 +117,7 @@ final class WatchStream: @unchecked Sendable {
         let view = current.view
         let apps = current.apps
         let last = lastSent[storefront]
-        // The apps are the shared array while they stay the same: equal storage compares without a walk.
+        // The apps are the shared bytes while they stay the same: equal storage compares without a walk.
         if !force, let last, last.state == view.state, last.apps == apps { return false }
         let revision =
             switch last {
@@ -131,7 +130,9 @@ final class WatchStream: @unchecked Sendable {
             if continues, responder.more, !responder.oneway {
                 responder.reply(try current.reply(revision: revision))
             } else {
-                responder.reply(try ReplyEncoding.watch(view, revision: revision, apps: apps), continues: continues)
+                responder.reply(
+                    encodedParameters: try ReplyEncoding.watch(view, revision: revision, apps: apps),
+                    continues: continues)
                 if !continues { end() }
             }
         } catch {
@@ -151,6 +152,6 @@ final class WatchStream: @unchecked Sendable {
     private struct Sent {
         var revision: Int
         var state: ServedState
-        var apps: [RosterApp]
+        var apps: WatchApps
     }
 }

@@ -29,18 +29,38 @@ extension JSONValue {
                 element.serialize(into: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for key in members.keys.sorted() {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                JSONValue.serialize(string: key, into: &out)
-                out.append(UInt8(ascii: ":"))
+        case .object(let members): JSONValue.serialize(members: members, into: &out)
+        }
+    }
+
+    /// Appends this object's compact JSON bytes to `out` with the member `key` written as `serialized`, one JSON
+    /// value serialized earlier (without NUL: the caller's contract): the bytes ``serialize(into:)`` gives for the
+    /// object with `key` set to the value `serialized` encodes, so a large member that many messages carry is
+    /// encoded once and copied into each. A value that is not an object is serialized as it is.
+    public func serialize(into out: inout [UInt8], member key: String, serializedAs serialized: [UInt8]) {
+        guard case .object(var members) = self else { return serialize(into: &out) }
+        members[key] = .null  // sorted with the others; written as `serialized`
+        JSONValue.serialize(members: members, into: &out, splicing: (key, serialized))
+    }
+
+    /// Appends an object's members, keys sorted; the member `splicing.key`, if given, as the bytes `splicing.value`.
+    private static func serialize(
+        members: [String: JSONValue], into out: inout [UInt8], splicing: (key: String, value: [UInt8])? = nil
+    ) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for key in members.keys.sorted() {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.serialize(string: key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if let splicing, key == splicing.key {
+                out.append(contentsOf: splicing.value)
+            } else {
                 members[key]!.serialize(into: &out)
             }
-            out.append(UInt8(ascii: "}"))
         }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Appends `string` as a quoted, escaped JSON string.

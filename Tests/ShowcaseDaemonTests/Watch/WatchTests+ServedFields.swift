@@ -2,6 +2,26 @@ import Foundation
 import Testing
 
 extension WatchTests {
+    @Test("a streamed Watch reply's apps are Get's, member for member, and GetApp answers each app as Get lists it")
+    func watchAndGetAppServeGetsApps() throws {
+        let bed = try TestBed()
+        bed.storefronts = ["de"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        let get = try bed.get("de")
+        #expect(get.apps.count >= 5)
+        #expect(get.apps.contains { $0["contentAdvisoryRating"] != nil && $0["genreId"] != nil })
+        let watched = try bed.client().call("io.showcase.Roster.Watch", ["storefront": "de"], more: true)
+        #expect(watched.continues)
+        #expect(watched.apps as NSArray == get.apps as NSArray, "\(watched)")
+        let client = try bed.client()
+        for app in get.apps {
+            let id = try #require(app["id"] as? Int)
+            let reply = try client.call("io.showcase.Roster.GetApp", ["id": id, "storefront": "de"])
+            #expect(reply.parameters as NSDictionary == ["app": app] as NSDictionary, "\(reply)")
+        }
+    }
+
     @Test("rating and version churn upstream sends no Watch reply; the next real change comes as the next revision")
     func ratingChurnIsSilent() throws {
         let bed = try TestBed()

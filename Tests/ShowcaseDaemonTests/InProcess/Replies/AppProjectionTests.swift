@@ -84,6 +84,56 @@ struct AppProjectionTests {
         }
     }
 
+    /// The fixture's `de` roster as TideLog sees it with a tagline for every app and attribution: every field of
+    /// the table present on at least one app.
+    static func fullView(_ answer: (Roster) -> RosterAnswer = { .roster($0, .fresh) }) -> RosterView {
+        let roster = InProcessFixtures.roster("de", fetchedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        var configuration = InProcessFixtures.configuration(storefronts: ["de"])
+        configuration.hosts[0].overlay = Overlay(
+            taglines: Dictionary(uniqueKeysWithValues: roster.apps.map { ($0.id, Tagline.plain("Über \($0.id)")) }))
+        configuration.attribution = Attribution(providerToken: "1234567")
+        return RosterView(
+            answer(roster), revision: 4, identity: nil, version: RosterViewTests.version,
+            request: InProcessFixtures.request("de", configuration))
+    }
+
+    @Test("GetApp's reply is the App Get serves for that id, every field of the table in it, as it was written")
+    func getAppIsGetsApp() throws {
+        let view = Self.fullView()
+        let get = try #require(try ReplyEncoding.get(view)["apps"]?.arrayValue)
+        #expect(get.count >= 5)
+        let names = Set(AppField.all.map(\.name))
+        #expect(get.contains { Set(($0.objectValue ?? [:]).keys) == names }, "an app with every field")
+        for app in get {
+            let id = try #require(app["id"]?.intValue)
+            let reply = try ReplyEncoding.getApp(view, id: id)
+            // The wire as the hand-built reply sent it: one member, the App object as written, byte for byte.
+            #expect(reply == .object(["app": app]), "app \(id)")
+            #expect(reply.serialized() == Array(#"{"app":"#.utf8) + app.serialized() + Array("}".utf8), "app \(id)")
+            #expect(try RosterGetAppReply(decoding: reply).app == RosterApp(decoding: app), "app \(id)")
+        }
+    }
+
+    @Test("a Watch reply's bytes are the typed RosterWatchReply's, its apps Get's, each app encoded once")
+    func watchIsTypedReply() throws {
+        let states: [(RosterView, RosterState)] = [
+            (Self.fullView(), .fresh), (Self.fullView { .roster($0, .stale) }, .stale),
+            (Self.fullView { _ in .warming }, .warming),
+        ]
+        for (view, state) in states {
+            let apps = WatchApps(view.apps)
+            let bytes = try ReplyEncoding.watch(view, revision: 9, apps: apps)
+            // What the reply was when each app was read into a RosterApp and encoded again.
+            let typed = RosterWatchReply(
+                storefront: "de", revision: 9, state: state, apps: view.apps.map(ReplyEncoding.app))
+            #expect(bytes == typed.encoded().serialized(), "\(state)")
+            let parsed = try JSONValue(parsing: bytes)
+            #expect(parsed["apps"] == (try ReplyEncoding.get(view))["apps"], "\(state)")
+            #expect(try ReplyEncoding.watch(view) == ReplyEncoding.watch(view, revision: 4, apps: apps))
+        }
+        #expect(!Self.fullView().apps.isEmpty)
+    }
+
     @Test("the projection lists the IDL's App fields in the IDL's order")
     func idlOrder() throws {
         let idl = try VarlinkIDL(parsing: ShowcaseInterfaces.roster)

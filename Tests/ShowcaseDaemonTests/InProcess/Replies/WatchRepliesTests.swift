@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseConfig
 import ShowcaseCore
 import Testing
+import Varlink
 
 @testable import ShowcaseDaemon
 
@@ -28,8 +29,9 @@ struct WatchRepliesTests {
         let second = try #require(replies.current(host: TestBed.tideLog, storefront: us))
         #expect(first === second)
         #expect(first.view.state == .fresh)
-        #expect(first.apps.map(\.id) == harness.view("us").apps.map(\.app.id))
-        #expect(!first.apps.isEmpty)
+        let apps = try JSONValue(parsing: first.apps.bytes).arrayValue ?? []
+        #expect(apps.map { $0["id"] } == harness.view("us").apps.map { .int(Int64($0.app.id)) })
+        #expect(!apps.isEmpty)
         let reply = try first.reply(revision: 7)
         #expect(address(try second.reply(revision: 7).bytes) == address(reply.bytes))
         #expect(String(decoding: reply.bytes, as: UTF8.self).contains(#""revision":7"#))
@@ -48,7 +50,7 @@ struct WatchRepliesTests {
         #expect(report.refreshed == [us])
         let after = try #require(replies.current(host: TestBed.tideLog, storefront: us))
         #expect(after !== before)  // the store recorded a refresh: resolved again
-        #expect(after.apps.withUnsafeBytes { $0.baseAddress } == before.apps.withUnsafeBytes { $0.baseAddress })
+        #expect(address(after.apps.bytes) == address(before.apps.bytes))
         #expect(address(try after.reply(revision: 1).bytes) == address(encoded.bytes))
 
         // Past the interval with upstream gone, the same apps are served stale: a different reply.
@@ -59,6 +61,26 @@ struct WatchRepliesTests {
         let staleReply = String(decoding: try stale.reply(revision: 2).bytes, as: UTF8.self)
         #expect(staleReply.contains(#""state":"stale""#))
         await harness.stop()
+    }
+
+    @Test("apps encoded apart compare equal when their bytes are; any difference in any app tells them apart")
+    func appsCompareByBytes() throws {
+        let view = AppProjectionTests.fullView()
+        let apps = WatchApps(view.apps)
+        let again = WatchApps(view.apps)
+        #expect(address(apps.bytes) != address(again.bytes))
+        #expect(apps == again)
+        #expect(apps == apps)
+        #expect(apps != WatchApps(Array(view.apps.dropLast())))
+        var changed = view.apps
+        changed[changed.count - 1].tagline = nil
+        #expect(apps != WatchApps(changed))
+        changed = view.apps
+        changed[changed.count - 1].app.name += "!"  // same length as another change would need: bytes, not counts
+        var renamed = view.apps
+        renamed[renamed.count - 1].app.name += "?"
+        #expect(WatchApps(changed) != WatchApps(renamed))
+        #expect(WatchApps([]) == WatchApps([]))
     }
 
     @Test("a host the reloaded configuration no longer names resolves to nothing")

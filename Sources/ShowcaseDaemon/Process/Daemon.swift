@@ -139,8 +139,9 @@ public enum Daemon {
 
         let services: [any LifecycleService] = [
             SchedulerService(scheduler: service.scheduler),
-            CacheDecodingService(service: service),
-            ExportService(service: service),
+            CacheDecodingService(
+                state: service.state, clock: clock, log: log, notifier: notifier, statusLine: service.statusLine),
+            ExportService(exporter: service.exporter, plan: service.exportPlan),
             SocketService(
                 server: server, roster: roster,
                 gracePeriod: { service.state.config.configuration.lookup.timeout + .seconds(1) }),
@@ -148,7 +149,9 @@ public enum Daemon {
                 notifier: notifier,
                 probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
                 clock: service.clock),
-            MetricsTextfileService(service: service, callCounts: callCounts),
+            MetricsTextfileService(
+                state: service.state, clock: clock, log: log,
+                snapshot: { service.metrics(varlinkCalls: callCounts.snapshot()) }),
         ]
         await ServiceGroup(services: services).run(
             signals: signals.stream,

@@ -91,7 +91,8 @@ final class RosterService: Sendable {
 
     /// Seeds the store from the cache directory: host identities, the listing of every roster file, then the
     /// diagnostics no refresh has cleared. Only headers are read (a few milliseconds for 175 storefronts); each
-    /// roster is decoded when first needed, or by ``decodeCache()`` after READY. Returns how many rosters are listed.
+    /// roster is decoded when first needed, or by the ``CacheDecodingService`` after READY. Returns how many
+    /// rosters are listed.
     func loadCache() -> Int {
         let cache = state.cache
         let abandoned = cache.removeAbandonedTemporaryFiles()
@@ -102,18 +103,6 @@ final class RosterService: Sendable {
         state.update { state, _ in state.load(identities: identities, listed: listed) }
         restoreDiagnostics(from: cache, over: listed)
         return listed.count
-    }
-
-    /// Decodes every cached roster nothing has asked for yet, so the first query of each storefront finds it in
-    /// memory. Queries arriving meanwhile decode their own roster on demand.
-    func decodeCache() {
-        let started = clock.instant
-        let listed = state.undecodedCount
-        let unusable = state.decodeListed()
-        let elapsed = (clock.instant - started).seconds
-        log.info(
-            "decoded \(listed) cached rosters in \(Int((elapsed * 1000).rounded())) ms"
-                + (unusable > 0 ? " (\(unusable) unreadable, refetching)" : ""))
     }
 
     /// Puts `storefronts` on the schedule, each of its editions (one per configured language, or the plain

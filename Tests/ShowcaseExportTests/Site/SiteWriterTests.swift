@@ -216,6 +216,34 @@ struct SiteWriterTests {
         #expect(try pages.dropFirst(2).map { try SiteSamples.stamp(directory, $0) } == others)
     }
 
+    @Test("a page's folder swapped for a link to itself moved aside: the page is never written through the link")
+    func linkedFolderNotWrittenThrough() throws {
+        let directory = try TemporaryDirectory()
+        let clock = WallClock()
+        var memory = ExportMemory(clock: clock)
+        let writer = SiteSamples.writer(directory)
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        clock.settleEverything()
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        // A Quiet Harbor app page: its "More from" list shows the tagline about to change.
+        let page = try #require(
+            directory.files().filter { $0.hasPrefix("site/us/") && $0.hasSuffix("/index.html") }
+                .filter { $0 != "site/us/index.html" }.sorted()
+                .first { (try? SiteSamples.page(directory, String($0.dropFirst(5))))?.contains("Tides, lit") == true })
+        let folder = directory.file(String(page.dropLast("/index.html".count)))
+        let aside = directory.file("aside")
+        try FileManager.default.moveItem(atPath: folder, toPath: aside)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: aside)
+        let before = try Data(contentsOf: URL(fileURLWithPath: aside + "/index.html"))
+        clock.settleEverything()
+        _ = writer.export(SiteSamples.rosters(), remembering: &memory)
+        let changed = writer.export(
+            SiteSamples.rosters(harborPrint: [2], tagline: "Tides, lit at night"), remembering: &memory)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: aside + "/index.html")) == before)
+        #expect(changed.errors.contains { $0.code == .unexpectedEntry })
+        #expect(try SiteSamples.page(directory, "us/index.html").contains("Tides, lit at night"))
+    }
+
     @Test("a tagline change rewrites exactly the pages that show it, and re-renders only that developer's")
     func taglineReload() throws {
         let directory = try TemporaryDirectory()

@@ -9,8 +9,8 @@
 ///   when it starts, so it saw everything before the call), never by the one running when it came.
 ///
 /// The value holds no clock, no lock and no continuation: every transition is handed the instant it happens at,
-/// and a call waiting for a pass is only a number here (its continuation stays with the ``Exporter``, which
-/// resumes the calls ``passEnded(now:)`` hands back).
+/// and a call waiting for a pass is only a number here (its continuation is booked under that number in the state's
+/// ``ExportBook``, whose replies to the calls ``passEnded(now:)`` hands back the owner resumes).
 struct ExportSchedule: Sendable, Equatable {
     /// What the exporter's loop should do next.
     enum Step: Sendable, Equatable {

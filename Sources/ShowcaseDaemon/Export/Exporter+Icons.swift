@@ -8,12 +8,16 @@ import ShowcaseExport
 /// written, the icons fetched since the last pass handed to the writer, and what is still lacking asked of the
 /// fetcher — which works in the background, so the JSON is never held back waiting for images.
 extension Exporter {
-    /// Runs one pass of `plan` with `writer`: with `export.icons`, through the icon index; without, as before.
-    func export(_ plan: Plan, with writer: ExportWriter, remembering memory: inout ExportMemory) -> ExportReport {
+    /// Runs one pass of `plan` with `writer`: with `export.icons`, through the icon index (`kept`, the one the last
+    /// pass left, which this pass replaces); without, as before.
+    func export(
+        _ plan: Plan, with writer: ExportWriter, remembering memory: inout ExportMemory,
+        icons kept: inout ExportBook.KeptIcons?
+    ) -> ExportReport {
         guard let sizes = plan.settings.icons?.sizes, !sizes.isEmpty, let settings = plan.iconFetch else {
             return writer.export(plan.rosters, remembering: &memory)
         }
-        var index = iconIndex(in: plan.stateDirectory)
+        var index = iconIndex(in: plan.stateDirectory, kept: kept)
         let before = index
         var bytes: [String: Data] = [:]
         for (key, fetched) in icons.takeFetched() {
@@ -40,7 +44,7 @@ extension Exporter {
                 "could not save the icon index in \(plan.stateDirectory): \(problem); icons already mirrored are "
                     + "fetched again after a restart")
         }
-        state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
+        kept = (plan.stateDirectory, index)
         if plan.fetchesLackingIcons { icons.want(asked.filter { index[$0.key] == nil }, settings: settings) }
         return report
     }
@@ -54,10 +58,10 @@ extension Exporter {
         guard let sizes = plan.settings.icons?.sizes, !sizes.isEmpty, let settings = plan.iconFetch else {
             return nil
         }
-        var index = iconIndex(in: plan.stateDirectory)
+        var index = iconIndex(in: plan.stateDirectory, kept: owner.read { $0.exportBook.carried.icons })
         let tree = plan.settings.directory + "/v1/"
         index.forget(paths: index.files.filter { !Self.isRegularFile(tree + $0) })
-        state.withLock { $0.iconIndex = (plan.stateDirectory, index) }
+        owner.update { [index] state, _ in state.iconIndexChecked(index, in: plan.stateDirectory) }
         let requests = LockedBox<[IconFetcher.Request]>([])
         for roster in plan.rosters {
             let filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
@@ -91,7 +95,7 @@ extension Exporter {
     /// names its file now (the pass stored it, or it was there and still is), else refused or failed as the
     /// fetcher's last request for it ended (never asked, or still running at `--max-wait`: failed).
     func tally(_ referenced: Set<IconKey>) -> IconTally {
-        let index = state.withLock { $0.iconIndex?.index } ?? IconIndex()
+        let index = owner.read { $0.exportBook.carried.icons?.index } ?? IconIndex()
         var tally = IconTally(referenced: referenced.count)
         for key in referenced {
             if index[key] != nil {
@@ -110,10 +114,10 @@ extension Exporter {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// The index for `directory`: the one the last pass left when it was for the same directory, else read from
-    /// its file (a problem reading it is logged; the icons are then fetched again).
-    private func iconIndex(in directory: String) -> IconIndex {
-        if let known = state.withLock({ $0.iconIndex }), known.directory == directory { return known.index }
+    /// The index for `directory`: `kept` (the one the last pass left) when it was for the same directory, else read
+    /// from its file (a problem reading it is logged; the icons are then fetched again).
+    private func iconIndex(in directory: String, kept: ExportBook.KeptIcons?) -> IconIndex {
+        if let kept, kept.directory == directory { return kept.index }
         let (index, problem) = IconIndexFile(directory: directory).load()
         if let problem {
             log.warning("could not read the icon index in \(directory): \(problem); icons are fetched again")

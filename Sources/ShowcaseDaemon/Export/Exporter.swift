@@ -5,7 +5,7 @@ import ShowcaseCore
 import ShowcaseExport
 
 /// Keeps `export.directory` current: runs export passes (``ExportWriter``) one at a time, after a roster changes,
-/// after a reload, and for `Admin.Export`, and remembers the last one for Status.
+/// after a reload, and for `Admin.Export`.
 ///
 /// When a pass runs is not decided here: the ``ExportSchedule`` in the daemon's state (``DaemonState/exportSchedule``)
 /// decides — a roster change waits a debounce so a burst of refreshes becomes one pass, a reload or an `Admin.Export`
@@ -13,6 +13,13 @@ import ShowcaseExport
 /// pass that starts after the call. The exporter carries that out: its loop (``run(until:plan:)``, the
 /// ``ExportService``) asks the schedule for the next step and runs the pass, sleeps on the injected clock, or waits
 /// until the owner tells it the schedule changed (``wake()``).
+///
+/// It holds no state of its own, only what it acts with (the owner, the clock, the log, the icon fetcher, its
+/// wake-ups): what passes remember is the state's ``DaemonState/exportBook``. A pass starts from a copy of what the
+/// last one carried (the export memory, the icon index), works on it outside the lock, and hands the new one back
+/// with its report in the transition that ends it, which also returns the replies of the `Admin.Export` calls it
+/// answers for the owner to resume. The host settings epochs in each roster's fingerprint are the state's too, set by
+/// the reload that changes the configuration.
 ///
 /// Passes run off the cooperative pool (they read and write files); their failures (full disk, permissions) are
 /// values in the report: logged as one summary with the first few errors, kept for Status, never thrown.
@@ -38,48 +45,13 @@ final class Exporter: Sendable {
         var fetchesLackingIcons = true
     }
 
-    /// A finished pass, for Status.
-    struct Pass: Sendable {
-        /// What it wrote, kept and removed, and what failed.
-        var report: ExportReport
-        /// When it ended.
-        var finishedAt: Date
-    }
-
-    struct State {
-        /// The continuations of `Admin.Export` calls, by the number the schedule knows each call by: the schedule
-        /// decides which pass answers a call (``ExportSchedule/passEnded(now:)`` hands back the numbers), the
-        /// exporter only resumes them. A call's continuation is stored before the schedule hears of it, so no pass
-        /// can answer a number without one.
-        var calls: [ExportSchedule.Call: CheckedContinuation<ExportReport?, Never>] = [:]
-        /// The last call number handed out.
-        var lastCall = 0
-        var last: Pass?
-        /// What the passes know of the files they checked, so the next one need not read them back; it judges
-        /// whether a file has settled by the exporter's clock.
-        var memory: ExportMemory
-        /// The icon index as the last pass left it, and the `state.directory` it was read from.
-        var iconIndex: (directory: String, index: IconIndex)?
-        /// Each host's settings as the last pass saw them, and the epoch they got (``settingsEpoch(of:in:)``).
-        var hostSettings: [String: (settings: HostExportSettings, epoch: Int)] = [:]
-        /// The last epoch handed out.
-        var lastEpoch = 0
-    }
-
-    /// What of the configuration shapes a host's exported apps besides its rosters.
-    struct HostExportSettings: Equatable {
-        var host: HostConfiguration
-        var attribution: Attribution
-        var artworkHosts: [URLPrefix]
-    }
-
-    /// The daemon's state, whose ``DaemonState/exportSchedule`` says when a pass runs.
+    /// The daemon's state, whose ``DaemonState/exportSchedule`` says when a pass runs and whose
+    /// ``DaemonState/exportBook`` holds what passes remember.
     let owner: StateOwner
     /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
     let icons: IconFetcher
     let clock: any ShowcaseClock
     let log: DaemonLog
-    let state: Lock<State>
     private let wakeups: AsyncStream<Void>
     private let wakeup: AsyncStream<Void>.Continuation
 
@@ -93,7 +65,6 @@ final class Exporter: Sendable {
         self.owner = owner
         clock = owner.clock
         self.log = log
-        state = Lock(State(memory: ExportMemory(clock: owner.clock)))
         // One buffered wake-up is enough: the loop reads the schedule, not the elements.
         (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let ready = LockedBox<(@Sendable () -> Void)?>(nil)
@@ -121,22 +92,21 @@ final class Exporter: Sendable {
     /// Runs a pass that starts after this call and returns its report; nil when no export is configured.
     func exportNow() async -> ExportReport? {
         await withCheckedContinuation { continuation in
-            let call = state.withLock { state in
-                state.lastCall &+= 1
-                state.calls[state.lastCall] = continuation
-                return state.lastCall
-            }
             let now = clock.instant
-            owner.update { state, _ in state.exportCalled(call, at: now) }
+            owner.update { state, _ in state.exportCalled(continuation, at: now) }
         }
     }
 
     /// Runs one pass over `plan` now, without the loop (a one-shot run writes the export once, after its
     /// refreshes), logged and remembered like every pass; nil when no export is configured.
-    func passNow(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? { await pass(plan) }
+    func passNow(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
+        guard let outcome = await pass(plan, from: owner.read({ $0.exportBook.carried })) else { return nil }
+        owner.update { state, _ in state.exportPassed(outcome) }
+        return outcome.pass.report
+    }
 
     /// The last finished pass, if any.
-    var lastPass: Pass? { state.withLock { $0.last } }
+    var lastPass: ExportBook.Pass? { owner.read { $0.exportBook.last } }
 
     /// How many `Admin.Export` calls wait for a pass now.
     var waitingCalls: Int { owner.read { $0.exportSchedule.callCount } }
@@ -180,54 +150,38 @@ final class Exporter: Sendable {
         }
     }
 
-    /// One pass as the schedule sees it: started (covering every trigger so far and taking the calls waiting), run,
-    /// ended, and the calls it answers resumed with its report.
+    /// One pass as the schedule sees it: started (covering every trigger so far and taking the calls waiting) from
+    /// what the last pass carried, run, and ended with what it carries to the next; the owner resumes the calls it
+    /// answers with its report.
     private func scheduledPass(_ plan: @escaping @Sendable () -> Plan?) async {
         let started = clock.instant
-        owner.update { state, _ in state.exportStarted(at: started) }
-        let report = await pass(plan)
+        let carried = owner.update { state, _ in state.exportStarted(at: started) }
+        let outcome = await pass(plan, from: carried)
         let ended = clock.instant
-        let answered = owner.update { state, _ in state.exportEnded(at: ended) }
-        let continuations = state.withLock { state in answered.compactMap { state.calls.removeValue(forKey: $0) } }
-        for continuation in continuations { continuation.resume(returning: report) }
+        owner.update { state, _ in state.exportEnded(outcome, at: ended) }
     }
 
-    /// A number that stays the same while `host`'s settings in `configuration` that shape its exported apps (its
-    /// overlay, attribution, the artwork rules) stay the same, and is new whenever they change, across reloads: a
-    /// part of each of its rosters' ``ExportRoster/fingerprint``, so a reload that changes one host's tagline
-    /// re-renders that host's files only.
-    func settingsEpoch(of host: HostConfiguration, in configuration: Configuration) -> Int {
-        let settings = HostExportSettings(
-            host: host, attribution: configuration.attribution, artworkHosts: configuration.lookup.artworkHosts)
-        return state.withLock { state in
-            if let known = state.hostSettings[host.bundleID], known.settings == settings { return known.epoch }
-            state.lastEpoch += 1
-            state.hostSettings[host.bundleID] = (settings, state.lastEpoch)
-            return state.lastEpoch
-        }
-    }
-
-    /// One pass over the rosters `plan` gives now; nil when no export is configured.
-    private func pass(_ plan: @escaping @Sendable () -> Plan?) async -> ExportReport? {
+    /// One pass over the rosters `plan` gives now, starting from `carried`, logged; nil when no export is
+    /// configured.
+    private func pass(_ plan: @escaping @Sendable () -> Plan?, from carried: ExportBook.Carried) async
+        -> ExportBook.Outcome?
+    {
         let clock = self.clock
-        let memory = state.withLock { $0.memory }
-        let outcome: (Pass, ExportMemory)? = await offload(qos: .utility) {
+        let outcome: ExportBook.Outcome? = await offload(qos: .utility) {
             guard let plan = plan() else { return nil }
             let writer = ExportWriter(
                 directory: plan.settings.directory, gzip: plan.settings.gzip, renderers: plan.renderers,
                 hostRenderers: plan.hostRenderers, publicURL: plan.settings.publicURL, site: plan.site)
-            var memory = memory
-            let report = self.export(plan, with: writer, remembering: &memory)
-            return (Pass(report: report, finishedAt: clock.now), memory)
+            var carried = carried
+            var memory = carried.memory ?? ExportMemory(clock: clock)
+            let report = self.export(plan, with: writer, remembering: &memory, icons: &carried.icons)
+            carried.memory = memory
+            return ExportBook.Outcome(pass: ExportBook.Pass(report: report, finishedAt: clock.now), carried: carried)
         }
-        guard let (finished, memory) = outcome else { return nil }
-        state.withLock { $0.memory = memory }
-        let previous = state.withLock { state in
-            defer { state.last = finished }
-            return state.last
-        }
-        record(finished.report, after: previous?.report)
-        return finished.report
+        guard let outcome else { return nil }
+        // Passes run one at a time: the last one the state knows is the one before this.
+        record(outcome.pass.report, after: owner.read { $0.exportBook.last?.report })
+        return outcome
     }
 
     /// Logs a pass: a line when it changed something, the summary with the first few errors when it failed (not a

@@ -9,7 +9,8 @@ extension RosterService {
     /// languages (storefronts only queried on demand are not exported), with the settings of the same
     /// configuration; nil without `export:`.
     func exportPlan() -> Exporter.Plan? {
-        let snapshot = state.config
+        // The epochs the reload that installed this configuration gave its hosts, read with it.
+        let (snapshot, epochs) = state.read { ($0.config, $0.exportBook.epochs) }
         guard let settings = snapshot.configuration.export else { return nil }
         let now = clock.now
         var rosters: [ExportRoster] = []
@@ -20,7 +21,7 @@ extension RosterService {
                     rosters.append(
                         exportRoster(
                             host: host, edition: edition, isDefault: edition == editions[0], snapshot: snapshot,
-                            now: now))
+                            epoch: epochs[host.bundleID] ?? 0, now: now))
                 }
             }
         }
@@ -62,7 +63,8 @@ extension RosterService {
     /// the one for that language in the storefront (`fr-CA`), what `Get` with that locale answers. A plain
     /// storefront gives one roster without a language.
     private func exportRoster(
-        host: HostConfiguration, edition: StorefrontEdition, isDefault: Bool, snapshot: ConfigSnapshot, now: Date
+        host: HostConfiguration, edition: StorefrontEdition, isDefault: Bool, snapshot: ConfigSnapshot, epoch: Int,
+        now: Date
     ) -> ExportRoster {
         let storefront = edition.storefront
         let found = state.answer(host: host.bundleID, edition: edition, now: now, under: snapshot)
@@ -94,7 +96,7 @@ extension RosterService {
             let fingerprint = [
                 revision, Int(roster.fetchedAt.timeIntervalSince1970 * 1000), roster.resultCount,
                 identity?.artistId ?? 0, identity?.trackId ?? host.appID ?? 0,
-                exporter.settingsEpoch(of: host, in: snapshot.configuration), history?.latest ?? -1,
+                epoch, history?.latest ?? -1,
                 history?.baselineAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? 0,
             ]
             let linked = webSurfaces(linkingApart: host, in: snapshot.configuration)

@@ -4,8 +4,8 @@ import ShowcaseCore
 
 /// Everything the running daemon knows and decides, as one value: the configuration in force, every host's
 /// identity and roster record (``RosterBook``), the refresh queue — whose editions are the warm set — the
-/// `Roster.Get` calls waiting for a warming roster (``WaitBook``) and when the next export pass runs
-/// (``ExportSchedule``).
+/// `Roster.Get` calls waiting for a warming roster (``WaitBook``), when the next export pass runs
+/// (``ExportSchedule``) and what the export remembers between passes (``ExportBook``).
 ///
 /// Every change is a `mutating` transition that takes the time it happens at (and any jitter draw) as arguments
 /// and returns a ``StateChange``: which answers it invalidates, whom to tell, whether the refresh worker must look
@@ -23,13 +23,18 @@ struct DaemonState: Sendable {
     private(set) var queue = RefreshQueue()
     /// `Roster.Get` calls waiting for a warming roster.
     private(set) var waits: WaitBook
-    /// When the next export pass runs, and the `Admin.Export` calls waiting for one.
-    private(set) var exportSchedule = ExportSchedule()
+    /// When the next export pass runs, and the `Admin.Export` calls waiting for one (changed only by the
+    /// transitions in DaemonState+Export.swift).
+    var exportSchedule = ExportSchedule()
+    /// The export's calls, last pass, memory, icon index and host settings epochs (changed only by the transitions
+    /// in DaemonState+Export.swift, and by ``reload(to:at:draw:)``).
+    var exportBook: ExportBook
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {
         self.config = config
         waits = WaitBook(limit: waitLimit)
+        exportBook = ExportBook(config)
     }
 
     // MARK: Reading
@@ -219,33 +224,6 @@ struct DaemonState: Sendable {
         StateChange(settled: waits.settleAll(edition))
     }
 
-    // MARK: The export schedule
-
-    /// The export tree may be out of date as of `now` for `reason`: a pass follows, at once for a configuration
-    /// change, after the schedule's debounce for a roster change. ``StateOwner`` hands every transition's
-    /// ``StateChange/export`` here, in the same critical section.
-    mutating func exportWanted(_ reason: StateChange.ExportReason, at now: ContinuousClock.Instant) -> StateChange {
-        exportSchedule.trigger(urgent: reason == .configuration, now: now)
-        return StateChange(exportScheduleChanged: true)
-    }
-
-    /// `Admin.Export` call `call` came at `now`: a pass that starts after it runs at once and answers it.
-    mutating func exportCalled(_ call: ExportSchedule.Call, at now: ContinuousClock.Instant) -> StateChange {
-        exportSchedule.call(call, now: now)
-        return StateChange(exportScheduleChanged: true)
-    }
-
-    /// The exporter started a pass at `now` (it covers every trigger so far).
-    mutating func exportStarted(at now: ContinuousClock.Instant) -> StateChange {
-        exportSchedule.passStarted(now: now)
-        return .none
-    }
-
-    /// The exporter's pass ended at `now`. Returns the `Admin.Export` calls it answers.
-    mutating func exportEnded(at now: ContinuousClock.Instant) -> ([ExportSchedule.Call], StateChange) {
-        (exportSchedule.passEnded(now: now), .none)
-    }
-
     // MARK: Reload
 
     /// What a reload changed, for the log lines that tell the operator.
@@ -269,12 +247,15 @@ struct DaemonState: Sendable {
     ///   one;
     /// - a host not resolved yet, or a changed `lookup.artwork_hosts`, brings every configured edition forward;
     /// - every answer may differ (overlay, attribution, hosts): copies are stale, watchers compare, and the export
-    ///   runs at once.
+    ///   runs at once;
+    /// - a host whose export settings changed gets a new settings epoch, the others keep theirs
+    ///   (``ExportBook/reload(from:to:)``), so that export re-renders only the files of the hosts that changed.
     mutating func reload(to snapshot: ConfigSnapshot, at now: RefreshQueue.Moment, draw: () -> Double)
         -> (Reload, StateChange)
     {
         let old = config.configuration
         let new = snapshot.configuration
+        exportBook.reload(from: config, to: snapshot)
         config = snapshot
         lastReloadError = nil
         var change = StateChange(everything: true, queueChanged: true)

@@ -30,6 +30,8 @@ struct StateChange: Sendable {
     var export: ExportReason?
     /// The export schedule changed: the exporter's loop looks again.
     var exportScheduleChanged = false
+    /// `Admin.Export` calls answered by the pass that just ended, resumed with its report once the lock is released.
+    var exportReplies: [ExportBook.Reply] = []
 
     /// Nothing to do.
     static let none = StateChange()
@@ -44,6 +46,7 @@ struct StateChange: Sendable {
         settled += other.settled
         unusable += other.unusable
         exportScheduleChanged = exportScheduleChanged || other.exportScheduleChanged
+        exportReplies += other.exportReplies
         if other.export == .configuration || export == nil { export = other.export ?? export }
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Every change goes through ``update(_:)-(_)``: the transition runs under the lock, the versions of what it
 /// changed are bumped in the same critical section, and what it asks for (``StateChange``) is carried out after
-/// the lock is released — watchers told, the refresh worker woken, waits answered, the exporter woken. Nothing
-/// else holds state of its own: the scheduler keeps only its worker and the callers it has to resume, the caches
-/// of encoded answers only copies checked against ``version`` (``AnswerVersion``).
+/// the lock is released — watchers told, the refresh worker woken, waits and `Admin.Export` calls answered, the
+/// exporter woken. Nothing else holds state of its own: the scheduler keeps only its worker and the callers it has
+/// to resume, the caches of encoded answers only copies checked against ``version`` (``AnswerVersion``).
 final class StateOwner: Sendable {
     /// Who acts on a ``StateChange``, outside the lock. Set up once, before the daemon serves.
     struct Observers: Sendable {
@@ -136,6 +136,7 @@ final class StateOwner: Sendable {
 
     private func carry(out change: StateChange, _ observers: Observers) {
         for wait in change.settled { wait.finish(deliver: true) }
+        for reply in change.exportReplies { reply.send() }
         for storefront in change.storefronts.union(change.announced) {
             for observer in observers.rostersChanged { observer(storefront) }
         }

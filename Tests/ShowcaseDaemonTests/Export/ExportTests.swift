@@ -212,6 +212,38 @@ struct ExportTests {
         #expect(try bed.exportedJSON("\(Self.knotbook)/de/macos.json")["revision"] as? Int == 1)
     }
 
+    @Test("a reload changing one host's tagline renders that host's rosters again and reuses the other host's")
+    func reloadRendersOneHost() throws {
+        let bed = try TestBed()
+        bed.hosts = [Self.knotbook, Self.tideLog]
+        bed.storefronts = ["us", "de"]
+        bed.enableExport()
+        let tideLogOverlay = bed.directory.appendingPathComponent("tidelog.yaml")
+        try "{}\n".write(to: tideLogOverlay, atomically: true, encoding: .utf8)
+        bed.hostOverlays = [Self.tideLog: "tidelog.yaml"]
+        try bed.start()
+        try bed.waitUntilWarm()
+        #expect(try bed.export().error == nil)
+        // A file is vouched for once its ctime is past the settle margin (FileIdentity.settleNanoseconds): after
+        // this pass reads the files back, the next reuses every roster whose fingerprint did not change.
+        usleep(200_000)
+        #expect(try bed.export().error == nil)
+
+        try "taglines:\n  \(Self.lanternlight): \"Now with tides\"\n".write(
+            to: tideLogOverlay, atomically: true, encoding: .utf8)
+        #expect(try bed.reload().int("generation") == 2)
+        // Answered by a pass that starts after the call: the reload's own, or one after it.
+        #expect(try bed.export().error == nil)
+        let log = bed.daemon?.log ?? ""
+        #expect(log.contains("; 2 rosters rendered, 2 reused"), "\(log)")
+        func tagline(_ host: String) throws -> String? {
+            let apps = try bed.exportedJSON("\(host)/de/ios.json")["apps"] as? [[String: Any]] ?? []
+            return apps.first { $0["id"] as? Int == Self.lanternlight }?["tagline"] as? String
+        }
+        #expect(try tagline(Self.tideLog) == "Now with tides")
+        #expect(try tagline(Self.knotbook) != "Now with tides")
+    }
+
     @Test("a new upstream revision of one storefront rewrites that storefront's changed document only")
     func newRevisionRewritesItsDocument() throws {
         let bed = try exportingBed()

@@ -148,7 +148,6 @@ final class Refresher: Sendable {
 
         state.update { state, _ in
             state.finishedRefresh(edition, error: failure, cacheWriteError: failure == nil ? cacheFailure : nil)
-            return StateChange.none
         }
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }

@@ -322,10 +322,7 @@ final class RosterService: Sendable {
         do {
             configuration = try load()
         } catch {
-            let generation = state.update { state, _ in
-                state.rejectReload(error.oneLine)
-                return (state.config.generation, StateChange.none)
-            }
+            let generation = state.update { state, _ in (state.config.generation, state.rejectReload(error.oneLine)) }
             log.error("reload (\(trigger)) rejected, still running generation \(generation): \(error.first)")
             notifier.ready(status: statusLine())
             return .failure(error)

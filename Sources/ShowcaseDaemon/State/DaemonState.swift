@@ -144,16 +144,20 @@ struct DaemonState: Sendable {
     /// The worker's next job at `now`.
     func nextJob(at now: ContinuousClock.Instant) -> RefreshQueue.Job { queue.nextJob(at: now) }
 
-    /// The worker starts refreshing `edition`.
-    mutating func beginRefresh(_ edition: StorefrontEdition) { queue.begin(edition) }
+    /// The worker starts refreshing `edition`. Nothing else needs to hear of it: the worker is the one who asked.
+    mutating func beginRefresh(_ edition: StorefrontEdition) -> StateChange {
+        queue.begin(edition)
+        return .none
+    }
 
     /// The worker's refresh of `edition` ended at `now` with `outcome`; the next one is scheduled with the jitter
-    /// draw `unit`. Returns whether the edition is urgent again (someone asked while it ran).
+    /// draw `unit`. Returns whether the edition is urgent again (someone asked while it ran); the worker that
+    /// calls this looks at the queue next anyway, so nobody else is told.
     mutating func finishRefresh(
         _ edition: StorefrontEdition, _ outcome: RefreshOutcome, at now: RefreshQueue.Moment, unit: Double
-    ) -> Bool {
+    ) -> (Bool, StateChange) {
         queue.finish(edition, outcome, at: now, schedule: config.schedule, unit: unit)
-        return queue.isUrgent(edition)
+        return (queue.isUrgent(edition), .none)
     }
 
     // MARK: Refresh outcomes
@@ -183,15 +187,21 @@ struct DaemonState: Sendable {
         (rosters.record(outcome, for: key), rosterChange(key.edition.storefront))
     }
 
-    /// Records how the edition's last refresh ended and whether its cache write failed, for Status.
-    mutating func finishedRefresh(_ edition: StorefrontEdition, error: LookupError?, cacheWriteError: String?) {
+    /// Records how the edition's last refresh ended and whether its cache write failed, for Status (read when
+    /// asked for, never copied: no answer goes stale).
+    mutating func finishedRefresh(_ edition: StorefrontEdition, error: LookupError?, cacheWriteError: String?)
+        -> StateChange
+    {
         rosters.setLastRefreshError(edition, error)
         rosters.setCacheWriteError(edition, cacheWriteError)
+        return .none
     }
 
-    /// A diagnostic kept from before a restart is the edition's last refresh error, unless one is recorded.
-    mutating func restoreLastRefreshError(_ edition: StorefrontEdition, _ error: LookupError) {
+    /// A diagnostic kept from before a restart is the edition's last refresh error, unless one is recorded (for
+    /// Status, like ``finishedRefresh(_:error:cacheWriteError:)``).
+    mutating func restoreLastRefreshError(_ edition: StorefrontEdition, _ error: LookupError) -> StateChange {
         if rosters.lastRefreshError[edition] == nil { rosters.setLastRefreshError(edition, error) }
+        return .none
     }
 
     /// A history grew without a new roster revision (a version or a price): a new feed entry to export.
@@ -301,6 +311,10 @@ struct DaemonState: Sendable {
         )
     }
 
-    /// A reload was rejected with `message`: the configuration in force stays, and Status shows why.
-    mutating func rejectReload(_ message: String) { lastReloadError = message }
+    /// A reload was rejected with `message`: the configuration in force stays (no answer changes), and Status
+    /// shows why.
+    mutating func rejectReload(_ message: String) -> StateChange {
+        lastReloadError = message
+        return .none
+    }
 }

@@ -4,8 +4,8 @@ import ShowcaseCore
 
 /// Everything the running daemon knows and decides, as one value: the configuration in force, every host's
 /// identity and roster record (``RosterBook``), the refresh queue — whose editions are the warm set — the
-/// `Roster.Get` calls waiting for a warming roster (``WaitBook``) and when the next export pass runs
-/// (``ExportSchedule``).
+/// `Roster.Get` calls waiting for a warming roster (``WaitBook``), when the next export pass runs
+/// (``ExportSchedule``) and what is kept of the change histories (``HistoryBook``).
 ///
 /// Every change is a `mutating` transition that takes the time it happens at (and any jitter draw) as arguments
 /// and returns a ``StateChange``: which answers it invalidates, whom to tell, whether the refresh worker must look
@@ -25,6 +25,9 @@ struct DaemonState: Sendable {
     private(set) var waits: WaitBook
     /// When the next export pass runs, and the `Admin.Export` calls waiting for one.
     private(set) var exportSchedule = ExportSchedule()
+    /// Each change history's reading and the logs set aside. Changed only by the transitions in
+    /// DaemonState+History.swift (settable from there, so not `private(set)`).
+    var history = HistoryBook()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {

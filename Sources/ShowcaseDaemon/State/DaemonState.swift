@@ -25,6 +25,9 @@ struct DaemonState: Sendable {
     private(set) var waits: WaitBook
     /// When the next export pass runs, and the `Admin.Export` calls waiting for one.
     private(set) var exportSchedule = ExportSchedule()
+    /// The icon downloads: queued, running, fetched and waiting for a pass, done by round, and counted. Changed
+    /// only by its transitions (`DaemonState+Icons.swift`), hence settable from that file.
+    var icons = IconBook()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import Testing
@@ -161,5 +162,27 @@ struct IconBookTests {
             resumed.first?.resume()
         }
         #expect(state.icons.pending.count == 1)
+    }
+
+    @Test("the owner hands the downloads to start to its observer, and an icon ready reaches the export schedule")
+    func ownerCarriesOut() throws {
+        var configuration = InProcessFixtures.configuration()
+        configuration.export = ExportSettings(directory: "/in-process/export")
+        let owner = StateOwnerTests.owner(configuration)
+        let handed = LockedBox<[[Int]]>([])
+        owner.observe {
+            $0.iconDownloads = { downloads in handed.withLock { $0.append(downloads.map(\.request.appId)) } }
+        }
+        let settings = self.settings
+        let started = owner.update { state, _ in
+            let change = state.iconsWanted([request(1), request(2), request(3)], settings: settings)
+            return (change.iconDownloads, change)
+        }
+        #expect(handed.withLock { $0 } == [[1, 2]])
+        let first = try #require(started.first)
+        owner.update { state, _ in state.iconDownloadEnded(first, .fetched(icon)) }
+        #expect(handed.withLock { $0 } == [[1, 2], [3]])
+        #expect(owner.read { $0.exportSchedule.isPending }, "an icon ready did not reach the export schedule")
+        #expect(owner.read { $0.icons.fetched.keys.map(\.self) } == [request(1).key])
     }
 }

@@ -28,6 +28,9 @@ struct DaemonState: Sendable {
     /// Each change history's reading and the logs set aside. Changed only by the transitions in
     /// DaemonState+History.swift (settable from there, so not `private(set)`).
     var history = HistoryBook()
+    /// The icon downloads: queued, running, fetched and waiting for a pass, done by round, and counted. Changed
+    /// only by the transitions in DaemonState+Icons.swift (settable from there, so not `private(set)`).
+    var icons = IconBook()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {

@@ -30,6 +30,10 @@ struct StateChange: Sendable {
     var export: ExportReason?
     /// The export schedule changed: the exporter's loop looks again.
     var exportScheduleChanged = false
+    /// Icon downloads to start now: ``StateOwner`` hands them to the ``IconFetcher``.
+    var iconDownloads: [IconBook.Download] = []
+    /// ``IconFetcher/settled()`` calls to resume: nothing is pending any more, or the call was cancelled.
+    var iconsSettled: [CheckedContinuation<Void, Never>] = []
 
     /// Nothing to do.
     static let none = StateChange()
@@ -44,6 +48,8 @@ struct StateChange: Sendable {
         settled += other.settled
         unusable += other.unusable
         exportScheduleChanged = exportScheduleChanged || other.exportScheduleChanged
+        iconDownloads += other.iconDownloads
+        iconsSettled += other.iconsSettled
         if other.export == .configuration || export == nil { export = other.export ?? export }
     }
 }

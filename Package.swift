@@ -135,7 +135,7 @@ let package = Package(
             name: "ShowcaseDaemonTests",
             dependencies: [
                 "ShowcaseDaemon", "ShowcaseAPI", "ShowcaseCore", "ShowcaseConfig", "ShowcaseExport", "Varlink",
-                "LookupReplay", "BuiltProducts", "Locking",
+                "LookupReplay", "BuiltProducts", "Locking", "ShowcaseHistory",
             ]
         ),
         .testTarget(

@@ -237,7 +237,7 @@ extension App {
             } else if case .some(.some) = theirs {
                 allSame = false
             }
-            guard text.map(TextBound.fitsOther) ?? true else { return nil }
+            guard text.map(field.canStore) ?? true else { return nil }
             if upstreamTexts[field.name] != text { upstreamTexts[field.name] = text }
         }
         let name = text(2, mine?.name)

@@ -71,9 +71,10 @@ public struct LookupRow: Sendable, Hashable, Codable {
     /// entry. Never served with the roster.
     public var releaseNotes: String?
 
-    /// The texts of the field table's upstream fields (``AppField/upstreamTexts``) the row has, by field name, each
-    /// read from its ``AppField/upstreamKey`` and bounded like ``TextBound/other(_:)``; a missing, non-string or
-    /// empty value has no entry.
+    /// The values of the field table's upstream fields (``AppField/upstreamTexts``) the row has, by field name, each
+    /// read from its ``AppField/upstreamKey`` as the text it is stored as (``AppField/upstreamText(in:)``: a text
+    /// bounded like ``TextBound/other(_:)``, a number in its shortest form); a missing, empty or mistyped value has
+    /// no entry.
     public var texts: [String: String] = [:]
 
     private enum CodingKeys: String, CodingKey {
@@ -142,11 +143,7 @@ public struct LookupRow: Sendable, Hashable, Codable {
         }
         var texts: [String: String] = [:]
         for field in AppField.upstreamTexts {
-            guard let key = field.upstreamKey,
-                let text = (try? c.decodeIfPresent(String.self, forKey: AppField.Key(key))) ?? nil,
-                !text.isEmpty
-            else { continue }
-            texts[field.name] = TextBound.other(text)
+            if let text = field.upstreamText(in: c) { texts[field.name] = text }
         }
         return texts
     }

@@ -25,17 +25,19 @@ extension Exporter {
             bytes[fetched.path] = fetched.bytes
         }
         // Requests are made as rosters are built: a roster reused from the last pass (its fingerprint, which the
-        // index's state is part of, unchanged) was built, and asked for its icons, then.
-        let requests = LockedBox<[IconFetcher.Request]>([])
+        // index's state is part of, unchanged) was built, and asked for its icons, then. The writer builds them (a
+        // deferred roster's apps, the site's) only when it renders them: their requests are what it leaves in
+        // `built` while it runs.
+        let built = LockedBox<[IconFetcher.Request]>([])
         let stamp = index.hashValue
         let rosters = plan.rosters.map { roster in
-            var filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
+            var filled = Self.filling(roster, sizes: sizes, from: index) { asked in built.withLock { $0 += asked } }
             filled.fingerprint = filled.fingerprint.map { $0 + [stamp] }
             return filled
         }
         let report = writer.export(rosters, icons: bytes, known: index.files, remembering: &memory)
         index.forget(paths: report.missingIcons)
-        let asked = requests.withLock { $0 }
+        let asked = built.withLock { $0 }
         // Apps and sizes no longer exported leave the index, once every roster was built now from current apps (a
         // roster reused, in a diagnostic, or warming after a start, has documents whose icons the index must keep).
         if report.rostersReused == 0, rosters.allSatisfy(\.isCurrent) { index.keep(only: Set(asked.map(\.key))) }
@@ -62,13 +64,17 @@ extension Exporter {
         let tree = plan.settings.directory + "/v1/"
         index.forget(paths: index.files.filter { !Self.isRegularFile(tree + $0) })
         owner.update { [index] state, _ in state.iconIndexChecked(index, in: plan.stateDirectory) }
-        let requests = LockedBox<[IconFetcher.Request]>([])
-        for roster in plan.rosters {
-            let filled = Self.filling(roster, sizes: sizes, from: index, requests: requests)
+        let asked = plan.rosters.flatMap { roster -> [IconFetcher.Request] in
+            let apps: [Platform: [ExportedApp]]
+            switch roster.content {
+            case .current(_, _, let built), .latest(let built, _): apps = built
+            case .deferred, .keepLastGood, .absent: return []
+            }
+            let (filled, requests) = Self.filling(apps, sizes: sizes, from: index, round: roster.fetchedAt)
             // The site's pages show the host app too (SPEC §18): its icons are asked for with the documents'.
-            if case .latest(let apps, _) = filled.content { _ = filled.siteApps?(apps) }
+            guard case .latest = roster.content, let site = roster.siteApps else { return requests }
+            return requests + Self.filling(site(filled), sizes: sizes, from: index, round: roster.fetchedAt).requests
         }
-        let asked = requests.withLock { $0 }
         let lacking = asked.filter { index[$0.key] == nil }
         guard !lacking.isEmpty else { return Set(asked.map(\.key)) }
         let icons = self.icons
@@ -125,28 +131,17 @@ extension Exporter {
         return index
     }
 
-    /// `roster` with each app's icons at `sizes` taken from `index`, adding a request for every (app, size) to
-    /// `requests` as its apps are built (the caller keeps only those the index lacks) — its site's apps too, the host
-    /// app among them. An app whose artwork URL cannot be sized gets none.
+    /// `roster` with each app's icons at `sizes` taken from `index` as its apps are built — its site's apps too, the
+    /// host app among them — each build handing `asked` its requests (``filling(_:sizes:from:round:)``; the caller
+    /// keeps only those the index lacks).
     static func filling(
-        _ roster: ExportRoster, sizes: [Int], from index: IconIndex, requests: LockedBox<[IconFetcher.Request]>
+        _ roster: ExportRoster, sizes: [Int], from index: IconIndex,
+        asked: @escaping @Sendable ([IconFetcher.Request]) -> Void
     ) -> ExportRoster {
         let round = roster.fetchedAt
         @Sendable func fill(_ apps: [Platform: [ExportedApp]]) -> [Platform: [ExportedApp]] {
-            var asked: [IconFetcher.Request] = []
-            let filled = apps.mapValues { list in
-                list.map { app in
-                    var app = app
-                    for size in sizes {
-                        let key = IconKey(source: app.resolved.app.iconUrl, size: size)
-                        guard key.canBeFetched else { continue }
-                        asked.append(IconFetcher.Request(key: key, appId: app.resolved.app.id, round: round))
-                        if let path = index[key] { app.icons[size] = path }
-                    }
-                    return app
-                }
-            }
-            requests.withLock { $0 += asked }
+            let (filled, requests) = filling(apps, sizes: sizes, from: index, round: round)
+            asked(requests)
             return filled
         }
         var filled = roster
@@ -160,6 +155,27 @@ extension Exporter {
         // The site's apps add the host app, whose icon no document lists: filled and asked for the same way.
         if let site = roster.siteApps { filled.siteApps = { @Sendable apps in fill(site(apps)) } }
         return filled
+    }
+
+    /// `apps` with their icons at `sizes` taken from `index`, and a request for every (app, size) of a roster
+    /// fetched at `round`, whether the index has it or not. An app whose artwork URL cannot be sized gets none.
+    static func filling(_ apps: [Platform: [ExportedApp]], sizes: [Int], from index: IconIndex, round: Date?)
+        -> (apps: [Platform: [ExportedApp]], requests: [IconFetcher.Request])
+    {
+        var requests: [IconFetcher.Request] = []
+        let filled = apps.mapValues { list in
+            list.map { app in
+                var app = app
+                for size in sizes {
+                    let key = IconKey(source: app.resolved.app.iconUrl, size: size)
+                    guard key.canBeFetched else { continue }
+                    requests.append(IconFetcher.Request(key: key, appId: app.resolved.app.id, round: round))
+                    if let path = index[key] { app.icons[size] = path }
+                }
+                return app
+            }
+        }
+        return (filled, requests)
     }
 }
 

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Locking
 import ShowcaseConfig
 import ShowcaseCore
 import ShowcaseExport
@@ -48,7 +47,8 @@ final class Exporter: Sendable {
     /// The daemon's state, whose ``DaemonState/exportSchedule`` says when a pass runs and whose
     /// ``DaemonState/exportBook`` holds what passes remember.
     let owner: StateOwner
-    /// Downloads the icons documents lack (`export.icons`), in the background; each one ready triggers a pass.
+    /// Downloads the icons documents lack (`export.icons`), in the background, as the state's ``IconBook`` decides;
+    /// each one ready asks the state for a pass.
     let icons: IconFetcher
     let clock: any ShowcaseClock
     let log: DaemonLog
@@ -67,10 +67,9 @@ final class Exporter: Sendable {
         self.log = log
         // One buffered wake-up is enough: the loop reads the schedule, not the elements.
         (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let ready = LockedBox<(@Sendable () -> Void)?>(nil)
-        icons = IconFetcher(transport: images, log: log) { ready.withLock { $0 }?() }
-        // An icon is ready: the next pass (after the debounce, like a roster change) stores and lists it.
-        ready.withLock { $0 = { [weak self] in self?.rostersChanged() } }
+        // An icon ready asks the state for the next pass (after the debounce, like a roster change), which stores
+        // and lists it.
+        icons = IconFetcher(state: owner, transport: images, log: log)
     }
 
     /// `showcase_icon_requests_total` as of now.
@@ -80,7 +79,7 @@ final class Exporter: Sendable {
             ok: counters.ok, refused: counters.refused, failed: counters.failed, reasons: counters.reasons)
     }
 
-    /// A roster changed (an icon is ready): export after the schedule's debounce.
+    /// A roster changed: export after the schedule's debounce.
     func rostersChanged() { trigger(.rosters) }
 
     /// The configuration changed (the daemon starts): export as soon as the pass in progress, if any, ends.

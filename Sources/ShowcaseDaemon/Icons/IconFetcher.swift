@@ -1,13 +1,14 @@
 import FoundationEssentials
-import Locking
 import ShowcaseCore
 
 /// The daemon's second fetcher, for images only (SPEC §16): a careful client of Apple's image CDN that never
 /// holds back the JSON export.
 ///
-/// Export passes ask for what their documents lack (``want(_:settings:)``) and go on writing without it; the
-/// fetcher downloads in the background and calls `fetched` when an icon is ready, so the next pass adds it
-/// (``takeFetched()``). Its rules:
+/// Export passes ask for what their documents lack (``want(_:settings:)``) and go on writing without it. What is
+/// downloaded when is decided in the daemon's state (``IconBook``, a part of ``DaemonState``): the fetcher holds no
+/// state of its own, it performs the downloads the state's transitions hand it (``StateChange/iconDownloads``) and
+/// hands each one's end back; an icon ready asks the state for an export like a roster change, so the next pass adds
+/// it (``takeFetched()``). Its rules:
 ///
 /// - **Only `lookup.artwork_hosts`**, checked again here on the sized URL whatever the roster's decoder let through
 ///   (an upstream naming `http://169.254.169.254/` gets nothing fetched), GET only, no redirect followed, at most
@@ -67,150 +68,80 @@ final class IconFetcher: Sendable {
         case failed
     }
 
-    private struct State {
-        var queue: [(Request, Settings)] = []
-        /// Keys queued or being fetched.
-        var pending = Set<IconKey>()
-        var running = 0
-        var fetched: [IconKey: Fetched] = [:]
-        /// Keys fetched, refused or failed, with the round (roster fetch) they were asked for in and how they
-        /// ended: asked for again only for a later round, so a file that cannot be stored, or an icon refused, is
-        /// never fetched in a loop.
-        var done: [IconKey: (round: Date?, outcome: Outcome)] = [:]
-        var counters = Counters()
-        /// ``settled()`` calls waiting for the queue to empty, by ticket.
-        var settleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var lastTicket = 0
-    }
-
     /// Downloads at a time (SPEC §16).
     static let maximumConcurrent = 2
 
+    /// The daemon's state, whose ``DaemonState/icons`` decides what is downloaded when.
+    private let owner: StateOwner
     private let transport: any ImageTransport
     private let log: DaemonLog
-    private let fetchedHandler: @Sendable () -> Void
-    private let state = Lock(State())
 
-    /// A fetcher over `transport`, logging to `log`, calling `fetched` after each icon that is ready to store.
-    init(transport: any ImageTransport, log: DaemonLog, fetched: @escaping @Sendable () -> Void = {}) {
+    /// A fetcher over `transport`, logging to `log`, that performs the downloads `owner`'s ``IconBook`` starts
+    /// (it becomes the owner's ``StateOwner/Observers/iconDownloads``).
+    init(state owner: StateOwner, transport: any ImageTransport, log: DaemonLog) {
+        self.owner = owner
         self.transport = transport
         self.log = log
-        self.fetchedHandler = fetched
+        owner.observe { $0.iconDownloads = { [weak self] downloads in self?.start(downloads) } }
     }
 
     /// The counters as of now.
-    var counters: Counters { state.withLock { $0.counters } }
+    var counters: Counters { owner.read { $0.icons.counters } }
 
     /// Keys queued or running now.
-    var pendingCount: Int { state.withLock { $0.pending.count } }
+    var pendingCount: Int { owner.read { $0.icons.pending.count } }
 
     /// How `key`'s last request ended; nil when it was never asked for, or is queued or running now.
-    func outcome(of key: IconKey) -> Outcome? { state.withLock { $0.done[key]?.outcome } }
+    func outcome(of key: IconKey) -> Outcome? { owner.read { $0.icons.outcome(of: key) } }
 
     /// Returns once nothing is queued or running (at once when nothing is), or when the calling task is cancelled:
     /// a one-shot run waits here, bounded by `--max-wait`, for the icons it asked for before it writes the
     /// documents that reference them.
     func settled() async {
-        let ticket = state.withLock { state -> Int? in
-            guard !state.pending.isEmpty else { return nil }
-            state.lastTicket &+= 1
-            return state.lastTicket
-        }
-        guard let ticket else { return }
+        guard let ticket = owner.update({ state, _ in state.iconSettleTicket() }) else { return }
+        let owner = self.owner
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // Checked under the lock the cancellation handler takes too, so a cancellation is never missed.
-                let now = state.withLock { state -> Bool in
-                    if state.pending.isEmpty || Task.isCancelled { return true }
-                    state.settleWaiters[ticket] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
+                // Cancellation is read under the owner's lock, which the cancellation handler takes too, so a
+                // cancellation is never missed.
+                owner.update { state, _ in state.waitForIcons(ticket, continuation, cancelled: Task.isCancelled) }
             }
         } onCancel: {
-            state.withLock { $0.settleWaiters.removeValue(forKey: ticket) }?.resume()
+            owner.update { state, _ in state.stopWaitingForIcons(ticket) }
         }
     }
 
-    /// Queues every request not already queued, running, waiting to be stored, or done (fetched, refused or failed)
-    /// for the same or a later round of its roster; returns at once. Requests for one key from several rosters count
-    /// once, with the latest round among them.
+    /// Asks for every request not already queued, running, waiting to be stored, or done (fetched, refused or
+    /// failed) for the same or a later round of its roster (``IconBook/want(_:settings:)``); returns at once.
     func want(_ requests: [Request], settings: Settings) {
-        var latest: [IconKey: Request] = [:]
-        var order: [IconKey] = []
-        for request in requests {
-            if let seen = latest[request.key] {
-                if let round = request.round, seen.round.map({ round > $0 }) ?? true { latest[request.key] = request }
-            } else {
-                latest[request.key] = request
-                order.append(request.key)
-            }
-        }
-        let start = state.withLock { state -> Int in
-            for key in order where !state.pending.contains(key) && state.fetched[key] == nil {
-                let request = latest[key]!
-                if let done = state.done[key] {
-                    guard let round = request.round, let doneRound = done.round, round > doneRound else { continue }
-                    state.done[key] = nil
-                }
-                state.pending.insert(key)
-                state.queue.append((request, settings))
-            }
-            let workers = min(Self.maximumConcurrent - state.running, state.queue.count)
-            state.running += max(0, workers)
-            return workers
-        }
-        for _ in 0..<max(0, start) { Task.detached { await self.work() } }
+        owner.update { state, _ in state.iconsWanted(requests, settings: settings) }
     }
 
-    /// The icons downloaded since the last call, by key; the fetcher forgets them (a pass that cannot store one
+    /// The icons downloaded since the last call, by key; forgotten once taken (a pass that cannot store one
     /// leaves its index entry missing, and the next pass asks again).
-    func takeFetched() -> [IconKey: Fetched] {
-        state.withLock { state in
-            defer { state.fetched = [:] }
-            return state.fetched
-        }
+    func takeFetched() -> [IconKey: Fetched] { owner.update { state, _ in state.takeFetchedIcons() } }
+
+    /// Starts `downloads`, each in its own task, as the state handed them over.
+    private func start(_ downloads: [IconBook.Download]) {
+        for download in downloads { Task.detached { await self.perform(download) } }
     }
 
-    private func work() async {
-        while let (request, settings) = next() {
-            let outcome = await fetch(request, settings: settings)
-            let settled = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.pending.remove(request.key)
-                switch outcome {
-                case .success(let fetched):
-                    state.fetched[request.key] = fetched
-                    state.done[request.key] = (request.round, .fetched)
-                    state.counters.ok += 1
-                case .failure(let failure):
-                    state.done[request.key] = (request.round, failure.refused ? .refused : .failed)
-                    if failure.refused { state.counters.refused += 1 } else { state.counters.failed += 1 }
-                    state.counters.reasons[failure.kind, default: 0] += 1
-                }
-                guard state.pending.isEmpty else { return [] }
-                defer { state.settleWaiters = [:] }
-                return Array(state.settleWaiters.values)
-            }
-            for waiter in settled { waiter.resume() }
+    /// Downloads and checks one icon, and hands how it ended to the state, which starts the next ones.
+    private func perform(_ download: IconBook.Download) async {
+        let request = download.request
+        let outcome = await fetch(request, settings: download.settings)
+        let end: IconBook.End =
             switch outcome {
-            case .success: fetchedHandler()
-            case .failure(let failure):
-                log.warning(
-                    "icon of app \(request.appId) at \(request.key.size) px "
-                        + (failure.refused ? "refused" : "not fetched") + ": \(failure.reason); the app keeps its "
-                        + "iconUrl only, and the icon is tried again at the roster's next refresh",
-                    fields: [.error: failure.reason])
+            case .success(let fetched): .fetched(fetched)
+            case .failure(let failure): failure.refused ? .refused(failure.kind) : .failed(failure.kind)
             }
-        }
-    }
-
-    private func next() -> (Request, Settings)? {
-        state.withLock { state in
-            guard !state.queue.isEmpty else {
-                state.running -= 1
-                return nil
-            }
-            return state.queue.removeFirst()
+        owner.update { state, _ in state.iconDownloadEnded(download, end) }
+        if case .failure(let failure) = outcome {
+            log.warning(
+                "icon of app \(request.appId) at \(request.key.size) px "
+                    + (failure.refused ? "refused" : "not fetched") + ": \(failure.reason); the app keeps its "
+                    + "iconUrl only, and the icon is tried again at the roster's next refresh",
+                fields: [.error: failure.reason])
         }
     }
 

@@ -93,6 +93,17 @@ public final class DaemonLog: Sendable {
         var suppressed: Int
     }
 
+    /// What the log remembers, behind its one lock.
+    private struct Memory {
+        /// Errors and warnings logged lately, to condense identical ones.
+        var repeats: [String: Repeat] = [:]
+        /// The keys ``once(_:)`` answered true for.
+        var once: Set<String> = []
+    }
+
+    /// Most keys ``once(_:)`` remembers.
+    static let onceLimit = 4096
+
     private let journalStream: Bool
     private let journal: JournalSocket?
     private let errorOutput: Int32
@@ -100,7 +111,7 @@ public final class DaemonLog: Sendable {
     private let clock: any ShowcaseClock
     /// Whether each stderr line first clears the terminal line (a one-shot run's progress is shown there).
     private let clearsLine: Bool
-    private let repeats = LockedBox<[String: Repeat]>([:])
+    private let memory = LockedBox(Memory())
 
     /// A log that sends records to journald when `JOURNAL_STREAM` is set (falling back to `<N>`-prefixed stderr
     /// lines), and counts instead of logging an error or warning identical to one logged within `condenseWindow`.
@@ -146,15 +157,15 @@ public final class DaemonLog: Sendable {
         var fields = fields
         if priority.rawValue <= Priority.warning.rawValue {
             let now = clock.instant
-            let decision: Int? = repeats.withLock { repeats in
-                if var entry = repeats[message], now - entry.lastPrinted < condenseWindow {
+            let decision: Int? = memory.withLock { memory in
+                if var entry = memory.repeats[message], now - entry.lastPrinted < condenseWindow {
                     entry.suppressed += 1
-                    repeats[message] = entry
+                    memory.repeats[message] = entry
                     return nil
                 }
-                let suppressed = repeats[message]?.suppressed ?? 0
-                repeats[message] = Repeat(lastPrinted: now, suppressed: 0)
-                if repeats.count > 512 { repeats.removeAll() }
+                let suppressed = memory.repeats[message]?.suppressed ?? 0
+                memory.repeats[message] = Repeat(lastPrinted: now, suppressed: 0)
+                if memory.repeats.count > 512 { memory.repeats.removeAll() }
                 return suppressed
             }
             guard let suppressed = decision else { return }
@@ -165,6 +176,20 @@ public final class DaemonLog: Sendable {
         }
         if let journal, journal.send(Self.journalDatagram(priority, text, fields: fields)) { return }
         writeLine(priority, text)
+    }
+
+    /// Whether `key` is new to this log: true the first time, false after, so a condition found on every refresh or
+    /// read (an unknown device model, a hostile history file) is logged once per run. A key names its concern
+    /// (`history …`, `device model …`), so two callers' keys never meet. At most ``onceLimit`` keys are remembered:
+    /// the next new key starts the set over, so each key seen before may be logged once more — memory stays bounded
+    /// whatever upstream sends or a state folder holds, and a flood of new keys is still one line per key.
+    func once(_ key: String) -> Bool {
+        memory.withLock { memory in
+            guard !memory.once.contains(key) else { return false }
+            if memory.once.count >= Self.onceLimit { memory.once.removeAll() }
+            memory.once.insert(key)
+            return true
+        }
     }
 
     /// Logs a failure that needs attention (condensed when repeated).

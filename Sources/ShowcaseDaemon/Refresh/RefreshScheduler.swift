@@ -87,15 +87,13 @@ actor RefreshScheduler {
             // Re-pick: something more urgent may have arrived while waiting for the limiter.
             let job = state.update { state, _ in
                 let job = state.nextJob(at: clock.instant)
-                if case .run(let edition) = job { state.beginRefresh(edition) }
-                return (job, StateChange.none)
+                guard case .run(let edition) = job else { return (job, StateChange.none) }
+                return (job, state.beginRefresh(edition))
             }
             guard case .run(let edition) = job else { continue }
             let outcome = await refresh(edition)
             let now = state.moment
-            let urgent = state.update { state, draw in
-                (state.finishRefresh(edition, outcome, at: now, unit: draw()), StateChange.none)
-            }
+            let urgent = state.update { state, draw in state.finishRefresh(edition, outcome, at: now, unit: draw()) }
             for waiter in waiters.removeValue(forKey: edition) ?? [] { waiter.resume(returning: outcome) }
             // Those who asked while it ran wait for the refresh the queue now holds urgent; if it holds none (the
             // edition was forgotten meanwhile), this outcome is the last there will be.

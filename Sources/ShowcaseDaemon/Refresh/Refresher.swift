@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Locking
 import ShowcaseCore
 
 /// How one storefront edition is refreshed: resolve any host identity not yet known (once, then cached), then one
@@ -17,8 +16,6 @@ final class Refresher: Sendable {
     private let log: DaemonLog
     /// Where each successful roster's changes are recorded, for every host of its developer.
     private let history: HistoryRecorder
-    /// Device models already logged as unknown, so each is logged once per run, not once per refresh.
-    private let loggedDeviceModels = LockedBox<Set<String>>([])
 
     init(
         state: StateOwner, upstream: Upstream, clock: any ShowcaseClock, log: DaemonLog, history: HistoryRecorder
@@ -148,7 +145,6 @@ final class Refresher: Sendable {
 
         state.update { state, _ in
             state.finishedRefresh(edition, error: failure, cacheWriteError: failure == nil ? cacheFailure : nil)
-            return StateChange.none
         }
         if let failure { return .failed(RefreshFailure(failure)) }
         if let cacheFailure { return .failed(RefreshFailure(cacheFailure)) }
@@ -163,17 +159,10 @@ final class Refresher: Sendable {
         return .updated(changed: changed)
     }
 
-    /// Logs each `supportedDevices` model no device family knows, once per run: a new Apple device whose apps
-    /// count as iPhone and iPad until `DeviceFamily` learns its prefix.
+    /// Logs each `supportedDevices` model no device family knows, once per run (``DaemonLog/once(_:)``): a new
+    /// Apple device whose apps count as iPhone and iPad until `DeviceFamily` learns its prefix.
     private func logUnknownDeviceModels(in roster: Roster) {
-        let unknown = roster.unknownDeviceModels
-        guard !unknown.isEmpty else { return }
-        let new = loggedDeviceModels.withLock { seen in
-            let new = unknown.subtracting(seen)
-            seen.formUnion(new)
-            return new
-        }
-        for model in new.sorted() {
+        for model in roster.unknownDeviceModels.sorted() where log.once("device model \(model)") {
             log.warning(
                 "the \(roster.storefront) roster lists the device model '\(model)', which maps to no device family; "
                     + "apps listing only such models count as iPhone and iPad until showcased learns its prefix")

@@ -32,8 +32,9 @@ extension RosterService {
                 editions = state.config.configuration.editions(of: storefront)
             }
             state.update { state, _ in
-                for edition in editions { state.restoreLastRefreshError(edition, diagnostic.error) }
-                return StateChange.none
+                var change = StateChange.none
+                for edition in editions { change.merge(state.restoreLastRefreshError(edition, diagnostic.error)) }
+                return change
             }
             var fields: [DaemonLog.Field: String] = [
                 .storefront: storefront.code, .error: diagnostic.error.description,

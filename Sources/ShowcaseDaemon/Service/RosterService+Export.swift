@@ -146,7 +146,7 @@ extension RosterService {
 
     /// The site's apps of a roster (SPEC §18, "no host is excluded here"): the documents' apps, with the host app
     /// itself where the overlay's order puts it (its store link attributed for the site; its icons mirrored with the
-    /// documents' apps', ``Exporter/filling(_:sizes:from:requests:)``).
+    /// documents' apps', ``Exporter/filling(_:sizes:from:asked:)``).
     private static func withHost(_ view: @escaping @Sendable (Platform) -> RosterView)
         -> @Sendable ([Platform: [ExportedApp]]) -> [Platform: [ExportedApp]]
     {

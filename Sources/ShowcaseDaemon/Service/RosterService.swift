@@ -55,7 +55,7 @@ final class RosterService: Sendable {
         self.exporter = exporter
         let limiter = RateLimiter(clock: clock, spacing: { state.config.requestSpacing })
         upstream = Upstream(state: state, limiter: limiter, log: log)
-        let history = HistoryRecorder(directory: configuration.historyDirectory, log: log, clock: clock)
+        let history = HistoryRecorder(directory: configuration.historyDirectory, state: state, log: log)
         self.history = history
         let refresher = Refresher(state: state, upstream: upstream, clock: clock, log: log, history: history)
         self.refresher = refresher
@@ -80,8 +80,6 @@ final class RosterService: Sendable {
             }
             observers.exportScheduleChanged = { exporter.wake() }
         }
-        // A version or price change is no new revision (neither is served), but it is a new feed entry.
-        history.onGrowth { state.update { state, _ in state.historyGrew() } }
         if notifier.isEnabled {
             afterRefresh.withLock { $0 = { [weak self] in self.map { $0.notifier.status($0.statusLine()) } } }
         }
@@ -322,10 +320,7 @@ final class RosterService: Sendable {
         do {
             configuration = try load()
         } catch {
-            let generation = state.update { state, _ in
-                state.rejectReload(error.oneLine)
-                return (state.config.generation, StateChange.none)
-            }
+            let generation = state.update { state, _ in (state.config.generation, state.rejectReload(error.oneLine)) }
             log.error("reload (\(trigger)) rejected, still running generation \(generation): \(error.first)")
             notifier.ready(status: statusLine())
             return .failure(error)

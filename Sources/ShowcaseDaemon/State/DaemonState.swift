@@ -5,7 +5,8 @@ import ShowcaseCore
 /// Everything the running daemon knows and decides, as one value: the configuration in force, every host's
 /// identity and roster record (``RosterBook``), the refresh queue — whose editions are the warm set — the
 /// `Roster.Get` calls waiting for a warming roster (``WaitBook``), when the next export pass runs
-/// (``ExportSchedule``) and what the export remembers between passes (``ExportBook``).
+/// (``ExportSchedule``), what the export remembers between passes (``ExportBook``) and what is kept of the change
+/// histories (``HistoryBook``).
 ///
 /// Every change is a `mutating` transition that takes the time it happens at (and any jitter draw) as arguments
 /// and returns a ``StateChange``: which answers it invalidates, whom to tell, whether the refresh worker must look
@@ -23,12 +24,18 @@ struct DaemonState: Sendable {
     private(set) var queue = RefreshQueue()
     /// `Roster.Get` calls waiting for a warming roster.
     private(set) var waits: WaitBook
-    /// When the next export pass runs, and the `Admin.Export` calls waiting for one (changed only by the
-    /// transitions in DaemonState+Export.swift).
+    /// When the next export pass runs, and the `Admin.Export` calls waiting for one. Changed only by the
+    /// transitions in DaemonState+Export.swift (settable from there, so not `private(set)`).
     var exportSchedule = ExportSchedule()
-    /// The export's calls, last pass, memory, icon index and host settings epochs (changed only by the transitions
-    /// in DaemonState+Export.swift, and by ``reload(to:at:draw:)``).
+    /// The export's calls, last pass, memory, icon index and host settings epochs. Changed only by the transitions
+    /// in DaemonState+Export.swift and by ``reload(to:at:draw:)`` (settable from there, so not `private(set)`).
     var exportBook: ExportBook
+    /// Each change history's reading and the logs set aside. Changed only by the transitions in
+    /// DaemonState+History.swift (settable from there, so not `private(set)`).
+    var history = HistoryBook()
+    /// The icon downloads: queued, running, fetched and waiting for a pass, done by round, and counted. Changed
+    /// only by the transitions in DaemonState+Icons.swift (settable from there, so not `private(set)`).
+    var icons = IconBook()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {
@@ -149,16 +156,20 @@ struct DaemonState: Sendable {
     /// The worker's next job at `now`.
     func nextJob(at now: ContinuousClock.Instant) -> RefreshQueue.Job { queue.nextJob(at: now) }
 
-    /// The worker starts refreshing `edition`.
-    mutating func beginRefresh(_ edition: StorefrontEdition) { queue.begin(edition) }
+    /// The worker starts refreshing `edition`. Nothing else needs to hear of it: the worker is the one who asked.
+    mutating func beginRefresh(_ edition: StorefrontEdition) -> StateChange {
+        queue.begin(edition)
+        return .none
+    }
 
     /// The worker's refresh of `edition` ended at `now` with `outcome`; the next one is scheduled with the jitter
-    /// draw `unit`. Returns whether the edition is urgent again (someone asked while it ran).
+    /// draw `unit`. Returns whether the edition is urgent again (someone asked while it ran); the worker that
+    /// calls this looks at the queue next anyway, so nobody else is told.
     mutating func finishRefresh(
         _ edition: StorefrontEdition, _ outcome: RefreshOutcome, at now: RefreshQueue.Moment, unit: Double
-    ) -> Bool {
+    ) -> (Bool, StateChange) {
         queue.finish(edition, outcome, at: now, schedule: config.schedule, unit: unit)
-        return queue.isUrgent(edition)
+        return (queue.isUrgent(edition), .none)
     }
 
     // MARK: Refresh outcomes
@@ -188,15 +199,21 @@ struct DaemonState: Sendable {
         (rosters.record(outcome, for: key), rosterChange(key.edition.storefront))
     }
 
-    /// Records how the edition's last refresh ended and whether its cache write failed, for Status.
-    mutating func finishedRefresh(_ edition: StorefrontEdition, error: LookupError?, cacheWriteError: String?) {
+    /// Records how the edition's last refresh ended and whether its cache write failed, for Status (read when
+    /// asked for, never copied: no answer goes stale).
+    mutating func finishedRefresh(_ edition: StorefrontEdition, error: LookupError?, cacheWriteError: String?)
+        -> StateChange
+    {
         rosters.setLastRefreshError(edition, error)
         rosters.setCacheWriteError(edition, cacheWriteError)
+        return .none
     }
 
-    /// A diagnostic kept from before a restart is the edition's last refresh error, unless one is recorded.
-    mutating func restoreLastRefreshError(_ edition: StorefrontEdition, _ error: LookupError) {
+    /// A diagnostic kept from before a restart is the edition's last refresh error, unless one is recorded (for
+    /// Status, like ``finishedRefresh(_:error:cacheWriteError:)``).
+    mutating func restoreLastRefreshError(_ edition: StorefrontEdition, _ error: LookupError) -> StateChange {
         if rosters.lastRefreshError[edition] == nil { rosters.setLastRefreshError(edition, error) }
+        return .none
     }
 
     /// A history grew without a new roster revision (a version or a price): a new feed entry to export.
@@ -282,6 +299,10 @@ struct DaemonState: Sendable {
         )
     }
 
-    /// A reload was rejected with `message`: the configuration in force stays, and Status shows why.
-    mutating func rejectReload(_ message: String) { lastReloadError = message }
+    /// A reload was rejected with `message`: the configuration in force stays (no answer changes), and Status
+    /// shows why.
+    mutating func rejectReload(_ message: String) -> StateChange {
+        lastReloadError = message
+        return .none
+    }
 }

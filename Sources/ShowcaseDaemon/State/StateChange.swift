@@ -32,6 +32,10 @@ struct StateChange: Sendable {
     var exportScheduleChanged = false
     /// `Admin.Export` calls answered by the pass that just ended, resumed with its report once the lock is released.
     var exportReplies: [ExportBook.Reply] = []
+    /// Icon downloads to start now: ``StateOwner`` hands them to the ``IconFetcher``.
+    var iconDownloads: [IconBook.Download] = []
+    /// ``IconFetcher/settled()`` calls to resume: nothing is pending any more, or the call was cancelled.
+    var iconsSettled: [CheckedContinuation<Void, Never>] = []
 
     /// Nothing to do.
     static let none = StateChange()
@@ -47,6 +51,8 @@ struct StateChange: Sendable {
         unusable += other.unusable
         exportScheduleChanged = exportScheduleChanged || other.exportScheduleChanged
         exportReplies += other.exportReplies
+        iconDownloads += other.iconDownloads
+        iconsSettled += other.iconsSettled
         if other.export == .configuration || export == nil { export = other.export ?? export }
     }
 }

@@ -23,6 +23,8 @@ final class StateOwner: Sendable {
         var exportScheduleChanged: (@Sendable () -> Void)?
         /// Told about each listed cache file found unusable when decoded.
         var unusable: (@Sendable (StorefrontEdition) -> Void)?
+        /// Handed the icon downloads to start (``IconBook``): the ``IconFetcher`` performs them.
+        var iconDownloads: (@Sendable ([IconBook.Download]) -> Void)?
     }
 
     /// What answering a query found: the store's answer, its revision, the host's identity, and the versions it
@@ -143,6 +145,8 @@ final class StateOwner: Sendable {
         if change.queueChanged || !change.forgotten.isEmpty { observers.queueChanged?(change.forgotten) }
         for edition in change.unusable { observers.unusable?(edition) }
         if change.exportScheduleChanged { observers.exportScheduleChanged?() }
+        for waiter in change.iconsSettled { waiter.resume() }
+        if !change.iconDownloads.isEmpty { observers.iconDownloads?(change.iconDownloads) }
     }
 
     // MARK: Answering

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import LookupReplay
+import ShowcaseConfig
 import ShowcaseCore
 import Testing
 
@@ -10,19 +11,24 @@ import Testing
 /// on demand: every refused case has its own test, and each proves what was (not) requested from the replay's log.
 @Suite("Icon fetcher: only allowed hosts, no redirects, bounded bytes and time, checked images")
 struct IconFetcherTests {
-    /// A fetcher over the real libcurl transport, allowed to fetch from the replay only.
+    /// A fetcher over the real libcurl transport, allowed to fetch from the replay only, performing the downloads
+    /// of an exporting daemon's state.
     final class Harness: Sendable {
         let replay: LookupReplayServer
         let fetcher: IconFetcher
         let settings: IconFetcher.Settings
+        /// How many times the state asked the exporter to look at its schedule again (an icon ready).
         let readyCount = LockedBox(0)
 
         init(maxBytes: Int = 1 << 20, timeout: Duration = .seconds(10)) throws {
             replay = try LookupReplayServer(fixtures: TestBed.fixtures)
             let ready = readyCount
+            var configuration = InProcessFixtures.configuration()
+            configuration.export = ExportSettings(directory: "/in-process/export")
+            let owner = StateOwnerTests.owner(configuration)
+            owner.observe { $0.exportScheduleChanged = { ready.withLock { $0 += 1 } } }
             fetcher = IconFetcher(
-                transport: CurlImageTransport(version: "test"), log: DaemonLog(environment: [:]),
-                fetched: { ready.withLock { $0 += 1 } })
+                state: owner, transport: CurlImageTransport(version: "test"), log: DaemonLog(environment: [:]))
             let prefix = try URLPrefix(parsing: "http://127.0.0.1:\(replay.port)/")
             settings = IconFetcher.Settings(
                 rules: URLRules(artworkHosts: [prefix]), maxBytes: maxBytes, timeout: timeout)
@@ -142,7 +148,7 @@ struct IconFetcherTests {
     @Test("fetches nothing from a host outside lookup.artwork_hosts (metadata service, another loopback port)")
     func refusesForeignHosts() async throws {
         let spy = SpyTransport()
-        let fetcher = IconFetcher(transport: spy, log: DaemonLog(environment: [:]))
+        let fetcher = IconFetcher(state: StateOwnerTests.owner(), transport: spy, log: DaemonLog(environment: [:]))
         let settings = IconFetcher.Settings(
             rules: URLRules(artworkHosts: [try URLPrefix(parsing: "http://127.0.0.1:8080/")]), maxBytes: 1 << 20,
             timeout: .seconds(1))

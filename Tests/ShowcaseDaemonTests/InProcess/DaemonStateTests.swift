@@ -57,7 +57,7 @@ struct DaemonStateTests {
         let configuration = InProcessFixtures.configuration(storefronts: ["us", "gb", "de"])
         var state = warmState(configuration)
         #expect(state.warm == [us, gb, TestBed.storefront("de")])
-        state.beginRefresh(StorefrontEdition(gb))
+        _ = state.beginRefresh(StorefrontEdition(gb))
 
         let next = InProcessFixtures.configuration(storefronts: ["us", "fr"])
         let (reload, change) = state.reload(
@@ -86,7 +86,7 @@ struct DaemonStateTests {
         var state = warmState(day)
         _ = state.resolved(identity())  // else the reload brings a host not resolved yet forward
         let edition = StorefrontEdition(us)
-        state.beginRefresh(edition)
+        _ = state.beginRefresh(edition)
         _ = state.finishRefresh(edition, .updated(changed: true), at: start, unit: 0.5)
         #expect(state.nextRefreshes(at: start, pauseEnd: nil)[edition] == start.date.addingTimeInterval(86_400))
 
@@ -106,7 +106,7 @@ struct DaemonStateTests {
         _ = state.resolved(identity())
         for code in [us, gb] {
             let edition = StorefrontEdition(code)
-            state.beginRefresh(edition)
+            _ = state.beginRefresh(edition)
             _ = state.finishRefresh(edition, .updated(changed: true), at: start, unit: 0.5)
         }
         #expect(state.nextJob(at: later(.seconds(60)).instant) != .run(StorefrontEdition(us)))
@@ -124,7 +124,9 @@ struct DaemonStateTests {
     @Test("a rejected reload keeps the configuration and its generation, and says why until one succeeds")
     func rejectedReload() {
         var state = warmState(InProcessFixtures.configuration())
-        state.rejectReload("showcase.yaml:3:1: unknown key")
+        let rejected = state.rejectReload("showcase.yaml:3:1: unknown key")
+        // Nothing served changes: no copy goes stale, the worker and the exporter are not woken.
+        #expect(!rejected.everything && !rejected.queueChanged && rejected.export == nil)
         #expect(state.config.generation == 1)
         #expect(state.lastReloadError == "showcase.yaml:3:1: unknown key")
         _ = state.reload(to: Self.snapshot(InProcessFixtures.configuration(), generation: 2), at: start, draw: { 0.5 })
@@ -180,10 +182,10 @@ struct DaemonStateTests {
     func lastRefreshError() {
         var state = warmState(InProcessFixtures.configuration())
         let edition = StorefrontEdition(us)
-        state.finishedRefresh(edition, error: .malformed(detail: "x"), cacheWriteError: nil)
-        state.finishedRefresh(edition, error: .timeout(.seconds(1)), cacheWriteError: nil)
+        _ = state.finishedRefresh(edition, error: .malformed(detail: "x"), cacheWriteError: nil)
+        _ = state.finishedRefresh(edition, error: .timeout(.seconds(1)), cacheWriteError: nil)
         #expect(state.rosters.lastRefreshError[edition] == .malformed(detail: "x"))
-        state.finishedRefresh(edition, error: nil, cacheWriteError: "disk full")
+        _ = state.finishedRefresh(edition, error: nil, cacheWriteError: "disk full")
         #expect(state.rosters.lastRefreshError[edition] == nil)
         #expect(state.rosters.cacheWriteError[edition] == "disk full")
     }

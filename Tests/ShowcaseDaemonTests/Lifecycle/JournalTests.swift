@@ -209,6 +209,20 @@ struct JournalTests {
         #expect(next["SHOWCASE_STOREFRONT"] == "de")
     }
 
+    @Test("once: a key is new the first time only, and past onceLimit keys the set starts over instead of growing")
+    func onceOnlyBounded() {
+        let log = DaemonLog(environment: [:])
+        #expect(log.once("device model Watch9,9"))
+        #expect(!log.once("device model Watch9,9"), "the second time: already logged")
+        #expect(log.once("history /state/history/x/us.log"), "another key is new")
+        for index in 2..<DaemonLog.onceLimit { #expect(log.once("history \(index)")) }
+        #expect(!log.once("device model Watch9,9"), "still remembered at the limit")
+        // One more key is past the limit: the set starts over, so an earlier key may be logged once more.
+        #expect(log.once("history one too many"))
+        #expect(log.once("device model Watch9,9"))
+        #expect(!log.once("history one too many"))
+    }
+
     @Test("field names follow journald's rules; a caller's MESSAGE or PRIORITY cannot override the log's own")
     func fieldNames() throws {
         #expect(DaemonLog.Field("SHOWCASE_STOREFRONT") == .storefront)

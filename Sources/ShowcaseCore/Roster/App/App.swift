@@ -104,8 +104,9 @@ public struct App: Sendable, Hashable, Codable {
         get { record.fields.genreId }
         set { update(\.genreId, newValue) }
     }
-    /// The texts of ``AppField/upstreamTexts`` this app has, by field name (`contentAdvisoryRating` → `12+`), as
-    /// upstream gave them; a field upstream left out has no entry (never an empty string).
+    /// The values of ``AppField/upstreamTexts`` this app has, by field name (`contentAdvisoryRating` → `12+`), as
+    /// upstream gave them, a number in its shortest text; a field upstream left out has no entry (never an empty
+    /// string).
     public var upstreamTexts: [String: String] {
         get { record.fields.upstreamTexts }
         set { update(\.upstreamTexts, newValue) }
@@ -174,9 +175,7 @@ public struct App: Sendable, Hashable, Codable {
         guard !AppField.upstreamTexts.isEmpty else { return [:] }
         let c = try decoder.container(keyedBy: AppField.Key.self)
         var texts: [String: String] = [:]
-        for field in AppField.upstreamTexts {
-            texts[field.name] = try c.decodeIfPresent(String.self, forKey: AppField.Key(field.name))
-        }
+        for field in AppField.upstreamTexts { texts[field.name] = try field.decodeStored(from: c) }
         return texts
     }
 
@@ -203,7 +202,7 @@ public struct App: Sendable, Hashable, Codable {
         guard !AppField.upstreamTexts.isEmpty else { return }
         var texts = encoder.container(keyedBy: AppField.Key.self)
         for field in AppField.upstreamTexts {
-            try texts.encodeIfPresent(upstreamTexts[field.name], forKey: AppField.Key(field.name))
+            if let text = upstreamTexts[field.name] { try field.encode(stored: text, into: &texts) }
         }
     }
 

@@ -4,9 +4,10 @@
 /// - ``ResolvedApp/writeFields(to:)`` writes ``all`` — the Varlink `App` of `Get`, `GetApp` and `Watch`, the
 ///   export's documents and the served-values comparison (``App/hasSameServedFields(as:)``);
 /// - ``idlType`` is the IDL's `type App` text (`ShowcaseInterfaces.roster` embeds it);
-/// - an ``upstreamText(_:upstreamKey:surfaces:label:schemaOrg:comment:)`` field is decoded from the lookup row by
-///   its ``upstreamKey`` (``LookupRow/texts``), stored with the app (``App/upstreamTexts``), appended to the cache
-///   line in the table's order and carried by `App`'s JSON form, so its declaration here is all the code it needs;
+/// - an ``upstream(_:_:upstreamKey:surfaces:label:schemaOrg:comment:)`` field (a text, an integer or a number) is
+///   decoded from the lookup row by its ``upstreamKey`` (``LookupRow/texts``), stored with the app as its canonical
+///   text (``App/upstreamTexts``), appended to the cache line in the table's order and carried by `App`'s JSON form
+///   in its own type, so its declaration here is all the code it needs;
 /// - ``Surfaces/structuredData`` fields are members of the schema.org `SoftwareApplication` (fragments and the
 ///   site's app pages) under ``schemaOrgName``; ``Surfaces/appView`` fields are lines of `showcasectl app` under
 ///   ``label``.
@@ -48,6 +49,25 @@ public struct AppField: Sendable {
         case strings([String])
     }
 
+    /// The types of a value upstream gives that the table stores by name (``upstream(_:_:upstreamKey:surfaces:label:schemaOrg:comment:)``).
+    public enum UpstreamType: Sendable {
+        /// A text (`contentAdvisoryRating`), bounded like every other upstream text (``TextBound/other(_:)``).
+        case string
+        /// An integer (a count, an id).
+        case int
+        /// A finite number (a rating).
+        case float
+
+        /// The type every surface shows it as.
+        var valueType: ValueType {
+            switch self {
+            case .string: .string
+            case .int: .int
+            case .float: .float
+            }
+        }
+    }
+
     /// The surfaces beyond the served `App` (Varlink replies and export documents, which show every field) that
     /// show a field of the table's: the fields the served `App` always had are named by those surfaces themselves
     /// (the schema.org object's `name`, `url`, `offers`…, `showcasectl app`'s first lines), which derive them.
@@ -79,9 +99,11 @@ public struct AppField: Sendable {
     public let schemaOrgName: String?
     /// A line for the IDL above `type App`, when the name does not say enough.
     public let comment: String?
-    /// True for a text stored as upstream gives it, by name, in ``App/upstreamTexts``: such a field needs no code
-    /// beyond its declaration.
-    public let isUpstreamText: Bool
+    /// The type of a value stored as upstream gives it, by name, in ``App/upstreamTexts``; nil for a field stored
+    /// in a property of its own. A field with one needs no code beyond its declaration.
+    public let upstreamType: UpstreamType?
+    /// True for a value stored by name (``upstreamType``).
+    public var isUpstreamText: Bool { upstreamType != nil }
     /// Reads the field's value from a served app.
     let read: @Sendable (ResolvedApp) -> Value?
 
@@ -99,34 +121,91 @@ public struct AppField: Sendable {
         self.label = label
         self.schemaOrgName = schemaOrg
         self.comment = comment
-        self.isUpstreamText = false
+        self.upstreamType = nil
         self.read = read
     }
 
-    /// An optional text upstream gives under `upstreamKey` (its name when nil), served as it is: decoded (bounded
-    /// like every other upstream text, ``TextBound/other(_:)``), stored, cached and shown by this declaration alone.
-    static func upstreamText(
-        _ name: String, upstreamKey: String? = nil, surfaces: Surfaces = [], label: String? = nil,
-        schemaOrg: String? = nil, comment: String? = nil
+    /// An optional value of `type` upstream gives under `upstreamKey` (its name when nil), served as it is: decoded
+    /// (a text bounded like every other upstream text, ``TextBound/other(_:)``; a number only when finite), stored,
+    /// cached and shown by this declaration alone.
+    static func upstream(
+        _ name: String, _ type: UpstreamType = .string, upstreamKey: String? = nil, surfaces: Surfaces = [],
+        label: String? = nil, schemaOrg: String? = nil, comment: String? = nil
     ) -> AppField {
         AppField(
-            name: name, upstreamKey: upstreamKey ?? name, surfaces: surfaces, label: label, schemaOrg: schemaOrg,
-            comment: comment)
+            name: name, type: type, upstreamKey: upstreamKey ?? name, surfaces: surfaces, label: label,
+            schemaOrg: schemaOrg, comment: comment)
     }
 
     private init(
-        name: String, upstreamKey: String, surfaces: Surfaces, label: String?, schemaOrg: String?, comment: String?
+        name: String, type: UpstreamType, upstreamKey: String, surfaces: Surfaces, label: String?, schemaOrg: String?,
+        comment: String?
     ) {
         self.name = name
-        self.type = .string
+        self.type = type.valueType
         self.isOptional = true
         self.upstreamKey = upstreamKey
         self.surfaces = surfaces
         self.label = label
         self.schemaOrgName = schemaOrg
         self.comment = comment
-        self.isUpstreamText = true
-        self.read = { $0.app.upstreamTexts[name].map(Value.string) }
+        self.upstreamType = type
+        self.read = { $0.app.upstreamTexts[name].flatMap { Self.value(stored: $0, as: type) } }
+    }
+
+    // MARK: A value stored by name
+
+    /// The value the stored text `text` stands for as `type`; nil when it is not one (a hand-edited cache line).
+    static func value(stored text: String, as type: UpstreamType) -> Value? {
+        switch type {
+        case .string: .string(text)
+        case .int: Int(text).map(Value.int)
+        case .float: Double(text).flatMap { $0.isFinite ? .float($0) : nil }
+        }
+    }
+
+    /// Whether `text` is a value this field may store: the bound of upstream texts, and its type.
+    func canStore(_ text: String) -> Bool {
+        guard let upstreamType, TextBound.fitsOther(text) else { return false }
+        return Self.value(stored: text, as: upstreamType) != nil
+    }
+
+    /// This field's value in a lookup row, by its ``upstreamKey``, as the text it is stored as; nil when the row
+    /// lacks it, or has it empty, of another type or not finite.
+    func upstreamText(in row: KeyedDecodingContainer<Key>) -> String? {
+        guard let upstreamType, let key = upstreamKey.map({ Key($0) }) else { return nil }
+        switch upstreamType {
+        case .string:
+            guard let text = (try? row.decodeIfPresent(String.self, forKey: key)) ?? nil, !text.isEmpty else {
+                return nil
+            }
+            return TextBound.other(text)
+        case .int:
+            return ((try? row.decodeIfPresent(Int.self, forKey: key)) ?? nil).map { String($0) }
+        case .float:
+            guard let number = (try? row.decodeIfPresent(Double.self, forKey: key)) ?? nil, number.isFinite else {
+                return nil
+            }
+            return String(number)
+        }
+    }
+
+    /// Writes the stored `text` into `App`'s JSON form under the field's name, in its own type.
+    func encode(stored text: String, into container: inout KeyedEncodingContainer<Key>) throws {
+        switch upstreamType.flatMap({ Self.value(stored: text, as: $0) }) {
+        case .int(let number): try container.encode(number, forKey: Key(name))
+        case .float(let number): try container.encode(number, forKey: Key(name))
+        default: try container.encode(text, forKey: Key(name))
+        }
+    }
+
+    /// Reads the field from `App`'s JSON form, as the text it is stored as; nil when absent.
+    func decodeStored(from container: KeyedDecodingContainer<Key>) throws -> String? {
+        switch upstreamType {
+        case .int: try container.decodeIfPresent(Int.self, forKey: Key(name)).map { String($0) }
+        case .float: try container.decodeIfPresent(Double.self, forKey: Key(name)).map { String($0) }
+        case .string, nil: try container.decodeIfPresent(String.self, forKey: Key(name))
+        }
     }
 }
 
@@ -154,14 +233,14 @@ extension AppField {
             comment: "genreId: the App Store id of genre (6014 Games, 6002 Utilities), alike in every storefront"
                 + " and language"
         ) { $0.app.genreId.map(Value.int) },
-        .upstreamText(
+        .upstream(
             "contentAdvisoryRating", surfaces: [.structuredData, .appView], label: "age rating",
             schemaOrg: "contentRating",
             comment: "contentAdvisoryRating: the App Store's age rating (4+, 9+, 12+, 17+) as the storefront gives it"),
     ]
 
-    /// The fields stored by name in ``App/upstreamTexts``, in the table's order: the order of the cache line's
-    /// fields after its first 17.
+    /// The fields stored by name in ``App/upstreamTexts`` (each one's ``upstreamType``), in the table's order: the
+    /// order of the cache line's fields after its first 17.
     public static let upstreamTexts: [AppField] = all.filter(\.isUpstreamText)
 
     /// The schema.org members of `app` (``Surfaces/structuredData``), in the table's order: property and value.

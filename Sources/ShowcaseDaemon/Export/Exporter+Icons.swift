@@ -1,6 +1,5 @@
 import FoundationEssentials
 @preconcurrency import Glibc
-import Locking
 import ShowcaseCore
 import ShowcaseExport
 
@@ -26,18 +25,21 @@ extension Exporter {
         }
         // Requests are made as rosters are built: a roster reused from the last pass (its fingerprint, which the
         // index's state is part of, unchanged) was built, and asked for its icons, then. The writer builds them (a
-        // deferred roster's apps, the site's) only when it renders them: their requests are what it leaves in
-        // `built` while it runs.
-        let built = LockedBox<[IconFetcher.Request]>([])
+        // deferred roster's apps, the site's) only when it renders them, some at once: their requests are collected
+        // in the state's export book while it runs.
+        let owner = self.owner
+        _ = owner.update { state, _ in state.takeAskedIcons() }
         let stamp = index.hashValue
         let rosters = plan.rosters.map { roster in
-            var filled = Self.filling(roster, sizes: sizes, from: index) { asked in built.withLock { $0 += asked } }
+            var filled = Self.filling(roster, sizes: sizes, from: index) { asked in
+                owner.update { state, _ in state.iconsAsked(asked) }
+            }
             filled.fingerprint = filled.fingerprint.map { $0 + [stamp] }
             return filled
         }
         let report = writer.export(rosters, icons: bytes, known: index.files, remembering: &memory)
         index.forget(paths: report.missingIcons)
-        let asked = built.withLock { $0 }
+        let asked = owner.update { state, _ in state.takeAskedIcons() }
         // Apps and sizes no longer exported leave the index, once every roster was built now from current apps (a
         // roster reused, in a diagnostic, or warming after a start, has documents whose icons the index must keep).
         if report.rostersReused == 0, rosters.allSatisfy(\.isCurrent) { index.keep(only: Set(asked.map(\.key))) }

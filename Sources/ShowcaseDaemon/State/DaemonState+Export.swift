@@ -45,6 +45,18 @@ extension DaemonState {
         return .none
     }
 
+    /// The running pass built a roster whose apps lack the icons `requests` name: they are asked for when its
+    /// writer is done (``takeAskedIcons()``). Nobody is told now.
+    mutating func iconsAsked(_ requests: [IconFetcher.Request]) -> StateChange {
+        exportBook.asked(icons: requests)
+        return .none
+    }
+
+    /// The icons the running pass's writer asked for, taken off the books (the next pass starts with none).
+    mutating func takeAskedIcons() -> ([IconFetcher.Request], StateChange) {
+        (exportBook.takeAskedIcons(), .none)
+    }
+
     /// A one-shot run read the icon index from `directory` and dropped the files no longer in the tree: its pass
     /// starts from `index`. Nobody is told.
     mutating func iconIndexChecked(_ index: IconIndex, in directory: String) -> StateChange {

@@ -88,6 +88,10 @@ struct ExportBook: Sendable {
     private(set) var epochs: [String: Int] = [:]
     /// The last epoch handed out: epochs only grow, so a host never gets back one its files were rendered with.
     private var lastEpoch = 0
+    /// The icons the running pass asked for so far: the writer builds a roster's apps (and asks for their icons)
+    /// only when it renders it, possibly on several threads at once, so they are collected here, behind the owner's
+    /// lock, rather than returned; the pass takes them when its writer is done (``takeAskedIcons()``).
+    private var askedIcons: [IconFetcher.Request] = []
 
     /// The book of a daemon started with `config`: every host gets an epoch, no pass has run.
     init(_ config: ConfigSnapshot) {
@@ -112,6 +116,15 @@ struct ExportBook: Sendable {
     mutating func passed(_ outcome: Outcome) {
         last = outcome.pass
         carried = outcome.carried
+    }
+
+    /// The running pass built a roster whose apps lack `requests`.
+    mutating func asked(icons requests: [IconFetcher.Request]) { askedIcons += requests }
+
+    /// What the running pass asked for; the next pass starts with none.
+    mutating func takeAskedIcons() -> [IconFetcher.Request] {
+        defer { askedIcons = [] }
+        return askedIcons
     }
 
     /// `index`, read from `directory` and checked against the tree, is the one the next pass starts from.

@@ -173,4 +173,20 @@ extension DaemonStateTests {
         #expect(state.exportBook.carried.icons?.index != index)
         #expect(state.exportSchedule.next(now: later(.seconds(2)).instant) == .idle, "the schedule never heard of it")
     }
+
+    @Test("the icons a pass's writer asks for as it builds rosters are collected in the book and taken once")
+    func askedIconsTakenOnce() {
+        var state = DaemonState(config: Self.snapshot(Self.exportConfiguration()))
+        func request(_ app: Int) -> IconFetcher.Request {
+            IconFetcher.Request(
+                key: IconKey(source: "https://is1-ssl.mzstatic.com/image/\(app)/512x512bb.jpg", size: 128), appId: app,
+                round: nil)
+        }
+        #expect(!state.iconsAsked([request(1)]).exportScheduleChanged)
+        _ = state.iconsAsked([request(2), request(3)])
+        let (asked, change) = state.takeAskedIcons()
+        #expect(asked.map(\.appId) == [1, 2, 3])
+        #expect(change.export == nil && !change.exportScheduleChanged)
+        #expect(state.takeAskedIcons().0.isEmpty, "the next pass starts with none")
+    }
 }

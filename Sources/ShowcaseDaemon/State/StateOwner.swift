@@ -135,13 +135,14 @@ final class StateOwner: Sendable {
     }
 
     private func carry(out change: StateChange, _ observers: Observers) {
-        for wait in change.settled { wait.finish(deliver: true) }
+        for ending in change.endedWaits { ending.carryOut() }
         for storefront in change.storefronts.union(change.announced) {
             for observer in observers.rostersChanged { observer(storefront) }
         }
         if change.queueChanged || !change.forgotten.isEmpty { observers.queueChanged?(change.forgotten) }
         for edition in change.unusable { observers.unusable?(edition) }
         if change.exportScheduleChanged { observers.exportScheduleChanged?() }
+        for waiter in change.resumed { waiter.resume() }
     }
 
     // MARK: Answering

@@ -45,12 +45,7 @@ extension Daemon {
                 let wait = limiter.availableAt - clock.instant
                 return wait > .zero ? wait : nil
             })
-        let ticker = Task {
-            while !Task.isCancelled {
-                progress.show()
-                do { try await clock.sleep(for: .seconds(1)) } catch { return }
-            }
-        }
+        let drawing = Task { await progress.draw(clock: clock) }
         let deadline = clock.instant + options.maxWait
         let pass = CatchUpPass(editions: due, deadline: deadline)
         // The refreshes, then the icons the export's documents reference (SPEC §17), both inside `--max-wait`:
@@ -75,9 +70,8 @@ extension Daemon {
         let (result, plan, referenced) = await work.value
         interruption.cancel()
         let signal = await interruption.value
-        ticker.cancel()
-        _ = await ticker.value
         progress.finish()
+        await drawing.value
         if let signal {
             log.notice("stopped waiting on signal \(signal): rosters not refreshed keep their last good files")
         } else if result.stoppedWaiting {

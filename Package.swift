@@ -81,9 +81,9 @@ let package = Package(
         // `type App` written from ShowcaseCore's field table (AppField): a client gets the contract without the
         // daemon. May use Varlink (JSONValue, VarlinkError) and ShowcaseCore.
         .target(name: "ShowcaseAPI", dependencies: ["Varlink", "ShowcaseCore"]),
-        // The running daemon: its state and RosterService, the refresh queue and scheduler, upstream and rate limiter
-        // (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), the history and the process
-        // lifecycle; showcased is a thin main over it. May use ShowcaseCore, ShowcaseConfig, ShowcaseAPI,
+        // The running daemon: its state and composition root (Runtime/), the refresh queue and scheduler, upstream
+        // and rate limiter (libcurl through CCurl), the Varlink methods (API/), the export loop (Export/), the history
+        // and the process lifecycle; showcased is a thin main over it. May use ShowcaseCore, ShowcaseConfig, ShowcaseAPI,
         // ShowcaseExport, ShowcaseHistory, Varlink, Locking, CCurl and DirectorySafety.
         .target(
             name: "ShowcaseDaemon",

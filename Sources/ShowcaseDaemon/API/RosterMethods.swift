@@ -5,21 +5,35 @@ import ShowcaseCore
 import Varlink
 
 /// `io.showcase.Roster`: the read-only queries, open to anyone who can open the socket. Each method decodes its
-/// parameters, asks the ``RosterService`` for a ``RosterView``, and encodes it with ``ReplyEncoding``.
+/// parameters, asks the ``RosterReader`` for a ``RosterView`` (or the ``ChangesReader`` for a page, the
+/// ``StatusReporter`` for health), and encodes it with ``ReplyEncoding``.
 ///
 /// `Get` is the hot path: on a cache hit it answers on the event loop with bytes encoded earlier (``ReplyCache``),
 /// before any parameter is validated. Everything else is resolved per query from the raw roster — filtering,
 /// overlay, attribution — so a reload takes effect on the next call without any upstream request.
 final class RosterMethods: Sendable {
-    private let service: RosterService
+    private let state: StateOwner
+    private let reader: RosterReader
+    private let waits: RosterWaits
+    private let changes: ChangesReader
+    private let status: StatusReporter
     private let replies: ReplyCache
     /// The open `Watch` streams and the queue they run on.
     private let watches: WatchHub
 
-    init(service: RosterService) {
-        self.service = service
-        replies = ReplyCache(clock: service.clock)
-        watches = WatchHub(service: service)
+    /// The Roster methods over the state, reading rosters with `reader` (waiting with `waits`), pages with
+    /// `changes`, health with `status`; `Watch` streams open on `watches`.
+    init(
+        state: StateOwner, reader: RosterReader, waits: RosterWaits, changes: ChangesReader, status: StatusReporter,
+        watches: WatchHub
+    ) {
+        self.state = state
+        self.reader = reader
+        self.waits = waits
+        self.changes = changes
+        self.status = status
+        replies = ReplyCache(clock: reader.clock)
+        self.watches = watches
     }
 
     func interface() throws(VarlinkError) -> VarlinkInterface {
@@ -36,7 +50,7 @@ final class RosterMethods: Sendable {
             try getApp(call, responder)
         }
         try interface.handle(ShowcaseInterfaces.Method.storefronts) { [self] _, responder in
-            responder.reply(ReplyEncoding.storefronts(warm: service.state.warm))
+            responder.reply(ReplyEncoding.storefronts(warm: state.warm))
         }
         try interface.handle(ShowcaseInterfaces.Method.watch) { [self] call, responder throws(VarlinkError) in
             try watch(call, responder)
@@ -47,8 +61,8 @@ final class RosterMethods: Sendable {
         // Not admin-only: a monitoring check run by a member of the socket's group needs it. Off the event loop,
         // like Status: right after startup it may decode every cached roster nothing has asked for yet.
         try interface.handle(ShowcaseInterfaces.Method.health) { [self] _, responder in
-            let service = self.service
-            Task { responder.reply(ReplyEncoding.health(service.health())) }
+            let status = self.status
+            Task { responder.reply(ReplyEncoding.health(status.health())) }
         }
         return interface
     }
@@ -64,10 +78,10 @@ final class RosterMethods: Sendable {
         }
         let key = parameters.key
         let request = try request(key)
-        let view = service.view(for: request)
+        let view = reader.view(for: request)
         // A oneway call gets no answer, so it never waits; a wait that cannot be admitted is answered now.
         if view.state == .warming, !responder.oneway, let waitMs = parameters.waitMs, waitMs > 0,
-            let abandon = service.whenSettled(
+            let abandon = waits.whenSettled(
                 request, within: .milliseconds(waitMs),
                 { view in
                     do throws(VarlinkError) { responder.reply(try ReplyEncoding.get(view)) } catch {
@@ -88,12 +102,12 @@ final class RosterMethods: Sendable {
     /// The reply kept for `parameters` while it is current: `Get`'s answer for a query asked before, whether the
     /// loop asks it first (the kept answer) or the handler does.
     private func cachedReply(_ parameters: GetParameters) -> EncodedReply? {
-        replies.lookup(parameters, version: service.state.version)
+        replies.lookup(parameters, version: state.version)
     }
 
     /// The validated request `key` spells, against the current configuration.
     private func request(_ key: ReplyCache.Key) throws(VarlinkError) -> RosterRequest {
-        let snapshot = service.state.config
+        let snapshot = state.config
         guard let host = snapshot.host(named: key.host) else { throw ReplyEncoding.unknownHost(key.host ?? "") }
         return RosterRequest(
             snapshot: snapshot, storefront: key.storefront, host: host, platform: key.platform, device: key.device,
@@ -105,18 +119,18 @@ final class RosterMethods: Sendable {
     private func getApp(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         let parameters = try call.request(RosterGetAppRequest.self)
         let request = try request(ReplyCache.Key(storefront: parameters.storefront, host: parameters.host))
-        responder.reply(try ReplyEncoding.getApp(service.view(for: request), id: Int64(parameters.id)))
+        responder.reply(try ReplyEncoding.getApp(reader.view(for: request), id: Int64(parameters.id)))
     }
 
     // MARK: Watch
 
     private func watch(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         let parameters = try call.request(RosterWatchRequest.self)
-        guard let host = service.state.config.host(named: parameters.host) else {
+        guard let host = state.config.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
         let filter = parameters.storefront
-        if let filter { service.keepWarmOnDemand(filter) }
+        if let filter { reader.keepWarmOnDemand(filter) }
         let stream = WatchStream(host: host.bundleID, filter: filter, responder: responder, hub: watches)
         if call.more { watches.open(stream) } else { stream.answerOnce() }
     }
@@ -126,14 +140,14 @@ final class RosterMethods: Sendable {
     private func changes(_ call: VarlinkCall, _ responder: VarlinkResponder) throws(VarlinkError) {
         let parameters = try call.request(RosterChangesRequest.self)
         let storefront = parameters.storefront
-        let snapshot = service.state.config
+        let snapshot = state.config
         guard let host = snapshot.host(named: parameters.host) else {
             throw ReplyEncoding.unknownHost(parameters.host ?? "")
         }
         // Off the event loop: the first read of a history reads its file.
-        let service = self.service
+        let changes = self.changes
         Task {
-            let page = service.changes(
+            let page = changes.changes(
                 storefront: storefront, host: host, since: parameters.since, limit: parameters.pageSize,
                 locale: parameters.locale, snapshot: snapshot)
             responder.reply(ReplyEncoding.changes(page))

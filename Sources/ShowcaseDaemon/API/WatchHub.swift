@@ -12,7 +12,8 @@ import ShowcaseCore
 final class WatchHub: @unchecked Sendable {
     /// Where every stream runs: their state, ``WatchReplies`` and `streams` are confined to it.
     let queue = DispatchQueue(label: "showcased.watch")
-    let service: RosterService
+    /// The daemon's state (the streams read its warm set).
+    let state: StateOwner
     /// The replies the streams share.
     let replies: WatchReplies
     // Confined to `queue`.
@@ -28,12 +29,17 @@ final class WatchHub: @unchecked Sendable {
 
     private let inbox = Lock(Inbox())
 
-    init(service: RosterService) {
-        self.service = service
-        replies = WatchReplies(service: service)
-        service.state.observe { observers in
-            observers.rostersChanged.append { [weak self] storefront in self?.post { $0.changed.insert(storefront) } }
-        }
+    /// A hub over `state`, its streams sharing `replies`. The ``DaemonRuntime`` makes it the state's watcher on
+    /// behalf of the streams (``rostersChanged(_:)``).
+    init(state: StateOwner, replies: WatchReplies) {
+        self.state = state
+        self.replies = replies
+    }
+
+    /// `storefront`'s answers may differ (from the state's observers, any thread): every stream hears of it on the
+    /// next pass.
+    func rostersChanged(_ storefront: Storefront) {
+        post { $0.changed.insert(storefront) }
     }
 
     /// Starts `stream` on the queue (with the others opened since the last pass): it is told about changes from

@@ -54,24 +54,25 @@ final class WatchReplies: @unchecked Sendable {
         var storefront: Storefront
     }
 
-    private let service: RosterService
+    private let reader: RosterReader
     private var entries: [Key: Current] = [:]
 
-    init(service: RosterService) {
-        self.service = service
+    /// Replies resolved with `reader`.
+    init(reader: RosterReader) {
+        self.reader = reader
     }
 
     /// What `host` sees in `storefront` now; nil when the configuration no longer names `host`.
     func current(host: String, storefront: Storefront) -> Current? {
         let key = Key(host: host, storefront: storefront)
         let old = entries[key]
-        if let old, old.view.version.holds(atVersion: service.state.version, now: service.clock.now) { return old }
-        let snapshot = service.state.config
+        if let old, old.view.version.holds(atVersion: reader.state.version, now: reader.clock.now) { return old }
+        let snapshot = reader.state.config
         guard let hostConfig = snapshot.host(named: host) else {
             entries[key] = nil
             return nil
         }
-        let view = service.view(
+        let view = reader.view(
             for: RosterRequest(snapshot: snapshot, storefront: storefront, host: hostConfig), keepWarm: false)
         var current = Current(view: view, apps: WatchApps(view.apps))
         if let previous = old, previous.showsSame(as: current) {

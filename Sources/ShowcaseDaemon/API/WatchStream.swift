@@ -11,7 +11,7 @@ import Varlink
 /// every revision queued in the daemon (which would also end in it being dropped at the output cap). A
 /// revision is a change of what the reply shows: the stream compares the apps it would send with the ones it
 /// sent, so an identical refresh, a rating-only change, or a change in apps this host's query filters out sends
-/// nothing, while a reload that changes the served answer (overlay, attribution; the service announces every
+/// nothing, while a reload that changes the served answer (overlay, attribution; the state announces every
 /// reload) is sent with a new revision. The revision sent is the store's, or one past the last one sent when the
 /// change came from a reload, so it only grows. What a storefront shows is resolved and encoded once for every
 /// stream (``WatchReplies``), so a thousand subscribers cost one resolution, one encoding and a thousand writes
@@ -23,7 +23,7 @@ final class WatchStream: @unchecked Sendable {
     private let filter: Storefront?
     private let responder: VarlinkResponder
     private let hub: WatchHub
-    private var warm: Set<Storefront> { hub.service.state.warm }
+    private var warm: Set<Storefront> { hub.state.warm }
     // Confined to the hub's queue.
     /// The revision, state and apps last sent per storefront: a new revision, or the state changing without one (a
     /// transport failure turning `warming` into `unavailable`), is sent.

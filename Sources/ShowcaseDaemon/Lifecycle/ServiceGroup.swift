@@ -9,13 +9,15 @@
 struct ServiceGroup: Sendable {
     /// The services, in start order.
     var services: [any LifecycleService]
+    /// What the services wait on; fired once SIGTERM or SIGINT arrives.
+    var shutdown: ShutdownSignal
 
     /// Runs the services until SIGTERM or SIGINT arrives on `signals`; `reload` runs for each SIGHUP (as a child,
     /// so a reload in progress finishes before the group returns) and `stopping` once shutdown begins.
     func run(
         signals: AsyncStream<Int32>, reload: @escaping @Sendable () async -> Void, stopping: @Sendable () -> Void
     ) async {
-        let shutdown = ShutdownSignal()
+        let shutdown = self.shutdown
         await withDiscardingTaskGroup { group in
             for service in services { group.addTask { await service.run(until: shutdown) } }
             for await signal in signals {

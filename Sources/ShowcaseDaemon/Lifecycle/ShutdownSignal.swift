@@ -1,31 +1,27 @@
-import Locking
-
 /// The moment graceful shutdown begins, as a one-shot event every lifecycle service can wait for.
-final class ShutdownSignal: Sendable {
-    private let state = Lock<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+///
+/// It keeps nothing of its own: whether shutdown has begun, and who waits for it, is the state's
+/// (``DaemonState/shutdown``, a ``ShutdownLatch``), changed by two transitions under the owner's one lock —
+/// ``DaemonState/beginShutdown()`` and ``DaemonState/awaitShutdown(_:)`` — whose ``StateChange`` hands the waiters
+/// to resume to ``StateOwner``, which resumes them outside the lock. So firing twice, or waiting after the fire,
+/// is decided by the state at one instant, and tested as a transition.
+struct ShutdownSignal: Sendable {
+    /// The owner of the state whose ``DaemonState/shutdown`` this is.
+    let state: StateOwner
 
     /// Whether shutdown has begun.
-    var isFired: Bool { state.withLock { $0.fired } }
+    var isFired: Bool { state.read { $0.shutdown.begun } }
 
     /// Begins shutdown: every ``wait()`` returns. Firing again does nothing.
     func fire() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.fired else { return [] }
-            state.fired = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        state.update { state, _ in state.beginShutdown() }
     }
 
     /// Returns once shutdown has begun.
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let fired = state.withLock { state -> Bool in
-                if !state.fired { state.waiters.append(continuation) }
-                return state.fired
-            }
-            if fired { continuation.resume() }
+        let state = self.state
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            state.update { state, _ in state.awaitShutdown(waiter) }
         }
     }
 

@@ -4,8 +4,8 @@ import ShowcaseConfig
 import ShowcaseCore
 
 extension Daemon {
-    /// `showcased --once` (SPEC §17): the daemon's parts in another composition — the same configuration,
-    /// cache, ``RosterService``, ``Refresher``, rate limiter and export writer, but no socket, no scheduler loop
+    /// `showcased --once` (SPEC §17): the daemon's parts (``DaemonRuntime``) used another way — the same
+    /// configuration, cache, ``Refresher``, rate limiter, export planner and writer, but no socket, no scheduler loop
     /// and no services running until a signal. The cache is read, every edition that is not fresh is refreshed
     /// once (``CatchUpPass``, bounded by `--max-wait`), the icons its documents reference are mirrored within the
     /// same bound (``Exporter/mirrorIcons(for:until:)``), the export is written once, the report is printed, and the
@@ -25,41 +25,38 @@ extension Daemon {
         signals: AsyncStream<Int32>
     ) async -> Int32 {
         // No NOTIFY_SOCKET: a one-shot run is not a service systemd waits on.
-        let service = RosterService(
+        let runtime = DaemonRuntime(
             configuration: configuration, configPath: configPath, load: load,
             transport: { transport(for: $0, clock: clock) }, clock: clock, log: log,
             notifier: SystemdNotifier(environment: [:], log: log))
-        _ = service.loadCache()
-        let due = service.editionsDue()
-        let limiter = service.upstream.limiter
+        _ = runtime.seeder.loadCache()
+        let (state, rosters, planner, exporter) = (runtime.state, runtime.oneShot, runtime.planner, runtime.exporter)
+        let due = rosters.editionsDue()
+        let limiter = runtime.upstream.limiter
         let hosts = configuration.hosts.map(\.bundleID)
         let rate = configuration.lookup.rateLimit
         let progress = OneShotProgress(
             isEnabled: !due.isEmpty && OneShotProgress.isWanted(json: options.json), total: due.count,
             requestsPerMinute: rate.requestsPerMinute(rounded: .down),
             requestsLeft: { done in
-                (due.count - done) + hosts.filter { service.state.identity($0) == nil }.count
+                (due.count - done) + hosts.filter { state.identity($0) == nil }.count
             },
             nextRequestIn: {
                 let wait = limiter.availableAt - clock.instant
                 return wait > .zero ? wait : nil
             })
-        let ticker = Task {
-            while !Task.isCancelled {
-                progress.show()
-                do { try await clock.sleep(for: .seconds(1)) } catch { return }
-            }
-        }
+        let drawing = Task { await progress.draw(clock: clock) }
         let deadline = clock.instant + options.maxWait
         let pass = CatchUpPass(editions: due, deadline: deadline)
         // The refreshes, then the icons the export's documents reference (SPEC §17), both inside `--max-wait`:
         // the one pass below then writes documents that already list them.
         let work = Task { () -> (CatchUpPass.Result, Exporter.Plan?, Set<IconKey>?) in
             let result = await pass.run(
-                clock: clock, limiter: limiter, isDue: { service.isDue($0) },
-                refresh: { await service.refresher.refresh($0) }, finished: { progress.finished($0) })
-            guard let plan = service.exportPlan()?.built else { return (result, nil, nil) }
-            let referenced = await service.exporter.mirrorIcons(
+                clock: clock, limiter: limiter, isDue: { rosters.isDue($0) },
+                refresh: { [refresher = runtime.refresher] in await refresher.refresh($0) },
+                finished: { progress.finished($0) })
+            guard let plan = planner.exportPlan()?.built else { return (result, nil, nil) }
+            let referenced = await exporter.mirrorIcons(
                 for: plan, until: Task.isCancelled ? clock.instant : deadline)
             return (result, plan, referenced)
         }
@@ -73,9 +70,8 @@ extension Daemon {
         let (result, plan, referenced) = await work.value
         interruption.cancel()
         let signal = await interruption.value
-        ticker.cancel()
-        _ = await ticker.value
         progress.finish()
+        await drawing.value
         if let signal {
             log.notice("stopped waiting on signal \(signal): rosters not refreshed keep their last good files")
         } else if result.stoppedWaiting {
@@ -84,10 +80,10 @@ extension Daemon {
                     + "have kept this run waiting longer; rosters not refreshed keep their last good files")
         }
 
-        let export = await service.exporter.passNow { plan }
+        let export = await exporter.passNow { plan }
         let report = OneShotReport(
-            rosters: service.oneShotRosters(), requests: service.upstream.snapshot.requests, export: export,
-            icons: referenced.map { service.exporter.tally($0) }, stoppedWaiting: result.stoppedWaiting)
+            rosters: rosters.rows(), requests: runtime.upstream.snapshot.requests, export: export,
+            icons: referenced.map { exporter.tally($0) }, stoppedWaiting: result.stoppedWaiting)
         if options.json {
             StandardStream.output.write(report.json + Data("\n".utf8))
         } else {

@@ -95,28 +95,21 @@ public enum Daemon {
             return status
         }
 
-        let service = RosterService(
+        let runtime = DaemonRuntime(
             configuration: configuration, configPath: configPath, load: load,
             transport: { transport(for: $0, clock: clock) }, clock: clock, log: log, notifier: notifier)
-        let cachedRosters = service.loadCache()
+        let cachedRosters = runtime.seeder.loadCache()
         // Every storefront is on the schedule before the socket opens (the worker, and with it any network
         // request, starts only after READY): a cached roster found unreadable by the first query can then
         // always be brought forward.
-        service.scheduleWarm(configuration.storefronts)
+        runtime.seeder.scheduleWarm(configuration.storefronts)
 
-        let roster = RosterMethods(service: service)
         let server: VarlinkServer
         let socketDescription: String
-        let callCounts: VarlinkCallCounts
         do {
-            var interfaces = VarlinkService(
-                vendor: "showcase", product: "showcased", version: ShowcaseVersion.string, url: "")
-            try interfaces.add(roster.interface())
-            try interfaces.add(AdminMethods(service: service, callCounts: interfaces.callCounts).interface())
-            callCounts = interfaces.callCounts
             // The socket's idle and shutdown deadlines run on the daemon's one clock.
             server = try VarlinkServer(
-                service: interfaces, limits: serverLimits(configuration, service: service),
+                service: try runtime.interfaces(), limits: serverLimits(configuration, state: runtime.state),
                 clock: VarlinkServer.Clock { clock.instant })
             if let fd = SocketActivation.takeListeningDescriptor() {
                 try server.adopt(listeningDescriptor: fd)
@@ -137,25 +130,10 @@ public enum Daemon {
             "showcased \(ShowcaseVersion.string) listening on \(socketDescription) "
                 + "(\(configuration.summary); \(cachedRosters) cached rosters, config generation 1)")
 
-        let services: [any LifecycleService] = [
-            SchedulerService(scheduler: service.scheduler),
-            CacheDecodingService(
-                state: service.state, clock: clock, log: log, notifier: notifier, statusLine: service.statusLine),
-            ExportService(exporter: service.exporter, plan: service.exportPlan),
-            SocketService(
-                server: server, roster: roster,
-                gracePeriod: { service.state.config.configuration.lookup.timeout + .seconds(1) }),
-            WatchdogService(
-                notifier: notifier,
-                probe: ServerProbe(server: server, timeout: (notifier.watchdogInterval ?? .seconds(20)) / 4),
-                clock: service.clock),
-            MetricsTextfileService(
-                state: service.state, clock: clock, log: log,
-                snapshot: { service.metrics(varlinkCalls: callCounts.snapshot()) }),
-        ]
-        await ServiceGroup(services: services).run(
+        let reload = runtime.reload
+        await ServiceGroup(services: runtime.lifecycleServices(server: server), shutdown: runtime.shutdown).run(
             signals: signals.stream,
-            reload: { _ = await service.reload(trigger: "SIGHUP") },
+            reload: { _ = await reload.reload(trigger: "SIGHUP") },
             stopping: {
                 // Shutdown: stop accepting and finish in-flight replies while the refresh in progress (and its
                 // cache write) completes; then exit 0.
@@ -170,7 +148,7 @@ public enum Daemon {
     /// The socket's limits from `socket.*`: the two connection caps, and a reserve beyond them for root, the
     /// daemon's uid and `socket.admin_uids` (as configured now, reloads included) that serves only
     /// `io.showcase.Admin` and `org.varlink.service`, so an administrator can always see what is going on.
-    static func serverLimits(_ configuration: Configuration, service: RosterService) -> VarlinkServer.Limits {
+    static func serverLimits(_ configuration: Configuration, state: StateOwner) -> VarlinkServer.Limits {
         let ownUID = getuid()
         return VarlinkServer.Limits(
             maxConnections: configuration.socket.maxConnections,
@@ -178,7 +156,7 @@ public enum Daemon {
             reserveInterfaces: [ShowcaseInterfaces.adminName, "org.varlink.service"],
             isPrivileged: { peer in
                 peer.uid == 0 || peer.uid == ownUID
-                    || service.state.config.configuration.socket.adminUIDs.contains(peer.uid)
+                    || state.config.configuration.socket.adminUIDs.contains(peer.uid)
             })
     }
 

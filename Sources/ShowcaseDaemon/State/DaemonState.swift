@@ -36,6 +36,8 @@ struct DaemonState: Sendable {
     /// The icon downloads: queued, running, fetched and waiting for a pass, done by round, and counted. Changed
     /// only by the transitions in DaemonState+Icons.swift (settable from there, so not `private(set)`).
     var icons = IconBook()
+    /// Whether graceful shutdown has begun, and who waits for it.
+    private(set) var shutdown = ShutdownLatch()
 
     /// The state of a daemon started with `config`, before the cache is read; at most `waitLimit` waits at once.
     init(config: ConfigSnapshot, waitLimit: Int = 4096) {
@@ -228,17 +230,39 @@ struct DaemonState: Sendable {
 
     // MARK: Waits
 
-    /// Books `wait` for `edition` (``WaitBook/admit(_:_:)``).
-    mutating func admitWait(_ wait: SettleWait, for edition: StorefrontEdition) -> Bool? {
-        waits.admit(wait, edition)
+    /// Books `wait` for `edition` (``WaitBook/admit(_:_:)``): whether it is the edition's first wait (start the
+    /// shared fetch), or nil when the book is full — the wait then ends at once without an answer (its timer
+    /// cancelled) and the caller answers itself.
+    mutating func admitWait(_ wait: SettleWait, for edition: StorefrontEdition) -> (Bool?, StateChange) {
+        guard let first = waits.admit(wait, edition) else {
+            return (nil, StateChange(endedWaits: [SettleWait.Ending(wait: wait, deliver: false)]))
+        }
+        return (first, StateChange.none)
     }
 
-    /// Takes `wait` off the books (it ended on its own).
-    mutating func removeWait(_ wait: SettleWait, for edition: StorefrontEdition) { waits.remove(wait, edition) }
+    /// The wait named `id` ends on its own: its timer ran out (`deliver`) or its caller hung up (not). Only if it is
+    /// still booked is it taken off and ended; a wait its fetch already settled, or that ended before, is left alone.
+    mutating func endWait(_ id: SettleWait.ID, for edition: StorefrontEdition, deliver: Bool) -> StateChange {
+        guard let wait = waits.remove(id, edition) else { return StateChange.none }
+        return StateChange(endedWaits: [SettleWait.Ending(wait: wait, deliver: deliver)])
+    }
 
-    /// `edition`'s fetch finished: every wait on it ends with an answer.
+    /// `edition`'s fetch finished: every wait still booked on it ends with an answer.
     mutating func settleWaits(_ edition: StorefrontEdition) -> StateChange {
-        StateChange(settled: waits.settleAll(edition))
+        StateChange(endedWaits: waits.settleAll(edition).map { SettleWait.Ending(wait: $0, deliver: true) })
+    }
+
+    // MARK: Shutdown
+
+    /// SIGTERM or SIGINT: graceful shutdown begins, and every lifecycle service waiting for it goes on. Beginning
+    /// again changes nothing.
+    mutating func beginShutdown() -> StateChange {
+        StateChange(resumed: shutdown.begin())
+    }
+
+    /// A lifecycle service waits for shutdown with `waiter`: booked until it begins, resumed at once after.
+    mutating func awaitShutdown(_ waiter: CheckedContinuation<Void, Never>) -> StateChange {
+        StateChange(resumed: shutdown.wait(waiter).map { [$0] } ?? [])
     }
 
     // MARK: Reload

@@ -21,8 +21,8 @@ struct StateChange: Sendable {
     var queueChanged = false
     /// Editions that left the queue: callers still waiting for their refresh are told they are not warm.
     var forgotten: [StorefrontEdition] = []
-    /// Waits that end with an answer now.
-    var settled: [SettleWait] = []
+    /// Waits that end now (each taken off the books by the transition that returns it), with or without an answer.
+    var endedWaits: [SettleWait.Ending] = []
     /// Listed cache files that turned out unusable: logged, and refetched (already expedited when warm).
     var unusable: [StorefrontEdition] = []
     /// Why to export, if the export is configured: ``StateOwner`` hands it to the export schedule
@@ -36,6 +36,8 @@ struct StateChange: Sendable {
     var iconDownloads: [IconBook.Download] = []
     /// ``IconFetcher/settled()`` calls to resume: nothing is pending any more, or the call was cancelled.
     var iconsSettled: [CheckedContinuation<Void, Never>] = []
+    /// Who waited for shutdown and goes on now.
+    var resumed: [CheckedContinuation<Void, Never>] = []
 
     /// Nothing to do.
     static let none = StateChange()
@@ -47,12 +49,13 @@ struct StateChange: Sendable {
         announced.formUnion(other.announced)
         queueChanged = queueChanged || other.queueChanged
         forgotten += other.forgotten
-        settled += other.settled
+        endedWaits += other.endedWaits
         unusable += other.unusable
         exportScheduleChanged = exportScheduleChanged || other.exportScheduleChanged
         exportReplies += other.exportReplies
         iconDownloads += other.iconDownloads
         iconsSettled += other.iconsSettled
+        resumed += other.resumed
         if other.export == .configuration || export == nil { export = other.export ?? export }
     }
 }

@@ -137,7 +137,7 @@ final class StateOwner: Sendable {
     }
 
     private func carry(out change: StateChange, _ observers: Observers) {
-        for wait in change.settled { wait.finish(deliver: true) }
+        for ending in change.endedWaits { ending.carryOut() }
         for reply in change.exportReplies { reply.send() }
         for storefront in change.storefronts.union(change.announced) {
             for observer in observers.rostersChanged { observer(storefront) }
@@ -147,6 +147,7 @@ final class StateOwner: Sendable {
         if change.exportScheduleChanged { observers.exportScheduleChanged?() }
         for waiter in change.iconsSettled { waiter.resume() }
         if !change.iconDownloads.isEmpty { observers.iconDownloads?(change.iconDownloads) }
+        for waiter in change.resumed { waiter.resume() }
     }
 
     // MARK: Answering

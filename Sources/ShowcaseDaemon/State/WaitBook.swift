@@ -1,15 +1,16 @@
 import ShowcaseCore
 
-/// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by edition, at most ``limit`` in all: a
-/// part of ``DaemonState``.
+/// Every `Roster.Get` now waiting for a warming roster (``SettleWait``), by edition and id, at most ``limit`` in
+/// all: a part of ``DaemonState``.
 ///
 /// An edition's waits share one fetch: the first wait starts it (``admit(_:_:)`` says so), and its end settles
 /// them all (``settleAll(_:)``). A wait that ends on its own — timer, or its caller hanging up — leaves the books at
-/// once, so nothing a client sends or abandons outlives the limit.
+/// once (``remove(_:_:)``), so nothing a client sends or abandons outlives the limit. Taking a wait off the books is
+/// what ends it: whoever takes it answers it, and a second end finds nothing.
 struct WaitBook: Sendable {
     /// Most waits at once, across every client and edition.
     let limit: Int
-    private var byEdition: [StorefrontEdition: [ObjectIdentifier: SettleWait]] = [:]
+    private var byEdition: [StorefrontEdition: [SettleWait.ID: SettleWait]] = [:]
     /// Waits booked now.
     private(set) var count = 0
 
@@ -24,15 +25,16 @@ struct WaitBook: Sendable {
         guard count < limit else { return nil }
         count += 1
         let first = byEdition[edition] == nil
-        byEdition[edition, default: [:]][ObjectIdentifier(wait)] = wait
+        byEdition[edition, default: [:]][wait.id] = wait
         return first
     }
 
-    /// Forgets `wait` (it ended).
-    mutating func remove(_ wait: SettleWait, _ edition: StorefrontEdition) {
-        guard byEdition[edition]?.removeValue(forKey: ObjectIdentifier(wait)) != nil else { return }
+    /// Takes the wait named `id` off the books and returns it; nil when it already ended.
+    mutating func remove(_ id: SettleWait.ID, _ edition: StorefrontEdition) -> SettleWait? {
+        guard let wait = byEdition[edition]?.removeValue(forKey: id) else { return nil }
         count -= 1
         if byEdition[edition]?.isEmpty == true { byEdition[edition] = nil }
+        return wait
     }
 
     /// Takes every wait for `edition` off the books (its fetch finished): the caller ends them with an answer.
@@ -41,4 +43,7 @@ struct WaitBook: Sendable {
         count -= waits.count
         return Array(waits.values)
     }
+
+    /// Whether the wait named `id` is still booked for `edition`.
+    func holds(_ id: SettleWait.ID, _ edition: StorefrontEdition) -> Bool { byEdition[edition]?[id] != nil }
 }

@@ -277,16 +277,19 @@ struct DaemonStateTests {
     func waits() {
         var state = DaemonState(config: Self.snapshot(InProcessFixtures.configuration()), waitLimit: 3)
         let edition = StorefrontEdition(us)
-        let waits = (0..<4).map { _ in SettleWait { _, _ in } }
-        #expect(state.admitWait(waits[0], for: edition) == true)
-        #expect(state.admitWait(waits[1], for: edition) == false)
-        #expect(state.admitWait(waits[2], for: StorefrontEdition(gb)) == true)
-        #expect(state.admitWait(waits[3], for: edition) == nil)
-        state.removeWait(waits[1], for: edition)
+        let waits = (0..<4).map { _ in SettleWait(id: SettleWait.ID(), timer: Task {}, answer: { _ in }) }
+        #expect(state.admitWait(waits[0], for: edition).0 == true)
+        #expect(state.admitWait(waits[1], for: edition).0 == false)
+        #expect(state.admitWait(waits[2], for: StorefrontEdition(gb)).0 == true)
+        // Past the limit: not booked, and ended at once without an answer (its timer cancelled by the owner).
+        let (refused, change) = state.admitWait(waits[3], for: edition)
+        #expect(refused == nil)
+        #expect(change.endedWaits.map(\.wait.id) == [waits[3].id] && change.endedWaits.allSatisfy { !$0.deliver })
+        #expect(state.endWait(waits[1].id, for: edition, deliver: false).endedWaits.count == 1)
         #expect(state.waits.count == 2)
-        let settled = state.settleWaits(edition).settled
-        #expect(settled.count == 1 && settled[0] === waits[0])
+        let settled = state.settleWaits(edition).endedWaits
+        #expect(settled.count == 1 && settled[0].wait.id == waits[0].id && settled[0].deliver)
         #expect(state.waits.count == 1)
-        #expect(state.admitWait(waits[3], for: edition) == true)
+        #expect(state.admitWait(waits[3], for: edition).0 == true)
     }
 }

@@ -15,7 +15,7 @@ struct ExporterTests {
     final class Harness: Sendable {
         let clock: ManualClock
         let exporter: Exporter
-        let shutdown = ShutdownSignal()
+        let shutdown: ShutdownSignal
         let passes = LockedBox(0)
         let directory = InProcessFixtures.cacheDirectory()
         let loop: Task<Void, Never>
@@ -28,6 +28,7 @@ struct ExporterTests {
             let owner = StateOwner(
                 InProcessFixtures.configuration(), cache: cache, transport: { _ in FixtureLookup() }, clock: clock,
                 jitter: { 0.5 })
+            shutdown = ShutdownSignal(state: owner)
             let exporter = Exporter(state: owner, log: DaemonLog(environment: [:]))
             owner.observe { $0.exportScheduleChanged = { exporter.wake() } }
             self.exporter = exporter

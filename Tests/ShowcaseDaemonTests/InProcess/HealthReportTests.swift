@@ -28,20 +28,20 @@ struct HealthReportTests {
 
     @Test("ages follow the injected clock; Health, the metrics and Status agree on each storefront's state")
     func agesAndStates() async throws {
-        let harness = await RosterServiceTests.Harness(
+        let harness = await DaemonRuntimeTests.Harness(
             InProcessFixtures.configuration(interval: .seconds(3600), cache: InProcessFixtures.cacheDirectory()))
-        let warming = harness.service.health()
+        let warming = harness.runtime.status.health()
         #expect(warming.state == .warming)
         #expect(warming.storefronts.allSatisfy { $0.ageSeconds == nil && $0.apps == 0 })
-        #expect(await harness.advance { harness.service.health().state == .ok })
+        #expect(await harness.advance { harness.runtime.status.health().state == .ok })
         harness.clock.advance(by: .seconds(125))
-        let health = harness.service.health()
+        let health = harness.runtime.status.health()
         let entry = try #require(health.storefronts.first)
         #expect((125...130).contains(entry.ageSeconds ?? -1), "\(entry)")
         #expect(entry.apps > 0)
 
-        let metrics = harness.service.metrics(varlinkCalls: ["io.showcase.Roster.Get": 2])
-        let status = harness.service.status()
+        let metrics = harness.runtime.status.metrics(varlinkCalls: ["io.showcase.Roster.Get": 2])
+        let status = harness.runtime.status.status()
         #expect(metrics.storefronts.map(\.state) == health.storefronts.map(\.state.wire))
         #expect(status.storefronts.map(\.state) == health.storefronts.map(\.state))
         #expect(metrics.storefronts.map(\.ageSeconds) == health.storefronts.map(\.ageSeconds))

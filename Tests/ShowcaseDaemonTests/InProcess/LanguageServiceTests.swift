@@ -20,9 +20,9 @@ struct LanguageServiceTests {
         return configuration
     }
 
-    func view(_ harness: RosterServiceTests.Harness, locale: String?) -> RosterView {
-        let snapshot = harness.service.state.config
-        return harness.service.view(
+    func view(_ harness: DaemonRuntimeTests.Harness, locale: String?) -> RosterView {
+        let snapshot = harness.runtime.state.config
+        return harness.runtime.reader.view(
             for: RosterRequest(
                 snapshot: snapshot, storefront: ca, host: snapshot.configuration.hosts[0], locale: locale),
             keepWarm: false)
@@ -30,7 +30,7 @@ struct LanguageServiceTests {
 
     @Test("a locale picks its language's roster, none the first language's; each costs one request")
     func localePicksRoster() async throws {
-        let harness = await RosterServiceTests.Harness(configuration())
+        let harness = await DaemonRuntimeTests.Harness(configuration())
         #expect(
             await harness.advance {
                 view(harness, locale: "fr-CA").state == .fresh && view(harness, locale: nil).state == .fresh
@@ -55,14 +55,14 @@ struct LanguageServiceTests {
     @Test("Status has a row per language, metrics a language label, the cache a file per language")
     func statusMetricsCache() async throws {
         let configuration = configuration()
-        let harness = await RosterServiceTests.Harness(configuration)
-        #expect(await harness.advance { harness.service.status().storefronts.allSatisfy { $0.state == .fresh } })
-        let rows = harness.service.status().storefronts
+        let harness = await DaemonRuntimeTests.Harness(configuration)
+        #expect(await harness.advance { harness.runtime.status.status().storefronts.allSatisfy { $0.state == .fresh } })
+        let rows = harness.runtime.status.status().storefronts
         #expect(rows.map(\.storefront) == [ca, ca])
         #expect(rows.map(\.language) == [english, french])
         #expect(rows.allSatisfy { $0.apps > 0 && $0.nextRefreshAt != nil })
 
-        let text = PrometheusExposition.render(harness.service.metrics(varlinkCalls: [:]))
+        let text = PrometheusExposition.render(harness.runtime.status.metrics(varlinkCalls: [:]))
         #expect(text.contains(#"showcase_roster_apps{storefront="ca",language="fr"}"#))
         #expect(text.contains(#"showcase_roster_apps{storefront="ca",language="en"}"#))
 
@@ -72,7 +72,7 @@ struct LanguageServiceTests {
         #expect(files.filter { $0.hasPrefix("roster-") }.count == 2)
 
         // Health keeps one row per storefront code, for the default language while all are fresh.
-        let health = harness.service.health()
+        let health = harness.runtime.status.health()
         #expect(health.storefronts.count == 2)
         #expect(health.byStorefront.map(\.language) == [english])
         await harness.stop()
@@ -80,17 +80,17 @@ struct LanguageServiceTests {
 
     @Test("a failing language fails alone: its own error in Refresh and Status, the other roster still served")
     func languageFailsAlone() async throws {
-        let harness = await RosterServiceTests.Harness(configuration())
+        let harness = await DaemonRuntimeTests.Harness(configuration())
         #expect(await harness.advance { view(harness, locale: "fr").state == .fresh })
         #expect(await harness.advance { view(harness, locale: "en").state == .fresh })
         let french = self.french
         harness.lookup.fail(with: .malformed(detail: "invented for the test")) { $0.edition?.language == french }
         // Admin.Refresh waits for the rate limiter, which runs on the hand-moved clock.
         let outcome = LockedBox<RefreshReport?>(nil)
-        let service = harness.service
+        let command = harness.runtime.refresh
         let ca = self.ca
         let refresh = Task {
-            let report = await service.refresh(ca)
+            let report = await command.refresh(ca)
             outcome.withLock { $0 = report }
         }
         #expect(await harness.advance { outcome.withLock { $0 } != nil })
@@ -101,27 +101,27 @@ struct LanguageServiceTests {
         #expect(report.failed.first?.failure.description.hasPrefix("fr: ") == true)
         #expect(view(harness, locale: "fr").state == .failed)
         #expect(view(harness, locale: "en").state == .fresh)
-        let rows = harness.service.status().storefronts
+        let rows = harness.runtime.status.status().storefronts
         #expect(rows.map { $0.lastError == nil } == [true, false])
         // Health names the storefront once, in its worst language.
-        #expect(harness.service.health().byStorefront.map(\.state) == [.failed])
-        #expect(harness.service.health().byStorefront.map(\.language) == [french])
+        #expect(harness.runtime.status.health().byStorefront.map(\.state) == [.failed])
+        #expect(harness.runtime.status.health().byStorefront.map(\.language) == [french])
         await harness.stop()
     }
 
     @Test("a reload that drops a language stops refreshing it; one that adds a language fetches it")
     func reloadAppliesLanguages() async throws {
         let first = configuration(["en", "fr"])
-        let harness = await RosterServiceTests.Harness(first)
+        let harness = await DaemonRuntimeTests.Harness(first)
         #expect(await harness.advance { view(harness, locale: "fr").state == .fresh })
         var second = first
         second.languages = [ca: [english, RosterLanguage(parsing: "iu")!]]
         harness.source.withLock { $0 = second }
-        guard case .success = await harness.service.reload(trigger: "test") else {
+        guard case .success = await harness.runtime.reload.reload(trigger: "test") else {
             Issue.record("the reload was rejected")
             return
         }
-        let schedule = harness.service.schedule()
+        let schedule = harness.runtime.status.schedule()
         #expect(schedule[StorefrontEdition(ca, language: french)] == nil)
         #expect(schedule[StorefrontEdition(ca, language: english)] != nil)
         #expect(
@@ -137,10 +137,10 @@ struct LanguageServiceTests {
 
     @Test("a storefront outside the configuration is fetched on demand without lang")
     func onDemandIsPlain() async throws {
-        let harness = await RosterServiceTests.Harness(configuration())
-        let snapshot = harness.service.state.config
+        let harness = await DaemonRuntimeTests.Harness(configuration())
+        let snapshot = harness.runtime.state.config
         let be = TestBed.storefront("be")
-        _ = harness.service.view(
+        _ = harness.runtime.reader.view(
             for: RosterRequest(snapshot: snapshot, storefront: be, host: snapshot.configuration.hosts[0], locale: "fr"))
         #expect(await harness.advance { harness.lookup.asked.contains { $0.edition?.storefront == be } })
         #expect(harness.lookup.asked.compactMap(\.edition).filter { $0.storefront == be } == [StorefrontEdition(be)])

@@ -107,10 +107,9 @@ struct StateOwnerTests {
                 == .sleep(until: instant + owner.read { $0.exportSchedule.debounce }))
 
         let answered = LockedBox(0)
-        let wait = SettleWait { _, deliver in if deliver { answered.withLock { $0 += 1 } } }
-        #expect(
-            owner.update { state, _ in (state.admitWait(wait, for: StorefrontEdition(self.us)), StateChange.none) }
-                == true)
+        let wait = SettleWait(
+            id: SettleWait.ID(), timer: Task {}, answer: { deliver in if deliver { answered.withLock { $0 += 1 } } })
+        #expect(owner.update { state, _ in state.admitWait(wait, for: StorefrontEdition(self.us)) } == true)
         owner.update { state, _ in state.settleWaits(StorefrontEdition(self.us)) }
         #expect(answered.withLock { $0 } == 1)
     }

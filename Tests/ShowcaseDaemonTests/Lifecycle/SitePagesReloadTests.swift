@@ -37,20 +37,20 @@ struct SitePagesReloadTests {
         try "# Support\n\nWrite to us.\n".write(to: page, atomically: true, encoding: .utf8)
         let path = bed.configURL.path
         let configuration = try ConfigLoader.load(path: path)
-        let service = RosterService(
+        let runtime = DaemonRuntime(
             configuration: configuration, configPath: path,
             load: { () throws(ConfigErrors) in
                 try ConfigLoader.load(path: path)
             }, transport: { _ in FixtureLookup() }, clock: ManualClock(), jitter: { 0.5 },
             log: DaemonLog(environment: [:]), notifier: SystemdNotifier(environment: [:]))
         func support() -> String? {
-            service.state.config.configuration.export?.site?.pages[1_641_000_101]?.support?.text
+            runtime.state.config.configuration.export?.site?.pages[1_641_000_101]?.support?.text
         }
         #expect(support() == "# Support\n\nWrite to us.\n")
 
         try "# Support\n\n| Plan | Reply |\n|---|---|\n| Free | 2 days |\n".write(
             to: page, atomically: true, encoding: .utf8)
-        guard case .success(let generation) = await service.reload(trigger: "test") else {
+        guard case .success(let generation) = await runtime.reload.reload(trigger: "test") else {
             Issue.record("the reload with the edited page was rejected")
             return
         }
@@ -58,7 +58,7 @@ struct SitePagesReloadTests {
         #expect(support() == "# Support\n\n| Plan | Reply |\n|---|---|\n| Free | 2 days |\n")
 
         try FileManager.default.removeItem(at: page)
-        guard case .failure(let errors) = await service.reload(trigger: "test") else {
+        guard case .failure(let errors) = await runtime.reload.reload(trigger: "test") else {
             Issue.record("the reload without the page was accepted")
             return
         }
@@ -66,7 +66,7 @@ struct SitePagesReloadTests {
         let line = try Self.pageLine(bed.configURL)
         #expect(errors.first.file == path && errors.first.line == line)
         #expect(errors.first.message.contains(page.path))
-        #expect(service.state.config.generation == 2)
+        #expect(runtime.state.config.generation == 2)
         #expect(support() == "# Support\n\n| Plan | Reply |\n|---|---|\n| Free | 2 days |\n")
     }
 

@@ -10,12 +10,12 @@ import Varlink
 struct WatchRepliesTests {
     let us = TestBed.storefront("us")
 
-    /// A warm service (us fetched and fresh) and the shared replies over it.
-    private func warm() async throws -> (RosterServiceTests.Harness, WatchReplies) {
-        let harness = await RosterServiceTests.Harness(
+    /// A warm runtime (us fetched and fresh) and the shared replies over it.
+    private func warm() async throws -> (DaemonRuntimeTests.Harness, WatchReplies) {
+        let harness = await DaemonRuntimeTests.Harness(
             InProcessFixtures.configuration(interval: .seconds(3600), cache: InProcessFixtures.cacheDirectory()))
         try #require(await harness.advance { harness.view("us").state == .fresh })
-        return (harness, WatchReplies(service: harness.service))
+        return (harness, WatchReplies(reader: harness.runtime.reader))
     }
 
     private func address(_ bytes: [UInt8]) -> UnsafeRawPointer? {
@@ -46,7 +46,7 @@ struct WatchRepliesTests {
         let encoded = try before.reply(revision: 1)
         // A second on the manual clock: the rate limiter's next slot is free, so the refresh needs no clock movement.
         harness.clock.advance(by: .seconds(1))
-        let report = await harness.service.refresh(us)
+        let report = await harness.runtime.refresh.refresh(us)
         #expect(report.refreshed == [us])
         let after = try #require(replies.current(host: TestBed.tideLog, storefront: us))
         #expect(after !== before)  // the store recorded a refresh: resolved again
@@ -87,10 +87,10 @@ struct WatchRepliesTests {
     func removedHost() async throws {
         let (harness, replies) = try await warm()
         #expect(replies.current(host: TestBed.tideLog, storefront: us) != nil)
-        var other = harness.service.state.config.configuration
+        var other = harness.runtime.state.config.configuration
         other.hosts = [HostConfiguration(bundleID: "com.example.Other", appID: nil)]
         harness.source.withLock { $0 = other }
-        guard case .success = await harness.service.reload(trigger: "test") else {
+        guard case .success = await harness.runtime.reload.reload(trigger: "test") else {
             Issue.record("the reload was rejected")
             return
         }

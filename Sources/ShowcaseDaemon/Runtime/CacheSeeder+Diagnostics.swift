@@ -1,7 +1,7 @@
 import FoundationEssentials
 import ShowcaseCore
 
-extension RosterService {
+extension CacheSeeder {
     /// Brings back, after a restart, the diagnostics no refresh has cleared yet, so `Roster.Get` keeps answering
     /// them and Status keeps showing them ("until a refresh succeeds") instead of the cached roster
     /// being served as fresh. Call after the rosters are listed and the identities loaded.

@@ -6,36 +6,36 @@ import Testing
 
 @testable import ShowcaseDaemon
 
-@Suite("Roster service in process: a fake transport and a clock moved by hand")
-struct RosterServiceTests {
+@Suite("The daemon's parts in process: a fake transport and a clock moved by hand")
+struct DaemonRuntimeTests {
     let us = StorefrontEdition(TestBed.storefront("us"))
 
-    /// A service over `configuration` (re-read from `source` by a reload), its worker running, and the clock.
+    /// The daemon's parts over `configuration` (re-read from `source` by a reload), its worker running, and the clock.
     final class Harness: Sendable {
         let clock = ManualClock()
         let lookup = FixtureLookup()
         let source: LockedBox<Configuration>
-        let service: RosterService
+        let runtime: DaemonRuntime
         let worker: Task<Void, Never>
 
         init(_ configuration: Configuration) async {
             let source = LockedBox(configuration)
             self.source = source
             let lookup = self.lookup
-            service = RosterService(
+            runtime = DaemonRuntime(
                 configuration: configuration, configPath: configuration.path,
                 load: { () throws(ConfigErrors) in source.withLock { $0 } }, transport: { _ in lookup },
                 clock: clock, jitter: { 0.5 }, log: DaemonLog(environment: [:]),
                 notifier: SystemdNotifier(environment: [:]))
-            _ = service.loadCache()
-            service.scheduleWarm(configuration.storefronts)
-            let scheduler = service.scheduler
+            _ = runtime.seeder.loadCache()
+            runtime.seeder.scheduleWarm(configuration.storefronts)
+            let scheduler = runtime.scheduler
             worker = Task { await scheduler.run() }
         }
 
         func view(_ code: String) -> RosterView {
-            let snapshot = service.state.config
-            return service.view(
+            let snapshot = runtime.state.config
+            return runtime.reader.view(
                 for: RosterRequest(
                     snapshot: snapshot, storefront: TestBed.storefront(code), host: snapshot.configuration.hosts[0]),
                 keepWarm: false)
@@ -81,7 +81,7 @@ struct RosterServiceTests {
         let harness = await Harness(day)
         #expect(await harness.advance { harness.view("us").state == .fresh })
         let fetchedAt = try #require(harness.view("us").fetchedAt)
-        let before = try #require(harness.service.schedule()[us])
+        let before = try #require(harness.runtime.status.schedule()[us])
         // The next refresh follows the refresh's end, which the stepping clock may have moved a few seconds past
         // the fetch under load: a minute's tolerance still tells a day from an hour.
         #expect(abs(before.timeIntervalSince(fetchedAt) - 86_400) < 60)
@@ -89,12 +89,12 @@ struct RosterServiceTests {
         var hour = day
         hour.refresh.interval = .seconds(3600)
         harness.source.withLock { $0 = hour }
-        guard case .success(let generation) = await harness.service.reload(trigger: "test") else {
+        guard case .success(let generation) = await harness.runtime.reload.reload(trigger: "test") else {
             Issue.record("the reload was rejected")
             return
         }
         #expect(generation == 2)
-        let after = try #require(harness.service.schedule()[us])
+        let after = try #require(harness.runtime.status.schedule()[us])
         #expect(abs(after.timeIntervalSince(fetchedAt) - 3600) < 60)
 
         let requests = harness.lookup.asked.count
@@ -108,9 +108,9 @@ struct RosterServiceTests {
         let harness = await Harness(InProcessFixtures.configuration(cache: InProcessFixtures.cacheDirectory()))
         harness.lookup.fail(with: .connection(detail: "refused"))
         #expect(await harness.advance { harness.view("us").state == .unavailable })
-        let status = harness.service.status()
+        let status = harness.runtime.status.status()
         #expect(status.storefronts.map(\.state) == [.unavailable])
-        #expect(harness.service.statusLine() == "1 storefronts: 1 unavailable")
+        #expect(harness.runtime.status.statusLine() == "1 storefronts: 1 unavailable")
         await harness.stop()
     }
 }

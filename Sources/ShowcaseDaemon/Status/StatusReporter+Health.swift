@@ -1,23 +1,14 @@
 import FoundationEssentials
 import ShowcaseCore
 
-extension RosterService {
+extension StatusReporter {
     /// Every warm roster (each language of a multilingual storefront) as the default host sees it, for
     /// `Roster.Health` and the metrics. Reads only the store (no scheduler, no network), so it is cheap enough to
     /// answer on the event loop.
     func health() -> HealthReport {
         let snapshot = state.config
         let now = clock.now
-        var storefronts: [HealthReport.Storefront] = []
-        if let host = snapshot.configuration.hosts.first {
-            for storefront in state.warm.sorted() {
-                for edition in snapshot.configuration.editions(of: storefront) {
-                    let request = RosterRequest(
-                        snapshot: snapshot, storefront: storefront, host: host, edition: edition)
-                    storefronts.append(HealthReport.Storefront(view(for: request, keepWarm: false), now: now))
-                }
-            }
-        }
+        let storefronts = warmViews(under: snapshot).map { HealthReport.Storefront($0.view, now: now) }
         return HealthReport(
             refreshInterval: snapshot.schedule.interval, storefronts: storefronts, problems: history.problems())
     }

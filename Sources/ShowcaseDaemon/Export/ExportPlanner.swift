@@ -4,7 +4,31 @@ import ShowcaseCore
 import ShowcaseExport
 import ShowcaseHistory
 
-extension RosterService {
+/// What an export pass writes, planned from the state as it is now: every configured host's rosters as the export
+/// shows them (``exportPlan()``), and the export's line in Status. Built once by the ``DaemonRuntime`` from the
+/// parts it reads — the state, the clock, the history, the exporter (its settings epochs and last pass) and the
+/// changes the feeds show — and handed to the ``ExportService`` and a one-shot run as their plan.
+struct ExportPlanner: Sendable {
+    /// The daemon's state and its one owner.
+    let state: StateOwner
+    /// The daemon's one clock.
+    let clock: any ShowcaseClock
+    /// The change history the feeds and the site read.
+    let history: HistoryRecorder
+    /// The export writer (its settings epochs and last pass).
+    let exporter: Exporter
+    /// The overlay and attribution applied to history entries.
+    let changes: ChangesReader
+
+    /// `entries` as `host`'s overlay shows them now (``ChangesReader/shownEntries(_:host:snapshot:on:)``).
+    private func shownEntries(
+        _ entries: [HistoryEntry], host: HostConfiguration, snapshot: ConfigSnapshot, on surface: AttributionSurface
+    ) -> [HistoryEntry] {
+        changes.shownEntries(entries, host: host, snapshot: snapshot, on: surface)
+    }
+}
+
+extension ExportPlanner {
     /// What an export pass writes now: every configured host in every configured storefront, in each of its
     /// languages (storefronts only queried on demand are not exported), with the settings of the same
     /// configuration; nil without `export:`.

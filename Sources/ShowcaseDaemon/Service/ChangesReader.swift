@@ -21,7 +21,16 @@ struct ChangesPage: Sendable {
     var languages: [(language: String, latest: Int)] = []
 }
 
-extension RosterService {
+/// `Roster.Changes` and the feeds' entries: a host's history as its overlay shows it now, read from the history's
+/// copy in memory. Built from the two parts it reads: the state (warm set, host identities) and the history.
+struct ChangesReader: Sendable {
+    /// The daemon's state and its one owner.
+    let state: StateOwner
+    /// The change history under `state.directory`.
+    let history: HistoryRecorder
+}
+
+extension ChangesReader {
     /// The changes `host` sees in the roster of `storefront` that `locale` picks (as `Get`'s does: the configured
     /// language matching its language subtag, else the storefront's default): those after `since`, at most
     /// `limit`, newest first. For a storefront with languages the page also lists each language's newest serial,

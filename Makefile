@@ -139,11 +139,14 @@ COST_COMMENTS_PENDING =
 # scripts/check-layout.py: every target's charter in Package.swift ("May use …") is exactly its dependencies and
 # imports, Sources/ holds only what the products are built from (the tools live under Tools/), and no comment there
 # points to BENCHMARKS.md (the rule in the code, the figures behind it in BENCHMARKS.md); no function in
-# Sources/ShowcaseExport is over 80 lines (scripts/check-function-length.py).
+# Sources/ShowcaseExport is over 80 lines (scripts/check-function-length.py). The daemon's state has one owner:
+# only StateOwner, RateLimiter, Upstream, DaemonLog and WatchHub hold a lock, and every DaemonState transition
+# returns a StateChange (scripts/check-single-owner.py).
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive Package.swift Sources Tools Tests
 	@python3 scripts/check-layout.py >/dev/null
 	@python3 scripts/check-function-length.py
+	@python3 scripts/check-single-owner.py --self-test && python3 scripts/check-single-owner.py
 	@if grep -rnE '\bMutex *[<(]' --include='*.swift' Sources Tools Tests | grep -v '^Sources/Locking/'; then \
 	    echo "lint: use Locking's Lock instead of Synchronization.Mutex (see Sources/Locking/Lock.swift)" >&2; \
 	    exit 1; fi

@@ -2,6 +2,7 @@
 """Keeps the daemon's one owner of state true (run by `make lint`; issue #38's counts).
 
     scripts/check-single-owner.py [ROOT]
+    scripts/check-single-owner.py --self-test
 
 reads ROOT/Sources/ShowcaseDaemon (default: the checkout this script is in) and fails, naming the file, line and
 what to do, when:
@@ -65,10 +66,59 @@ def signature(lines, index):
     return text.split("{", 1)[0]
 
 
+def self_test():
+    """Plants each kind of problem (and what is allowed) in a temporary tree and checks that exactly the planted
+    ones are found: `make lint` runs this first, so a checker that stopped finding anything fails there."""
+    import tempfile
+
+    planted = {
+        "State/DaemonState+Planted.swift": (
+            "extension DaemonState {\n"
+            "    mutating func quiet(_ value: Int) {\n"
+            "        let local = 1\n"
+            "    }\n"
+            "    mutating func told() -> (Int, StateChange) { (1, .none) }\n"
+            "    mutating func wrapped(\n        _ value: Int\n    ) -> StateChange {\n        .none\n    }\n"
+            "}\n"),
+        "Export/Planted.swift": (
+            "final class Planted: Sendable {\n"
+            "    private let state = Lock(State())\n"
+            "    let text = \"Lock(\"  // a string is not a lock\n"
+            "    func late() {\n"
+            "        let box = LockedBox<Int?>(nil)\n"
+            "    }\n"
+            "}\n"),
+        "State/StateOwner.swift": "final class StateOwner: Sendable {\n    private let guarded: Lock<Guarded>\n}\n",
+    }
+    with tempfile.TemporaryDirectory() as root:
+        for name, text in planted.items():
+            path = pathlib.Path(root, "Sources", "ShowcaseDaemon", name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        found = sorted(problem.split(": ", 1)[0] for problem in problems_in(pathlib.Path(root)))
+    expected = [
+        "Sources/ShowcaseDaemon/Export/Planted.swift:2", "Sources/ShowcaseDaemon/Export/Planted.swift:5",
+        "Sources/ShowcaseDaemon/State/DaemonState+Planted.swift:2",
+    ]
+    if found != expected:
+        print(f"check-single-owner.py --self-test: found {found}, expected {expected}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
+    problems = problems_in(root)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def problems_in(root):
+    """Every problem in `root`'s Sources/ShowcaseDaemon, one line each."""
     problems = []
-    holders = set()
     for path in sorted((root / "Sources" / "ShowcaseDaemon").rglob("*.swift")):
         lines = path.read_text().split("\n")
         name = path.relative_to(root)
@@ -77,15 +127,12 @@ def main():
             types = [scope for scope in open_scopes if scope[0] not in ("func", "block")]
             owner = types[-1][1] if types else None
             in_function = bool(open_scopes) and open_scopes[-1][0] in ("func", "block")
-            if STORED.match(code):
-                if owner in HOLDERS:
-                    holders.add(owner)
-                else:
-                    where = f"a function of {owner}" if in_function else owner
-                    problems.append(
-                        f"{name}:{index + 1}: a lock in {where or 'a free function'}: only "
-                        + ", ".join(sorted(HOLDERS)) + " hold locks; move this state into DaemonState, make "
-                        "the type an effect executor")
+            if STORED.match(code) and owner not in HOLDERS:
+                where = f"a function of {owner}" if in_function else owner
+                problems.append(
+                    f"{name}:{index + 1}: a lock in {where or 'a free function'}: only "
+                    + ", ".join(sorted(HOLDERS)) + " hold locks; move this state into DaemonState, make "
+                    "the type an effect executor")
             match = MUTATING.search(code)
             if match and owner == "DaemonState" and not in_function:
                 returned = signature(lines, index).split(")", 1)[-1]
@@ -93,9 +140,7 @@ def main():
                     problems.append(
                         f"{name}:{index + 1}: DaemonState.{match.group(1)} returns no StateChange: every transition "
                         "says what it asks of the owner (StateChange.none when nothing)")
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    return 1 if problems else 0
+    return problems
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ import ShowcaseHistory
 
 /// What an export pass writes, planned from the state as it is now: every configured host's rosters as the export
 /// shows them (``exportPlan()``), and the export's line in Status. Built once by the ``DaemonRuntime`` from the
-/// parts it reads — the state, the clock, the history, the exporter (its settings epochs and last pass) and the
-/// changes the feeds show — and handed to the ``ExportService`` and a one-shot run as their plan.
+/// parts it reads — the state (the configuration, each host's settings epoch and the last pass, all in its
+/// ``ExportBook``), the clock, the history and the changes the feeds show — and handed to the ``ExportService`` and
+/// a one-shot run as their plan. It never calls the ``Exporter``: what a pass needs to know of earlier ones is read
+/// from the state, where the reload and the pass that changed it left it.
 struct ExportPlanner: Sendable {
     /// The daemon's state and its one owner.
     let state: StateOwner
@@ -15,8 +17,6 @@ struct ExportPlanner: Sendable {
     let clock: any ShowcaseClock
     /// The change history the feeds and the site read.
     let history: HistoryRecorder
-    /// The export writer (its settings epochs and last pass).
-    let exporter: Exporter
     /// The overlay and attribution applied to history entries.
     let changes: ChangesReader
 
@@ -213,7 +213,7 @@ extension ExportPlanner {
     func exportStatus() -> StatusReport.Export? {
         guard let settings = state.config.configuration.export else { return nil }
         // A pass into a directory used before a reload moved it says nothing about the new one.
-        let last = exporter.lastPass.flatMap { $0.report.directory == settings.directory ? $0 : nil }
+        let last = state.read { $0.exportBook.last }.flatMap { $0.report.directory == settings.directory ? $0 : nil }
         return StatusReport.Export(
             directory: settings.directory, exportedAt: last?.finishedAt, errors: last?.report.errors.count ?? 0,
             lastError: last?.report.errors.first?.message)

@@ -93,7 +93,7 @@ final class DaemonRuntime: Sendable {
         self.reader = reader
         let changes = ChangesReader(state: state, history: history)
         self.changes = changes
-        let planner = ExportPlanner(state: state, clock: clock, history: history, exporter: exporter, changes: changes)
+        let planner = ExportPlanner(state: state, clock: clock, history: history, changes: changes)
         self.planner = planner
         let status = StatusReporter(
             state: state, clock: clock, upstream: upstream, history: history, exporter: exporter, reader: reader,

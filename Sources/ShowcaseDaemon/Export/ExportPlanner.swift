@@ -117,12 +117,10 @@ extension ExportPlanner {
             // The apps are built only when the writer must render (``ExportRoster/Content-swift.enum/deferred``):
             // the same roster revision and fetch, the same identity, the same host settings (overlay,
             // attribution) and the same history give the same files.
-            let fingerprint = [
-                revision, Int(roster.fetchedAt.timeIntervalSince1970 * 1000), roster.resultCount,
-                identity?.artistId ?? 0, identity?.trackId ?? host.appID ?? 0,
-                epoch, history?.latest ?? -1,
-                history?.baselineAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? 0,
-            ]
+            let fingerprint = ExportFingerprint(
+                revision: revision, fetchedAt: roster.fetchedAt, resultCount: roster.resultCount,
+                artistId: identity?.artistId ?? 0, hostAppId: identity?.trackId ?? host.appID ?? 0,
+                settingsEpoch: epoch, historyLatest: history?.latest ?? -1, historyBaseline: history?.baselineAt)
             let linked = webSurfaces(linkingApart: host, in: snapshot.configuration)
             let apps: @Sendable () -> [Platform: [ExportedApp]] = {
                 var apps: [Platform: [ExportedApp]] = [:]
@@ -144,7 +142,7 @@ extension ExportPlanner {
                 host: host.bundleID, storefront: storefront, language: language, isDefaultLanguage: isDefault,
                 state: ServedState(answer), fetchedAt: roster.fetchedAt,
                 content: .deferred(now: now, apps: apps), artistName: history?.artistName,
-                hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint)
+                hostAppId: identity?.trackId ?? host.appID, fingerprint: fingerprint.values)
             exported.labels = host.overlay.labels
             if let history {
                 exported.changes = shownEntries(history.entries, host: host, snapshot: snapshot, on: .feed)
